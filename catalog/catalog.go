@@ -1,0 +1,192 @@
+// Package catalog is the table of Python APIs that initialize CUDA, touch it,
+// or are known not to, built from measurements.
+//
+// Every row says what one API does to the CUDA driver in a fresh process and
+// why we believe it: the oracle probe that measured it on an H200
+// (testdata/groundtruth/oracle.json, copied from the ground-truth run), the
+// fork-matrix scenario, or the library's documentation or source. The model
+// resolves each call and attribute in a Python file to a qualified name
+// ("torch.cuda.is_available", "cupy.cuda.Device().use", "numba.cuda.gpus")
+// and looks it up here; the rules never name a library API themselves.
+//
+// To add an API: add one row to rows.go with its evidence, and a fixture line
+// under testdata/py/catalog/ that exercises it (TestEveryRowHasFixture fails
+// until you do).
+package catalog
+
+import "strings"
+
+// Effect is what an API does to CUDA in the calling process.
+type Effect uint8
+
+const (
+	// NoEffect: known not to initialize CUDA (torch.device("cuda"), import
+	// torch, NVML queries, @cuda.jit decoration). Listed so they stay silent on
+	// purpose and are proven by a fixture.
+	NoEffect Effect = iota
+	// Uses: needs an initialized driver but does not initialize it (driver API
+	// calls other than cuInit). Harmless in a fresh process; in a child forked
+	// from an initialized one it fails.
+	Uses
+	// InitDriver: runs cuInit without making a context current. The oracle
+	// shows this is already enough to break forked children.
+	InitDriver
+	// InitContext: runs cuInit and makes a context current.
+	InitContext
+)
+
+func (e Effect) String() string {
+	switch e {
+	case NoEffect:
+		return "none"
+	case Uses:
+		return "uses"
+	case InitDriver:
+		return "init"
+	case InitContext:
+		return "init+context"
+	}
+	return "?"
+}
+
+// Initializes reports whether e runs cuInit.
+func (e Effect) Initializes() bool { return e >= InitDriver }
+
+// TouchesCUDA reports whether e needs a working driver (so it fails in a
+// child forked from an initialized process).
+func (e Effect) TouchesCUDA() bool { return e >= Uses }
+
+// Shape is how an API is reached in source.
+type Shape uint8
+
+const (
+	// Call of the qualified name: torch.cuda.is_available().
+	Call Shape = iota
+	// Attr is reading the attribute: numba.cuda.gpus.
+	Attr
+	// Import of the module: import pycuda.autoinit.
+	Import
+	// Method of that name on a receiver the model could not type (x.cuda(),
+	// model.to(device)). Name is the bare method name with a leading dot.
+	Method
+	// PrefixCall is a call of anything under the name (jax.numpy.*): the row
+	// applies unless a row with a longer name matches.
+	PrefixCall
+)
+
+// Condition narrows when a row's Effect applies.
+type Condition uint8
+
+const (
+	// Always: the effect happens on every call.
+	Always Condition = iota
+	// DeviceArg: only when the argument named by Entry.Device is a CUDA
+	// device ("cuda", "cuda:1", torch.device("cuda"), a name bound to one).
+	// A missing argument counts as CUDA only when Device.DefaultCUDA is set.
+	DeviceArg
+	// DeviceArgOrDefault: a tensor factory; as DeviceArg, and also when the
+	// device argument is absent and torch.set_default_device("cuda") ran
+	// earlier in the process.
+	DeviceArgOrDefault
+	// UnlessNVMLCheck: torch.cuda.is_available(), which asks NVML instead of
+	// the driver when PYTORCH_NVML_BASED_CUDA_CHECK=1 is set before the call.
+	UnlessNVMLCheck
+)
+
+// Role marks rows the model treats specially beyond their Effect.
+type Role uint8
+
+const (
+	RoleNone Role = iota
+	// RoleDevice: the call builds a device object from its Device argument
+	// (torch.device); its result is a CUDA device when that argument is.
+	RoleDevice
+	// RoleSetDefaultDevice: torch.set_default_device(dev); later factory calls
+	// without a device argument allocate on dev.
+	RoleSetDefaultDevice
+)
+
+// ArgRef names an argument by position and keyword.
+type ArgRef struct {
+	Pos         int    // positional index, -1 if it can only be passed by keyword
+	Keyword     string // keyword name, "" if positional-only
+	DefaultCUDA bool   // an absent argument means CUDA (torch.amp.GradScaler())
+}
+
+// Evidence says why a row is believed.
+type Evidence struct {
+	// Source is "oracle" (a probe in oracle.json), "forkmatrix" (a scenario in
+	// forkmatrix.json), "docs" (documentation) or "code" (library source).
+	Source string
+	// Ref is the oracle probe label ("torch: torch.cuda.is_available()"), the
+	// fork-matrix scenario, or a URL / source path.
+	Ref string
+}
+
+// Entry is one catalog row.
+type Entry struct {
+	Name     string // qualified name, see Shape
+	Shape    Shape
+	Lib      string // library as users call it: "torch", "cupy", "jax", ...
+	Effect   Effect
+	When     Condition
+	Device   ArgRef // for DeviceArg, DeviceArgOrDefault and RoleDevice
+	Role     Role
+	Evidence Evidence
+	Note     string // shown in docs; what is surprising about this row
+}
+
+// Lookup finds the row for name reached with shape. For Call it also tries
+// PrefixCall rows, longest prefix first; exact rows win over prefix rows.
+// name must be canonical (see Canonical).
+func Lookup(shape Shape, name string) (*Entry, bool) {
+	if e, ok := exact[key{shape, name}]; ok {
+		return e, true
+	}
+	if shape != Call {
+		return nil, false
+	}
+	for n := name; ; {
+		i := strings.LastIndexByte(n, '.')
+		if i < 0 {
+			return nil, false
+		}
+		n = n[:i]
+		if e, ok := exact[key{PrefixCall, n}]; ok {
+			return e, true
+		}
+	}
+}
+
+// Rows returns every row, in table order.
+func Rows() []Entry { return rows }
+
+type key struct {
+	shape Shape
+	name  string
+}
+
+var exact = func() map[key]*Entry {
+	m := make(map[key]*Entry, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		m[key{r.Shape, r.Name}] = r
+	}
+	return m
+}()
+
+// Canonical maps alternative spellings of the same API to the name rows use:
+// cuda.core.experimental.X → cuda.core.X, cuda.cuda → cuda.bindings.driver,
+// cuda.cudart → cuda.bindings.runtime, tensorflow.compat.v1 → tensorflow ...
+func Canonical(name string) string {
+	for _, a := range aliases {
+		if name == a.from || strings.HasPrefix(name, a.from+".") || strings.HasPrefix(name, a.from+"(") {
+			return a.to + name[len(a.from):]
+		}
+	}
+	return name
+}
+
+// Libraries lists the top-level module names whose import makes a file
+// relevant to the analysis (CUDA libraries).
+func Libraries() []string { return libraries }
