@@ -1,0 +1,493 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Evaluation is flow-insensitive: a name's value is the union of everything
+// assigned to it in its scope. That is enough for the constant propagation the
+// rules need (DEVICE = torch.device("cuda"), ctx = mp.get_context("fork"),
+// loader = DataLoader(...)) and it keeps evaluation memoizable per binding.
+// The model is single-threaded per Program; memo fields are unguarded.
+
+const (
+	maxEvalDepth = 24
+	maxValues    = 12
+)
+
+type evaluator struct {
+	depth int
+}
+
+// Eval returns the possible values of e evaluated in sc.
+func (m *Module) Eval(e syntax.Expr, sc *Scope) []Value {
+	var ev evaluator
+	return ev.expr(e, sc)
+}
+
+func add(vs []Value, more ...Value) []Value {
+	for _, v := range more {
+		if len(vs) >= maxValues {
+			return vs
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+func unknown() []Value { return []Value{{Kind: VUnknown}} }
+
+func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
+	if e == nil {
+		return nil
+	}
+	if ev.depth > maxEvalDepth {
+		return unknown()
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	switch e := e.(type) {
+	case *syntax.Name:
+		return ev.name(e.ID, sc)
+	case *syntax.Attribute:
+		return ev.attr(ev.expr(e.X, sc), e.Attr)
+	case *syntax.Call:
+		return ev.call(e, sc)
+	case *syntax.Subscript:
+		var out []Value
+		for _, v := range ev.expr(e.X, sc) {
+			out = add(out, subscript(v, e, ev, sc)...)
+		}
+		return out
+	case *syntax.String:
+		return []Value{{Kind: VStr, Str: e.Value, Interp: e.Interpolated}}
+	case *syntax.Number:
+		if n, ok := parseInt(e.Text); ok {
+			return []Value{{Kind: VInt, Int: n}}
+		}
+		return unknown()
+	case *syntax.Constant:
+		return []Value{{Kind: VConst, Int: int(e.Kind)}}
+	case *syntax.Sequence:
+		v := Value{Kind: VList}
+		for _, el := range e.Elts {
+			vs := ev.expr(el, sc)
+			if len(vs) == 1 {
+				v.Elems = append(v.Elems, vs[0])
+			} else {
+				v.Elems = append(v.Elems, merge(vs))
+			}
+		}
+		return []Value{v}
+	case *syntax.Comprehension:
+		if e.Kind == syntax.ListComp || e.Kind == syntax.GeneratorExp || e.Kind == syntax.SetComp {
+			el := merge(ev.expr(e.Elt, sc))
+			return []Value{{Kind: VList, Elems: []Value{el}}}
+		}
+		return unknown()
+	case *syntax.IfExp:
+		return add(ev.expr(e.Body, sc), ev.expr(e.Else, sc)...)
+	case *syntax.BoolOp:
+		return add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...)
+	case *syntax.NamedExpr:
+		return ev.expr(e.Value, sc)
+	case *syntax.Await:
+		return ev.expr(e.X, sc)
+	case *syntax.Starred:
+		return ev.expr(e.X, sc)
+	case *syntax.Lambda:
+		if f := sc.Module.lambdas[e.Span]; f != nil {
+			return []Value{{Kind: VFunc, Func: f}}
+		}
+		return unknown()
+	case *syntax.BinOp:
+		// Arithmetic on a CUDA tensor gives a CUDA tensor.
+		for _, v := range add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...) {
+			if v.CUDA {
+				return []Value{{Kind: VUnknown, CUDA: true}}
+			}
+		}
+		return unknown()
+	}
+	return unknown()
+}
+
+// merge folds several possible values into one representative: the first,
+// marked CUDA if any is.
+func merge(vs []Value) Value {
+	if len(vs) == 0 {
+		return Value{Kind: VUnknown}
+	}
+	v := vs[0]
+	for _, o := range vs[1:] {
+		v.CUDA = v.CUDA || o.CUDA
+	}
+	return v
+}
+
+func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
+	switch v.Kind {
+	case VList:
+		if len(e.Index) == 1 {
+			if n, ok := e.Index[0].(*syntax.Number); ok {
+				if i, ok := parseInt(n.Text); ok && i >= 0 && i < len(v.Elems) {
+					return []Value{v.Elems[i]}
+				}
+			}
+		}
+		return v.Elems
+	case VPath:
+		return []Value{{Kind: VPath, Path: v.Path + "[]", CUDA: v.CUDA}}
+	case VFunc:
+		if v.Path != "" {
+			return []Value{{Kind: VPath, Path: v.Path + "[]"}}
+		}
+	}
+	if v.CUDA {
+		return []Value{{Kind: VUnknown, CUDA: true}}
+	}
+	return unknown()
+}
+
+// lookup finds the bindings a name refers to from scope sc.
+func lookup(name string, sc *Scope) []*Binding {
+	first := true
+	for s := sc; s != nil; s = s.Parent {
+		if s.Kind == ClassScope && !first {
+			continue
+		}
+		first = false
+		if s.Kind != ModuleScope && s.Globals[name] {
+			return s.Module.Scope.Bindings[name]
+		}
+		if bs := s.Bindings[name]; len(bs) > 0 {
+			return bs
+		}
+	}
+	return nil
+}
+
+func (ev *evaluator) name(id string, sc *Scope) []Value {
+	bs := lookup(id, sc)
+	if len(bs) == 0 {
+		return unknown()
+	}
+	var out []Value
+	for _, b := range bs {
+		out = add(out, ev.binding(b)...)
+	}
+	if len(out) == 0 {
+		return unknown()
+	}
+	return out
+}
+
+func (ev *evaluator) binding(b *Binding) []Value {
+	if b.evaluated {
+		return b.values
+	}
+	if b.evaluating {
+		return nil
+	}
+	b.evaluating = true
+	vs := ev.bindingUncached(b)
+	b.evaluating = false
+	b.values, b.evaluated = vs, true
+	return vs
+}
+
+func (ev *evaluator) bindingUncached(b *Binding) []Value {
+	m := b.Scope.Module
+	switch b.Kind {
+	case BindAssign, BindWith:
+		return unpack(ev.expr(b.Value, b.Scope), b.Index)
+	case BindIter:
+		var elems []Value
+		for _, v := range ev.expr(b.Value, b.Scope) {
+			switch {
+			case v.Kind == VList:
+				elems = add(elems, v.Elems...)
+			case v.CUDA:
+				elems = add(elems, Value{Kind: VUnknown, CUDA: true})
+			}
+		}
+		if len(elems) == 0 {
+			return unknown()
+		}
+		return unpack(elems, b.Index)
+	case BindImport:
+		if local := m.importedModule(b.Import, 0); local != nil {
+			return []Value{{Kind: VModule, Mod: local}}
+		}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(b.Import)}}
+	case BindImportFrom:
+		mod, level := splitRelative(b.Import, b.Attr)
+		if from := m.importedModule(mod, level); from != nil {
+			if vs := ev.moduleAttr(from, b.Attr); len(vs) > 0 {
+				return vs
+			}
+		}
+		if sub := m.importedModule(joinDotted(mod, b.Attr), level); sub != nil {
+			return []Value{{Kind: VModule, Mod: sub}}
+		}
+		if level > 0 {
+			return unknown()
+		}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(joinDotted(mod, b.Attr))}}
+	case BindDef:
+		return []Value{ev.funcValue(b.Func)}
+	case BindClass:
+		return []Value{{Kind: VClass, Class: b.Class}}
+	case BindParam:
+		f := b.Scope.Func
+		if f != nil && f.Class != nil && isSelfParam(f, b.Name) && !isStatic(f) {
+			return []Value{{Kind: VInstance, Class: f.Class, Self: f.Class}}
+		}
+		if b.Param != nil && b.Param.Default != nil {
+			// The default is one possible value: def f(device="cuda").
+			return add(unknown(), ev.expr(b.Param.Default, lookupParent(f.Scope.Parent))...)
+		}
+	}
+	return unknown()
+}
+
+// splitRelative turns the Import of a BindImportFrom ("..pkg.mod" + attr)
+// into the module part and its relative level.
+func splitRelative(imp, attr string) (string, int) {
+	mod := strings.TrimSuffix(imp, attr)
+	mod = strings.TrimSuffix(mod, ".")
+	level := 0
+	for level < len(mod) && mod[level] == '.' {
+		level++
+	}
+	if level == len(mod) && strings.HasPrefix(imp, mod) && level > 0 {
+		// "from . import x": Import is ".x" → mod "." → level 1, name "".
+		return "", level
+	}
+	return mod[level:], level
+}
+
+func unpack(vs []Value, idx []int) []Value {
+	for _, i := range idx {
+		var next []Value
+		for _, v := range vs {
+			switch {
+			case v.Kind == VList && i >= 0 && i < len(v.Elems):
+				next = add(next, v.Elems[i])
+			case v.Kind == VObject && v.Obj.Kind == ObjFork && i == 0:
+				// pid, fd = os.forkpty()
+				next = add(next, v)
+			case v.CUDA:
+				next = add(next, Value{Kind: VUnknown, CUDA: true})
+			default:
+				next = add(next, Value{Kind: VUnknown})
+			}
+		}
+		vs = next
+	}
+	return vs
+}
+
+func isStatic(f *Function) bool {
+	for _, d := range f.Decorators {
+		if n, ok := d.(*syntax.Name); ok && n.ID == "staticmethod" {
+			return true
+		}
+	}
+	return false
+}
+
+// funcValue is the value of a def: the local function, and when an external
+// decorator (other than the ones that keep a plain function) wraps it, the
+// decorator's result path too (a @cuda.jit kernel is "numba.cuda.jit()").
+func (ev *evaluator) funcValue(f *Function) Value {
+	v := Value{Kind: VFunc, Func: f}
+	for _, d := range f.Decorators {
+		callee := d
+		if c, ok := d.(*syntax.Call); ok {
+			callee = c.Func
+		}
+		for _, dv := range ev.expr(callee, f.Scope.Parent) {
+			if dv.Kind == VPath && !passthroughDecorator(dv.Path) {
+				v.Path = dv.Path + "()"
+			}
+		}
+	}
+	return v
+}
+
+// passthroughDecorator lists decorators whose result still runs the
+// decorated function's own body when called.
+func passthroughDecorator(path string) bool {
+	switch path {
+	case "functools.wraps", "functools.lru_cache", "functools.cache", "staticmethod", "classmethod",
+		"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.compile",
+		"contextlib.contextmanager", "typing.overload", "abc.abstractmethod", "property":
+		return true
+	}
+	return false
+}
+
+// moduleAttr is the value of a local module's global name.
+func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
+	var out []Value
+	for _, b := range m.Scope.Bindings[name] {
+		out = add(out, ev.binding(b)...)
+	}
+	return out
+}
+
+func (ev *evaluator) attr(vals []Value, name string) []Value {
+	var out []Value
+	for _, v := range vals {
+		out = add(out, ev.attrOf(v, name)...)
+	}
+	if len(out) == 0 {
+		return unknown()
+	}
+	return out
+}
+
+func (ev *evaluator) attrOf(v Value, name string) []Value {
+	switch v.Kind {
+	case VPath:
+		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, CUDA: v.CUDA}}
+	case VModule:
+		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
+			return vs
+		}
+		if sub := v.Mod.importedModule(joinDotted(v.Mod.Name, name), 0); sub != nil {
+			return []Value{{Kind: VModule, Mod: sub}}
+		}
+		return unknown()
+	case VClass, VInstance:
+		return ev.classAttr(v, name, 0)
+	case VContext:
+		return []Value{{Kind: VPath, Path: v.Method.Family + "." + name, Method: v.Method}}
+	case VObject:
+		return []Value{{Kind: VObjMethod, Obj: v.Obj, Str: name}}
+	case VDevice:
+		return unknown()
+	}
+	if v.CUDA {
+		return []Value{{Kind: VUnknown, CUDA: true}}
+	}
+	return unknown()
+}
+
+// classAttr looks a name up on a local class or instance: methods (bound for
+// instances), self.x attributes, class-level bindings, then local base
+// classes; for external bases it yields the base's path so that, say,
+// self.cuda() on an nn.Module subclass is still seen as a method call.
+func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
+	c := v.Class
+	if depth > 8 {
+		return unknown()
+	}
+	if f := c.Methods[name]; f != nil {
+		fv := ev.funcValue(f)
+		if v.Kind == VInstance {
+			fv.Self = c
+		}
+		return []Value{fv}
+	}
+	var out []Value
+	if v.Kind == VInstance {
+		for _, b := range c.SelfAttrs[name] {
+			out = add(out, ev.binding(b)...)
+		}
+	}
+	for _, b := range c.Scope.Bindings[name] {
+		out = add(out, ev.binding(b)...)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, base := range c.Def.Bases {
+		if base.Keyword != "" {
+			continue
+		}
+		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+			switch bv.Kind {
+			case VClass:
+				nv := bv
+				if v.Kind == VInstance {
+					nv.Kind = VInstance
+				}
+				if vs := ev.classAttr(nv, name, depth+1); len(vs) > 0 && vs[0].Kind != VUnknown {
+					out = add(out, vs...)
+				}
+			case VPath:
+				out = add(out, Value{Kind: VPath, Path: bv.Path + "()." + name})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return unknown()
+	}
+	return out
+}
+
+// basePaths returns the external base classes of a local class, following
+// local bases.
+func (ev *evaluator) basePaths(c *Class, depth int) []string {
+	if depth > 8 {
+		return nil
+	}
+	var out []string
+	for _, base := range c.Def.Bases {
+		if base.Keyword != "" {
+			continue
+		}
+		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+			switch bv.Kind {
+			case VClass:
+				out = append(out, ev.basePaths(bv.Class, depth+1)...)
+			case VPath:
+				out = append(out, bv.Path)
+			}
+		}
+	}
+	return out
+}
+
+// method finds a method on a class or its local bases.
+func (ev *evaluator) method(c *Class, name string, depth int) *Function {
+	if depth > 8 {
+		return nil
+	}
+	if f := c.Methods[name]; f != nil {
+		return f
+	}
+	for _, base := range c.Def.Bases {
+		if base.Keyword != "" {
+			continue
+		}
+		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+			if bv.Kind == VClass {
+				if f := ev.method(bv.Class, name, depth+1); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func parseInt(s string) (int, bool) {
+	s = strings.ReplaceAll(s, "_", "")
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, true
+}

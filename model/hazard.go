@@ -1,0 +1,104 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/target"
+
+// HazardKind is the kind of problem a simulation found; each maps to a rule.
+type HazardKind uint8
+
+const (
+	// ForkAfterInit: a process forked (fork start method, os.fork, a fork
+	// pool/executor/DataLoader) after CUDA was initialized in it. CFL001 when
+	// the child uses CUDA or its code cannot be seen, CFL003 when it provably
+	// does not.
+	ForkAfterInit HazardKind = iota
+	// ForkserverInherits: the forkserver process itself initializes CUDA while
+	// importing __main__ (on versions with the preload fix) or a
+	// set_forkserver_preload module, and every child inherits it. CFL002.
+	ForkserverInherits
+	// ReinitInChildren: CUDA initialized at the top level of a main module
+	// that spawn children (or pre-fix forkserver children) re-import, so every
+	// child initializes it again. CFL004.
+	ReinitInChildren
+	// StartAtImport: processes started at import time of a main module
+	// under spawn or forkserver, whose children re-import it and start
+	// processes during bootstrapping (RuntimeError). CFL005.
+	StartAtImport
+)
+
+// Phase says when code runs relative to the main guard.
+type Phase uint8
+
+const (
+	PhaseImport Phase = iota // module top level (also when imported, and when children re-import it)
+	PhaseMain                // under `if __name__ == "__main__":` (or in code only it calls)
+)
+
+// Frame is one step of a call chain.
+type Frame struct {
+	Site Site
+	Desc string // "calls `setup`", "imports `helper`"
+}
+
+// InitRecord is a CUDA initialization seen by a simulation.
+type InitRecord struct {
+	Site  Site
+	API   string // what was called: "torch.cuda.is_available()"
+	Lib   string // the catalog row's library ("" for extra-initializers)
+	Chain []Frame
+	Phase Phase
+}
+
+// StartRecord is a process start seen by a simulation.
+type StartRecord struct {
+	Site   Site
+	Obj    *Object
+	Chain  []Frame
+	Phase  Phase
+	Method target.StartMethod // as resolved for the configs of the hazard
+	// Explicit is set when the source names the start method at the
+	// object or through set_start_method (not the platform default).
+	Explicit bool
+	// MethodLit is the string literal naming "fork", when there is one, and
+	// SetMethodLit the literal of a set_start_method("fork") that chose it.
+	MethodLit Site
+}
+
+// ChildVerdict says whether a child process touches CUDA.
+type ChildVerdict uint8
+
+const (
+	ChildUsesCUDA ChildVerdict = iota
+	ChildUnknown               // its code could not be resolved
+	ChildNoCUDA                // provably never touches CUDA (or assumed, see ChildUse.Assumed)
+)
+
+// ChildUse is what the simulation knows about a child's CUDA use.
+type ChildUse struct {
+	Verdict  ChildVerdict
+	Evidence Site   // where the child touches CUDA (ChildUsesCUDA)
+	API      string // what it calls there
+	Targets  []Target
+	// Assumed is set for DataLoader workers whose dataset code could not be
+	// resolved: treated as CPU-only (the usual training loop moves batches to
+	// the GPU in the parent).
+	Assumed bool
+	// Reason explains ChildUnknown.
+	Reason string
+}
+
+// Hazard is one problem, with every target config it holds on.
+type Hazard struct {
+	Kind    HazardKind
+	Init    *InitRecord // nil for StartAtImport
+	Start   *StartRecord
+	Child   ChildUse
+	Configs target.Set
+	// Via names what the forkserver imported (CFL002): "__main__" or a
+	// preloaded module name.
+	Via string
+	// Entry is the module simulated as __main__ (or holding the uncalled
+	// function simulated as an entry point).
+	Entry *Module
+	// EntryFunc is set when the entry point was an uncalled function.
+	EntryFunc *Function
+}

@@ -1,0 +1,474 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Module is one Python file, indexed.
+type Module struct {
+	Prog       *Program
+	Path       string
+	Name       string // dotted module name ("pkg.mod"); for a script, its file stem
+	Src        []byte
+	File       *syntax.File
+	Scope      *Scope // module (global) scope
+	Funcs      []*Function
+	Classes    []*Class
+	importRoot string
+
+	// Guards are the top-level `if __name__ == "__main__":` arms (the
+	// statements that run only when the file is the main module).
+	Guards []Guard
+
+	lambdas map[syntax.Span]*Function
+	// objects created by calls (pools, processes, loaders, contexts), keyed by
+	// the call's span, so that every evaluation of the same expression sees
+	// the same object.
+	objects map[syntax.Span]*Object
+	top     *funcSummary // the module body's summary
+}
+
+// Guard is one main-guard if statement.
+type Guard struct {
+	If   *syntax.If
+	Body []syntax.Stmt // the arm that runs under __main__
+	// Negated is set for `if __name__ != "__main__": ... else: <Body>`.
+	Negated bool
+}
+
+// ScopeKind tells module, function and class scopes apart.
+type ScopeKind uint8
+
+const (
+	ModuleScope ScopeKind = iota
+	FunctionScope
+	ClassScope
+)
+
+// Scope is a Python namespace with the bindings made in it.
+type Scope struct {
+	Kind     ScopeKind
+	Parent   *Scope // enclosing scope for name lookup (class scopes are skipped by nested functions)
+	Module   *Module
+	Func     *Function
+	Class    *Class
+	Bindings map[string][]*Binding
+	Globals  map[string]bool
+}
+
+// BindingKind says how a name got its value.
+type BindingKind uint8
+
+const (
+	BindAssign     BindingKind = iota // x = expr (Value; Path selects a tuple element)
+	BindIter                          // for x in expr / comprehension (an element of Value)
+	BindWith                          // with expr as x
+	BindImport                        // import a.b as x (Import: "a.b"), or a local module
+	BindImportFrom                    // from a import b as x (Import: "a.b")
+	BindDef                           // def x
+	BindClass                         // class x
+	BindParam                         // function parameter
+	BindOther                         // except ... as x, del, global without assignment
+)
+
+// Binding is one assignment of a name.
+type Binding struct {
+	Kind   BindingKind
+	Name   string
+	Span   syntax.Span
+	Value  syntax.Expr // the assigned expression (BindAssign, BindIter, BindWith)
+	Index  []int       // tuple-unpacking path into Value: (a, (b, c)) = v gives c the path [1 1]
+	Import string      // qualified module or attribute path for imports
+	Local  *Module     // the local module an import names (BindImport, and BindImportFrom of a submodule)
+	From   *Module     // the local module a BindImportFrom takes Attr from
+	Attr   string      // the imported attribute (BindImportFrom)
+	Func   *Function
+	Class  *Class
+	Param  *syntax.Param
+	Scope  *Scope // where Value is evaluated
+
+	evaluating bool
+	values     []Value
+	evaluated  bool
+}
+
+// Function is a def, a method or a lambda.
+type Function struct {
+	Module   *Module
+	Name     string
+	QualName string // "f", "C.m", "f.<locals>.g", "<lambda>"
+	Def      *syntax.FunctionDef
+	Lambda   *syntax.Lambda
+	Scope    *Scope
+	Class    *Class // set for methods
+	// Decorators as written; evaluated lazily.
+	Decorators []syntax.Expr
+
+	referenced   bool
+	summary      *funcSummary
+	returnValues []Value
+	returnsDone  bool
+	returnsBusy  bool
+}
+
+// Span is the function's whole definition.
+func (f *Function) Span() syntax.Span {
+	if f.Def != nil {
+		return f.Def.Span
+	}
+	return f.Lambda.Span
+}
+
+// NameSpan is where the function's name is written (the lambda keyword for
+// lambdas).
+func (f *Function) NameSpan() syntax.Span {
+	if f.Def != nil {
+		return f.Def.NameSpan
+	}
+	return syntax.Span{Start: f.Lambda.Start, End: f.Lambda.Start + len("lambda")}
+}
+
+// Params returns the function's parameters.
+func (f *Function) Params() []syntax.Param {
+	if f.Def != nil {
+		return f.Def.Params
+	}
+	return f.Lambda.Params
+}
+
+// Class is a class definition.
+type Class struct {
+	Module   *Module
+	Name     string
+	QualName string
+	Def      *syntax.ClassDef
+	Scope    *Scope // the class body
+	Methods  map[string]*Function
+	// SelfAttrs holds `self.x = value` bindings made in any method.
+	SelfAttrs map[string][]*Binding
+}
+
+func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
+	m := &Module{
+		Prog:    p,
+		Path:    path,
+		Src:     src,
+		File:    f,
+		lambdas: map[syntax.Span]*Function{},
+		objects: map[syntax.Span]*Object{},
+	}
+	m.Name, m.importRoot = moduleNameAndRoot(p.src, path)
+	m.Scope = &Scope{Kind: ModuleScope, Module: m, Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
+	ix := indexer{m: m}
+	ix.stmts(f.Body, m.Scope, "")
+	for _, s := range f.Body {
+		if g, ok := mainGuard(s); ok {
+			m.Guards = append(m.Guards, g)
+		}
+	}
+	return m
+}
+
+// indexer records bindings, functions and classes.
+type indexer struct {
+	m *Module
+}
+
+func (ix *indexer) bind(sc *Scope, b *Binding) {
+	target := sc
+	if sc.Globals[b.Name] {
+		target = ix.m.Scope
+	}
+	b.Scope = sc
+	target.Bindings[b.Name] = append(target.Bindings[b.Name], b)
+}
+
+func (ix *indexer) stmts(list []syntax.Stmt, sc *Scope, prefix string) {
+	for _, s := range list {
+		ix.stmt(s, sc, prefix)
+	}
+}
+
+func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
+	switch s := s.(type) {
+	case *syntax.Import:
+		for _, a := range s.Names {
+			b := &Binding{Kind: BindImport, Span: a.Span, Import: a.Name}
+			if a.AsName != "" {
+				b.Name = a.AsName
+			} else {
+				// `import a.b.c` binds `a`.
+				b.Name = a.Name
+				if i := strings.IndexByte(a.Name, '.'); i >= 0 {
+					b.Name = a.Name[:i]
+				}
+				b.Import = b.Name
+			}
+			ix.bind(sc, b)
+		}
+	case *syntax.ImportFrom:
+		for _, a := range s.Names {
+			name := a.AsName
+			if name == "" {
+				name = a.Name
+			}
+			ix.bind(sc, &Binding{Kind: BindImportFrom, Name: name, Span: a.Span,
+				Import: joinDotted(fromModuleName(s), a.Name), Attr: a.Name})
+		}
+	case *syntax.FunctionDef:
+		ix.function(s, sc, prefix)
+	case *syntax.ClassDef:
+		ix.class(s, sc, prefix)
+	case *syntax.If:
+		ix.exprBindings(s.Test, sc)
+		ix.stmts(s.Body, sc, prefix)
+		ix.stmts(s.Else, sc, prefix)
+	case *syntax.For:
+		ix.targets(s.Target, sc, &Binding{Kind: BindIter, Value: s.Iter, Span: s.Target.Pos()})
+		ix.exprBindings(s.Iter, sc)
+		ix.stmts(s.Body, sc, prefix)
+		ix.stmts(s.Else, sc, prefix)
+	case *syntax.While:
+		ix.exprBindings(s.Test, sc)
+		ix.stmts(s.Body, sc, prefix)
+		ix.stmts(s.Else, sc, prefix)
+	case *syntax.With:
+		for _, it := range s.Items {
+			ix.exprBindings(it.Value, sc)
+			if it.Target != nil {
+				ix.targets(it.Target, sc, &Binding{Kind: BindWith, Value: it.Value, Span: it.Target.Pos()})
+			}
+		}
+		ix.stmts(s.Body, sc, prefix)
+	case *syntax.Try:
+		ix.stmts(s.Body, sc, prefix)
+		for _, h := range s.Handlers {
+			if h.Name != "" {
+				ix.bind(sc, &Binding{Kind: BindOther, Name: h.Name, Span: h.Span})
+			}
+			ix.stmts(h.Body, sc, prefix)
+		}
+		ix.stmts(s.Else, sc, prefix)
+		ix.stmts(s.Finally, sc, prefix)
+	case *syntax.Match:
+		ix.exprBindings(s.Subject, sc)
+		for _, c := range s.Cases {
+			ix.stmts(c.Body, sc, prefix)
+		}
+	case *syntax.Assign:
+		if s.Value != nil {
+			ix.exprBindings(s.Value, sc)
+		}
+		if s.Op != "=" && s.Op != "" {
+			// Augmented assignment: x += v keeps x's old bindings meaningful;
+			// record nothing new for plain names.
+			return
+		}
+		if s.Value == nil {
+			return
+		}
+		for _, t := range s.Targets {
+			ix.targets(t, sc, &Binding{Kind: BindAssign, Value: s.Value, Span: t.Pos()})
+		}
+	case *syntax.Global:
+		for _, n := range s.Names {
+			if !s.Nonlocal {
+				sc.Globals[n] = true
+			}
+		}
+	case *syntax.ExprStmt:
+		ix.exprBindings(s.X, sc)
+	case *syntax.Return:
+		if s.Value != nil {
+			ix.exprBindings(s.Value, sc)
+		}
+	case *syntax.OtherStmt:
+		for _, e := range s.Exprs {
+			ix.exprBindings(e, sc)
+		}
+	}
+}
+
+// targets binds every name in an assignment target. tmpl carries the kind,
+// value and span; each name gets its own copy with its unpacking index.
+func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
+	var walk func(e syntax.Expr, idx []int)
+	walk = func(e syntax.Expr, idx []int) {
+		switch e := e.(type) {
+		case *syntax.Name:
+			b := *tmpl
+			b.Name = e.ID
+			b.Span = e.Span
+			b.Index = append([]int(nil), idx...)
+			ix.bind(sc, &b)
+		case *syntax.Sequence:
+			for i, el := range e.Elts {
+				walk(el, append(idx, i))
+			}
+		case *syntax.Starred:
+			walk(e.X, append(idx, -1))
+		case *syntax.Attribute:
+			// self.x = value inside a method: an instance attribute.
+			if n, ok := e.X.(*syntax.Name); ok && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID) {
+				b := *tmpl
+				b.Name = e.Attr
+				b.Span = e.Span
+				b.Index = append([]int(nil), idx...)
+				b.Scope = sc
+				c := sc.Func.Class
+				c.SelfAttrs[e.Attr] = append(c.SelfAttrs[e.Attr], &b)
+			}
+		}
+	}
+	walk(t, nil)
+}
+
+// exprBindings records walrus targets and comprehension variables, and
+// creates Functions for lambdas so they can be called and named as targets.
+func (ix *indexer) exprBindings(e syntax.Expr, sc *Scope) {
+	syntax.Inspect(e, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.NamedExpr:
+			ix.targets(n.Target, sc, &Binding{Kind: BindAssign, Value: n.Value, Span: n.Target.Pos()})
+		case *syntax.Comprehension:
+			for _, g := range n.Generators {
+				ix.targets(g.Target, sc, &Binding{Kind: BindIter, Value: g.Iter, Span: g.Target.Pos()})
+			}
+		case *syntax.Lambda:
+			ix.lambda(n, sc)
+			return false
+		}
+		return true
+	})
+}
+
+func (ix *indexer) lambda(l *syntax.Lambda, sc *Scope) *Function {
+	if f, ok := ix.m.lambdas[l.Span]; ok {
+		return f
+	}
+	f := &Function{Module: ix.m, Name: "<lambda>", QualName: "<lambda>", Lambda: l}
+	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f,
+		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
+	for i := range l.Params {
+		p := &l.Params[i]
+		ix.bind(f.Scope, &Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
+	}
+	ix.m.lambdas[l.Span] = f
+	ix.m.Funcs = append(ix.m.Funcs, f)
+	ix.exprBindings(l.Body, f.Scope)
+	return f
+}
+
+// lookupParent is the scope a nested function sees: class bodies are not
+// visible from their methods.
+func lookupParent(sc *Scope) *Scope {
+	for sc != nil && sc.Kind == ClassScope {
+		sc = sc.Parent
+	}
+	return sc
+}
+
+func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
+	f := &Function{Module: ix.m, Name: d.Name, QualName: prefix + d.Name, Def: d, Decorators: d.Decorators}
+	if sc.Kind == ClassScope {
+		f.Class = sc.Class
+	}
+	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f,
+		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
+	ix.m.Funcs = append(ix.m.Funcs, f)
+	ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: f})
+	if f.Class != nil {
+		f.Class.Methods[d.Name] = f
+	}
+	for _, dec := range d.Decorators {
+		ix.exprBindings(dec, sc)
+	}
+	for i := range d.Params {
+		p := &d.Params[i]
+		if p.Default != nil {
+			ix.exprBindings(p.Default, sc)
+		}
+		ix.bind(f.Scope, &Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
+	}
+	// Globals must be known before the body's assignments are bound.
+	for _, s := range d.Body {
+		if g, ok := s.(*syntax.Global); ok && !g.Nonlocal {
+			for _, n := range g.Names {
+				f.Scope.Globals[n] = true
+			}
+		}
+	}
+	ix.stmts(d.Body, f.Scope, f.QualName+".<locals>.")
+}
+
+func (ix *indexer) class(d *syntax.ClassDef, sc *Scope, prefix string) {
+	c := &Class{Module: ix.m, Name: d.Name, QualName: prefix + d.Name, Def: d,
+		Methods: map[string]*Function{}, SelfAttrs: map[string][]*Binding{}}
+	c.Scope = &Scope{Kind: ClassScope, Parent: sc, Module: ix.m, Class: c,
+		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
+	ix.m.Classes = append(ix.m.Classes, c)
+	ix.bind(sc, &Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: c})
+	for _, b := range d.Bases {
+		ix.exprBindings(b.Value, sc)
+	}
+	ix.stmts(d.Body, c.Scope, c.QualName+".")
+}
+
+func isSelfParam(f *Function, name string) bool {
+	ps := f.Params()
+	return len(ps) > 0 && ps[0].Name == name && ps[0].Kind == syntax.ParamNormal
+}
+
+func fromModuleName(s *syntax.ImportFrom) string {
+	return strings.Repeat(".", s.Level) + s.Module
+}
+
+func joinDotted(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	case strings.HasSuffix(a, "."):
+		return a + b
+	}
+	return a + "." + b
+}
+
+// mainGuard recognises `if __name__ == "__main__":` and its spellings
+// ("__main__" == __name__, single quotes, `in ("__main__",)`, and the negated
+// `!=` form whose else arm is the guarded code).
+func mainGuard(s syntax.Stmt) (Guard, bool) {
+	ifs, ok := s.(*syntax.If)
+	if !ok {
+		return Guard{}, false
+	}
+	cmp, ok := ifs.Test.(*syntax.Compare)
+	if !ok || len(cmp.Ops) != 1 {
+		return Guard{}, false
+	}
+	l, r := cmp.Left, cmp.Comparators[0]
+	isName := func(e syntax.Expr) bool { n, ok := e.(*syntax.Name); return ok && n.ID == "__name__" }
+	isMain := func(e syntax.Expr) bool {
+		if st, ok := e.(*syntax.String); ok && !st.Interpolated {
+			return st.Value == "__main__"
+		}
+		if seq, ok := e.(*syntax.Sequence); ok && len(seq.Elts) == 1 {
+			st, ok := seq.Elts[0].(*syntax.String)
+			return ok && st.Value == "__main__"
+		}
+		return false
+	}
+	if !(isName(l) && isMain(r)) && !(isMain(l) && isName(r)) {
+		return Guard{}, false
+	}
+	switch cmp.Ops[0] {
+	case "==", "in", "is":
+		return Guard{If: ifs, Body: ifs.Body}, true
+	case "!=", "not in", "is not":
+		return Guard{If: ifs, Body: ifs.Else, Negated: true}, true
+	}
+	return Guard{}, false
+}

@@ -1,0 +1,196 @@
+package model
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Source gives the model access to files: the driver implements it over the
+// file system (with its size and encoding checks), tests over a map.
+type Source interface {
+	// Parse returns the parsed file at path and its bytes.
+	Parse(path string) (*syntax.File, []byte, error)
+	// IsFile reports whether path names a regular file (used to resolve
+	// imports of local modules).
+	IsFile(path string) bool
+}
+
+// Options configure a Program.
+type Options struct {
+	// Roots are extra directories searched for absolute imports of local
+	// modules (the project root, typically), after the importing file's own
+	// package root.
+	Roots []string
+	// ExtraInitializers are dotted names of the project's own functions that
+	// initialize CUDA (config key extra-initializers), e.g. "mylab.gpu.setup".
+	ExtraInitializers []string
+}
+
+// Program is a set of modules loaded on demand: the files being checked and
+// the local modules they import.
+type Program struct {
+	src   Source
+	opts  Options
+	extra map[string]bool
+
+	mu      sync.Mutex
+	modules map[string]*moduleSlot
+}
+
+type moduleSlot struct {
+	once sync.Once
+	mod  *Module
+	err  error
+}
+
+// NewProgram returns an empty program reading files through src.
+func NewProgram(src Source, opts Options) *Program {
+	p := &Program{src: src, opts: opts, modules: map[string]*moduleSlot{}, extra: map[string]bool{}}
+	for _, n := range opts.ExtraInitializers {
+		p.extra[n] = true
+	}
+	return p
+}
+
+// Module loads (once) and indexes the module at path. Safe for concurrent use.
+func (p *Program) Module(path string) (*Module, error) {
+	path = filepath.Clean(path)
+	p.mu.Lock()
+	slot, ok := p.modules[path]
+	if !ok {
+		slot = &moduleSlot{}
+		p.modules[path] = slot
+	}
+	p.mu.Unlock()
+	slot.once.Do(func() {
+		f, src, err := p.src.Parse(path)
+		if err != nil {
+			slot.err = err
+			return
+		}
+		slot.mod = newModule(p, path, f, src)
+	})
+	return slot.mod, slot.err
+}
+
+// Loaded returns the modules loaded so far, sorted by path.
+func (p *Program) Loaded() []*Module {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*Module
+	for _, s := range p.modules {
+		if s.mod != nil {
+			out = append(out, s.mod)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// externalRoots are top-level modules that always mean the installed library
+// or the standard library, never a file of the project, even when the
+// project has a directory of that name (the CPython tree has multiprocessing/,
+// the PyTorch tree has torch/): the model must recognise their APIs.
+var externalRoots = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range catalog.Libraries() {
+		m[n] = true
+	}
+	for _, n := range []string{
+		"os", "sys", "pty", "multiprocessing", "multiprocess", "concurrent", "subprocess",
+		"threading", "asyncio", "functools", "itertools", "collections", "typing", "signal",
+		"joblib", "numpy", "pynvml", "nvidia_smi", "torchvision", "torchaudio", "lightning",
+		"pytorch_lightning", "accelerate", "transformers", "ray", "dask", "builtins", "__future__",
+	} {
+		m[n] = true
+	}
+	return m
+}()
+
+// resolveImport finds the local file for module name (dotted, without
+// leading dots) imported from m with the given relative level. It returns
+// ok=false for modules that are not files of the project.
+func (m *Module) resolveImport(name string, level int) (string, bool) {
+	if level == 0 {
+		root := name
+		if i := strings.IndexByte(root, '.'); i >= 0 {
+			root = root[:i]
+		}
+		if externalRoots[root] {
+			return "", false
+		}
+	}
+	var dirs []string
+	if level > 0 {
+		dir := filepath.Dir(m.Path)
+		for i := 1; i < level; i++ {
+			dir = filepath.Dir(dir)
+		}
+		dirs = []string{dir}
+	} else {
+		dirs = append(dirs, m.importRoot, filepath.Dir(m.Path))
+		dirs = append(dirs, m.Prog.opts.Roots...)
+	}
+	rel := filepath.FromSlash(strings.ReplaceAll(name, ".", "/"))
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if d == "" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		base := filepath.Join(d, rel)
+		if name == "" {
+			base = d
+		}
+		if name != "" && m.Prog.src.IsFile(base+".py") {
+			return base + ".py", true
+		}
+		if init := filepath.Join(base, "__init__.py"); m.Prog.src.IsFile(init) {
+			return init, true
+		}
+	}
+	return "", false
+}
+
+// importedModule loads the local module for an import, or returns nil.
+func (m *Module) importedModule(name string, level int) *Module {
+	path, ok := m.resolveImport(name, level)
+	if !ok || path == m.Path {
+		return nil
+	}
+	mod, err := m.Prog.Module(path)
+	if err != nil {
+		return nil
+	}
+	return mod
+}
+
+// moduleNameAndRoot derives the dotted module name of a file and the
+// directory its top package lives in (the sys.path entry it is importable
+// from): /r/pkg/sub/mod.py with /r/pkg/__init__.py and /r/pkg/sub/__init__.py
+// is "pkg.sub.mod" under /r.
+func moduleNameAndRoot(src Source, path string) (string, string) {
+	dir, file := filepath.Split(path)
+	dir = filepath.Clean(dir)
+	parts := []string{strings.TrimSuffix(file, ".py")}
+	if parts[0] == "__init__" {
+		parts = nil
+	}
+	for src.IsFile(filepath.Join(dir, "__init__.py")) {
+		parts = append([]string{filepath.Base(dir)}, parts...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return strings.Join(parts, "."), dir
+}
+
+func (p *Program) String() string { return fmt.Sprintf("Program(%d modules)", len(p.Loaded())) }

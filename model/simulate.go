@@ -1,0 +1,628 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// The simulation runs an entry's event summary in order, for one target
+// configuration, tracking what matters about the process: whether CUDA has
+// been initialized (may-analysis: a branch that initializes counts), the
+// start method each multiprocessing family will use, torch's default device,
+// the forkserver preload list, which local modules were imported, and
+// whether PYTORCH_NVML_BASED_CUDA_CHECK was set. Every process start is
+// checked against that state.
+
+const (
+	maxCallDepth  = 40
+	maxSimEvents  = 200000
+	familyDefault = 1 << 3 // method bit: the family's default, unchanged
+)
+
+type methodBits uint8
+
+func bitOf(m target.StartMethod) methodBits { return 1 << m }
+
+type simState struct {
+	inits       []*InitRecord
+	methods     map[string]methodBits
+	methodLits  map[string]Site
+	defaultCUDA bool
+	preload     map[string][]string
+	nvml        bool
+	imported    map[*Module]bool
+	startedOnce map[*Object]bool
+	phase       Phase
+}
+
+func newState() *simState {
+	return &simState{
+		methods:     map[string]methodBits{},
+		methodLits:  map[string]Site{},
+		preload:     map[string][]string{},
+		imported:    map[*Module]bool{},
+		startedOnce: map[*Object]bool{},
+	}
+}
+
+func (s *simState) clone() *simState {
+	c := *s
+	c.inits = append([]*InitRecord(nil), s.inits...)
+	c.methods = make(map[string]methodBits, len(s.methods))
+	for k, v := range s.methods {
+		c.methods[k] = v
+	}
+	c.methodLits = make(map[string]Site, len(s.methodLits))
+	for k, v := range s.methodLits {
+		c.methodLits[k] = v
+	}
+	c.preload = make(map[string][]string, len(s.preload))
+	for k, v := range s.preload {
+		c.preload[k] = v
+	}
+	c.imported = make(map[*Module]bool, len(s.imported))
+	for k, v := range s.imported {
+		c.imported[k] = v
+	}
+	c.startedOnce = make(map[*Object]bool, len(s.startedOnce))
+	for k, v := range s.startedOnce {
+		c.startedOnce[k] = v
+	}
+	return &c
+}
+
+// join merges the states at the end of alternative paths into s: what may
+// have happened on any path (CUDA initialized, a start method chosen) is
+// kept; what must have happened on every path (a module imported, an
+// executor started, NVML checking on) only if it did on all.
+func (s *simState) join(others ...*simState) {
+	for _, o := range others {
+		for _, r := range o.inits {
+			if !hasInit(s.inits, r.Site) {
+				s.inits = append(s.inits, r)
+			}
+		}
+		for k, v := range o.methods {
+			s.methods[k] = s.methodsOf(k) | v
+		}
+		for k := range s.methods {
+			if _, ok := o.methods[k]; !ok {
+				s.methods[k] |= familyDefault
+			}
+		}
+		for k, v := range o.methodLits {
+			if _, ok := s.methodLits[k]; !ok {
+				s.methodLits[k] = v
+			}
+		}
+		s.defaultCUDA = s.defaultCUDA || o.defaultCUDA
+		for k, v := range o.preload {
+			s.preload[k] = appendUnique(s.preload[k], v...)
+		}
+		s.nvml = s.nvml && o.nvml
+		for k := range s.imported {
+			if !o.imported[k] {
+				delete(s.imported, k)
+			}
+		}
+		for k := range s.startedOnce {
+			if !o.startedOnce[k] {
+				delete(s.startedOnce, k)
+			}
+		}
+	}
+}
+
+func (s *simState) methodsOf(family string) methodBits {
+	if b, ok := s.methods[family]; ok {
+		return b
+	}
+	return familyDefault
+}
+
+func hasInit(list []*InitRecord, site Site) bool {
+	for _, r := range list {
+		if r.Site == site {
+			return true
+		}
+	}
+	return false
+}
+
+func appendUnique(list []string, more ...string) []string {
+	for _, m := range more {
+		found := false
+		for _, l := range list {
+			found = found || l == m
+		}
+		if !found {
+			list = append(list, m)
+		}
+	}
+	return list
+}
+
+// simulator runs one entry on one config.
+type simulator struct {
+	cfg    target.Config
+	entry  *Module
+	fn     *Function // the uncalled function entry, if any
+	out    *hazardSet
+	stack  []*Function
+	chain  []Frame
+	budget int
+	// mainInits caches the inits of running the entry's top level as an
+	// import (what spawn children and the forkserver do).
+	mainInits     []*InitRecord
+	mainInitsDone bool
+	// importOnly: running a module body as an import (guards skipped).
+	importOnly bool
+}
+
+func (s *simulator) run(events []event, st *simState) {
+	for i := range events {
+		if s.budget <= 0 {
+			return
+		}
+		s.budget--
+		e := &events[i]
+		switch e.kind {
+		case evEffect:
+			s.effect(&e.eff, st)
+		case evBranch:
+			var ends []*simState
+			for _, arm := range e.arms {
+				c := st.clone()
+				s.run(arm, c)
+				ends = append(ends, c)
+			}
+			*st = *ends[0]
+			st.join(ends[1:]...)
+		case evLoop:
+			before := st.clone()
+			s.run(e.body, st)
+			s.run(e.body, st) // the second iteration sees the first one's state
+			st.join(before)
+		case evGuard:
+			if s.importOnly {
+				continue
+			}
+			saved := st.phase
+			st.phase = PhaseMain
+			s.run(e.body, st)
+			st.phase = saved
+		}
+	}
+}
+
+func (s *simulator) effect(e *effect, st *simState) {
+	switch e.kind {
+	case effInit:
+		switch e.cond {
+		case condDefaultDevice:
+			if !st.defaultCUDA {
+				return
+			}
+		case condNoNVMLCheck:
+			if st.nvml {
+				return
+			}
+		}
+		if hasInit(st.inits, e.site) {
+			return
+		}
+		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase}
+		if e.entry != nil {
+			rec.Lib = e.entry.Lib
+		}
+		st.inits = append(st.inits, rec)
+	case effCall:
+		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
+			return
+		}
+		s.stack = append(s.stack, e.fn)
+		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName)})
+		s.run(e.fn.summaryOf(), st)
+		s.chain = s.chain[:len(s.chain)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+	case effStart:
+		if e.once {
+			if st.startedOnce[e.obj] {
+				return
+			}
+			st.startedOnce[e.obj] = true
+		}
+		s.start(e.obj, e.site, st)
+	case effPendingStart:
+		if !e.obj.Iterated {
+			s.start(e.obj, e.site, st)
+		}
+	case effSetMethod:
+		switch e.method.Kind {
+		case MethodExplicit:
+			st.methods[e.method.Family] = bitOf(e.method.Method)
+			if e.method.Lit.Valid() {
+				st.methodLits[e.method.Family] = e.method.Lit
+			} else {
+				delete(st.methodLits, e.method.Family)
+			}
+		case MethodUnknown:
+			// Chosen at run time: keep assuming the default.
+		}
+	case effDefaultDevice:
+		st.defaultCUDA = e.cuda
+	case effPreload:
+		st.preload[e.method.Family] = e.mods
+	case effNVMLCheck:
+		st.nvml = true
+	case effImport:
+		if st.imported[e.mod] || len(s.chain) >= maxCallDepth {
+			return
+		}
+		st.imported[e.mod] = true
+		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("imports `%s`", e.api)})
+		saved := s.importOnly
+		s.importOnly = true
+		s.run(e.mod.topSummary(), st)
+		s.importOnly = saved
+		s.chain = s.chain[:len(s.chain)-1]
+	}
+}
+
+func (s *simulator) onStack(f *Function) bool {
+	for _, g := range s.stack {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// methodsFor resolves an object's start method against the state.
+func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
+	if o.Kind == ObjFork {
+		return bitOf(target.Fork), true, Site{}
+	}
+	if o.Method.Kind == MethodExplicit {
+		return bitOf(o.Method.Method), true, o.Method.Lit
+	}
+	bits := st.methodsOf(o.Method.Family)
+	explicit := bits&familyDefault == 0
+	if bits&familyDefault != 0 {
+		bits = bits&^familyDefault | bitOf(s.cfg.DefaultStartMethod())
+	}
+	return bits, explicit, st.methodLits[o.Method.Family]
+}
+
+func (s *simulator) start(o *Object, site Site, st *simState) {
+	bits, explicit, lit := s.methodsFor(o, st)
+	for _, m := range []target.StartMethod{target.Fork, target.Forkserver, target.Spawn} {
+		if bits&bitOf(m) == 0 {
+			continue
+		}
+		if m != target.Spawn && !s.cfg.HasFork() {
+			continue // no fork on Windows: the start raises instead
+		}
+		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
+		if st.phase == PhaseImport && m != target.Fork && o.Kind != ObjFork && o.Kind != ObjManager && s.fn == nil {
+			s.out.add(&Hazard{Kind: StartAtImport, Start: rec}, s)
+		}
+		if !s.cfg.HasCUDA() {
+			continue
+		}
+		switch m {
+		case target.Fork:
+			if len(st.inits) > 0 && !o.ChildExecs {
+				s.out.add(&Hazard{Kind: ForkAfterInit, Init: st.inits[0], Start: rec, Child: s.childUse(o, st)}, s)
+			}
+		case target.Forkserver:
+			s.forkserver(o, rec, st)
+		case target.Spawn:
+			if inits := s.entryImportInits(); len(inits) > 0 {
+				s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
+			}
+		}
+	}
+}
+
+// forkserver checks what the forkserver process imports before forking
+// every child: __main__ (with the preload fix, when it is in the preload
+// list, as it is by default) and the set_forkserver_preload modules.
+func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
+	preload, set := st.preload[o.Method.Family]
+	if !set {
+		preload = []string{"__main__"}
+	}
+	serverImportsMain := false
+	for _, name := range preload {
+		if name == "__main__" {
+			serverImportsMain = s.cfg.ForkserverImportsMain()
+			continue
+		}
+		for _, r := range s.preloadInits(name, o) {
+			s.out.add(&Hazard{Kind: ForkserverInherits, Init: r, Start: rec, Child: s.childUse(o, st), Via: name}, s)
+			break
+		}
+	}
+	inits := s.entryImportInits()
+	if len(inits) == 0 {
+		return
+	}
+	if serverImportsMain {
+		s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
+	} else {
+		// Each child imports the main module itself, as a spawn child does.
+		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
+	}
+}
+
+// preloadInits simulates the forkserver importing a preloaded module.
+func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
+	if mod := s.entry.importedModule(name, 0); mod != nil {
+		sub := &simulator{cfg: s.cfg, entry: mod, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
+		st := newState()
+		sub.run(mod.topSummary(), st)
+		return st.inits
+	}
+	if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(name)); ok && e.Effect.Initializes() {
+		return []*InitRecord{{Site: o.Site, API: "import " + name, Lib: e.Lib}}
+	}
+	return nil
+}
+
+// entryImportInits is what running the entry module's top level as an
+// import initializes: what a spawn child, or the forkserver, does to it.
+func (s *simulator) entryImportInits() []*InitRecord {
+	if !s.mainInitsDone {
+		s.mainInitsDone = true
+		sub := &simulator{cfg: s.cfg, entry: s.entry, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
+		st := newState()
+		sub.run(s.entry.topSummary(), st)
+		for _, r := range st.inits {
+			if r.Phase == PhaseImport {
+				s.mainInits = append(s.mainInits, r)
+			}
+		}
+	}
+	return s.mainInits
+}
+
+// childUse classifies the code a started object's children run.
+func (s *simulator) childUse(o *Object, st *simState) ChildUse {
+	u := ChildUse{Targets: o.Targets}
+	switch o.Kind {
+	case ObjManager:
+		u.Verdict = ChildNoCUDA
+		return u
+	case ObjFork:
+		if !o.ChildFound {
+			u.Verdict, u.Reason = ChildUnknown, "the child's branch after os.fork() (`if pid == 0:`) was not found"
+			return u
+		}
+		b := &builder{m: o.ChildScope.Module, sc: o.ChildScope}
+		b.stmts(o.ChildBody)
+		if site, api, ok := s.touches(b.out, st, 0); ok {
+			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
+			return u
+		}
+		u.Verdict = ChildNoCUDA
+		return u
+	}
+	if o.ArgsCUDA {
+		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.Site, "CUDA objects passed to the child"
+		return u
+	}
+	unresolved := ""
+	for _, t := range o.Targets {
+		if t.Func == nil {
+			if unresolved == "" {
+				unresolved = t.Desc
+			}
+			continue
+		}
+		if site, api, ok := s.touches(t.Func.summaryOf(), st, 0); ok {
+			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
+			return u
+		}
+	}
+	switch {
+	case o.Kind == ObjLoader:
+		u.Verdict = ChildNoCUDA
+		u.Assumed = o.AssumedCPU
+	case unresolved != "":
+		u.Verdict, u.Reason = ChildUnknown, fmt.Sprintf("the child runs `%s`, whose code could not be seen", unresolved)
+	case len(o.Targets) == 0:
+		u.Verdict, u.Reason = ChildUnknown, "no code handed to the children was found"
+	default:
+		u.Verdict = ChildNoCUDA
+	}
+	return u
+}
+
+// touches reports the first place a summary (following local calls) touches
+// CUDA, given the parent's state at the fork (the default device is
+// inherited).
+func (s *simulator) touches(events []event, st *simState, depth int) (Site, string, bool) {
+	if depth > maxCallDepth {
+		return Site{}, "", false
+	}
+	for i := range events {
+		e := &events[i]
+		switch e.kind {
+		case evEffect:
+			switch e.eff.kind {
+			case effInit:
+				if e.eff.cond == condDefaultDevice && !st.defaultCUDA {
+					continue
+				}
+				return e.eff.site, e.eff.api, true
+			case effUse:
+				return e.eff.site, e.eff.api, true
+			case effCall:
+				if e.eff.fn.summary != nil && e.eff.fn.summary.building {
+					continue
+				}
+				if site, api, ok := s.touches(e.eff.fn.summaryOf(), st, depth+1); ok {
+					return site, api, true
+				}
+			case effImport:
+				if site, api, ok := s.touches(e.eff.mod.topSummary(), st, depth+1); ok {
+					return site, api, true
+				}
+			}
+		case evBranch:
+			for _, a := range e.arms {
+				if site, api, ok := s.touches(a, st, depth); ok {
+					return site, api, true
+				}
+			}
+		case evLoop, evGuard:
+			if site, api, ok := s.touches(e.body, st, depth); ok {
+				return site, api, true
+			}
+		}
+	}
+	return Site{}, "", false
+}
+
+// hazardSet collects hazards, merging the same hazard found on several
+// configs or through several entries.
+type hazardSet struct {
+	byKey map[string]*Hazard
+	list  []*Hazard
+}
+
+func (h *hazardSet) add(z *Hazard, s *simulator) {
+	if h.byKey == nil {
+		h.byKey = map[string]*Hazard{}
+	}
+	z.Entry, z.EntryFunc = s.entry, s.fn
+	key := fmt.Sprintf("%d|%s|%s|%d|%v", z.Kind, siteKey(z.Start.Site), z.Via, z.Child.Verdict, z.Start.Method)
+	if z.Init != nil {
+		key += "|" + siteKey(z.Init.Site)
+	}
+	if old, ok := h.byKey[key]; ok {
+		old.Configs |= target.Of(s.cfg)
+		return
+	}
+	z.Configs = target.Of(s.cfg)
+	h.byKey[key] = z
+	h.list = append(h.list, z)
+}
+
+func siteKey(s Site) string {
+	if s.Mod == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d-%d", s.Mod.Path, s.Span.Start, s.Span.End)
+}
+
+// Analyze simulates every module in mods as __main__, and every function
+// of them that nothing calls as an entry point of its own, on every config
+// in targets, and returns the hazards found, sorted by position.
+func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
+	out := &hazardSet{}
+	for _, class := range configClasses(targets) {
+		for _, m := range mods {
+			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
+			st := newState()
+			s.run(m.topSummary(), st)
+		}
+		for _, m := range mods {
+			// Summarize every function first so that every call marks its
+			// callee as referenced.
+			for _, f := range m.Funcs {
+				f.summaryOf()
+			}
+		}
+		for _, m := range mods {
+			for _, f := range m.Funcs {
+				if f.referenced || f.Lambda != nil || isDunder(f.Name) {
+					continue
+				}
+				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
+				st := newState()
+				s.importOnly = true
+				s.run(m.topSummary(), st)
+				s.importOnly = false
+				st.phase = PhaseMain
+				s.stack = []*Function{f}
+				s.run(f.summaryOf(), st)
+			}
+		}
+		// Widen each hazard found on the representative to its whole class.
+		for _, z := range out.list {
+			if z.Configs&target.Of(class.rep) != 0 {
+				z.Configs |= class.all
+			}
+		}
+	}
+	for _, z := range out.list {
+		z.Configs &= targets
+	}
+	sort.SliceStable(out.list, func(i, j int) bool { return hazardLess(out.list[i], out.list[j]) })
+	return out.list
+}
+
+func isDunder(name string) bool {
+	return strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}
+
+func primarySite(z *Hazard) Site {
+	if z.Init != nil && z.Kind != StartAtImport {
+		return z.Init.Site
+	}
+	return z.Start.Site
+}
+
+func hazardLess(a, b *Hazard) bool {
+	sa, sb := primarySite(a), primarySite(b)
+	if sa.Mod.Path != sb.Mod.Path {
+		return sa.Mod.Path < sb.Mod.Path
+	}
+	if sa.Span.Start != sb.Span.Start {
+		return sa.Span.Start < sb.Span.Start
+	}
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	return a.Start.Site.Span.Start < b.Start.Site.Span.Start
+}
+
+// configClass is a set of configs the simulation cannot tell apart.
+type configClass struct {
+	rep target.Config
+	all target.Set
+}
+
+// configClasses groups configs by the behaviour the simulation depends on:
+// the default start method, whether the forkserver imports __main__, and
+// whether fork and CUDA exist.
+func configClasses(s target.Set) []configClass {
+	type key struct {
+		def          target.StartMethod
+		importsMain  bool
+		fork, hasGPU bool
+	}
+	var order []key
+	classes := map[key]*configClass{}
+	for _, c := range s.Configs() {
+		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain(), c.HasFork(), c.HasCUDA()}
+		if cl, ok := classes[k]; ok {
+			cl.all |= target.Of(c)
+			continue
+		}
+		classes[k] = &configClass{rep: c, all: target.Of(c)}
+		order = append(order, k)
+	}
+	out := make([]configClass, 0, len(order))
+	for _, k := range order {
+		out = append(out, *classes[k])
+	}
+	return out
+}

@@ -1,0 +1,536 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// A summary is what running a function (or a module body) does, as a tree of
+// events in execution order: CUDA initializations, process starts,
+// start-method settings, imports of local modules, calls of other local
+// functions (expanded when simulated), with if/else kept as Branch and loops
+// as Loop. Summaries do not depend on the Python version: start methods stay
+// symbolic (MethodSpec) until the simulation resolves them per target.
+
+type eventKind uint8
+
+const (
+	evEffect eventKind = iota // a call's effect (eff)
+	evBranch                  // exclusive alternatives (arms)
+	evLoop                    // zero or more runs of body
+	evGuard                   // the main guard's body: runs only as __main__
+)
+
+type event struct {
+	kind eventKind
+	eff  effect
+	arms [][]event
+	body []event
+}
+
+type funcSummary struct {
+	events   []event
+	building bool
+}
+
+// summaryOf returns (building once) the events of running f.
+func (f *Function) summaryOf() []event {
+	if f.summary != nil {
+		return f.summary.events
+	}
+	f.summary = &funcSummary{building: true}
+	b := &builder{m: f.Module, sc: f.Scope}
+	if f.Lambda != nil {
+		b.expr(f.Lambda.Body)
+	} else {
+		b.stmts(f.Def.Body)
+	}
+	f.summary.events, f.summary.building = b.out, false
+	return f.summary.events
+}
+
+// topSummary returns the events of running the module body, guard included
+// (as an evGuard event).
+func (m *Module) topSummary() []event {
+	if m.top != nil {
+		return m.top.events
+	}
+	m.top = &funcSummary{building: true}
+	b := &builder{m: m, sc: m.Scope, top: true}
+	b.stmts(m.File.Body)
+	m.top.events, m.top.building = b.out, false
+	return m.top.events
+}
+
+type builder struct {
+	m   *Module
+	sc  *Scope
+	top bool // building the module body: recognise the main guard
+	out []event
+	ev  evaluator
+}
+
+func (b *builder) emit(e event) { b.out = append(b.out, e) }
+
+func (b *builder) effect(e effect) { b.emit(event{kind: evEffect, eff: e}) }
+
+// sub builds a nested list of events (a branch arm or a loop body).
+func (b *builder) sub(fn func()) []event {
+	saved := b.out
+	b.out = nil
+	fn()
+	got := b.out
+	b.out = saved
+	return got
+}
+
+func (b *builder) stmts(list []syntax.Stmt) {
+	for _, s := range list {
+		b.stmt(s)
+	}
+}
+
+func (b *builder) stmt(s syntax.Stmt) {
+	switch s := s.(type) {
+	case *syntax.Import:
+		for _, a := range s.Names {
+			b.importName(a.Name, 0, a.Span)
+		}
+	case *syntax.ImportFrom:
+		b.importFrom(s)
+	case *syntax.FunctionDef:
+		for _, d := range s.Decorators {
+			b.expr(d)
+		}
+		for _, p := range s.Params {
+			if p.Default != nil {
+				b.expr(p.Default)
+			}
+		}
+	case *syntax.ClassDef:
+		for _, d := range s.Decorators {
+			b.expr(d)
+		}
+		for _, a := range s.Bases {
+			b.expr(a.Value)
+		}
+		if c := b.classFor(s); c != nil {
+			saved := b.sc
+			b.sc = c.Scope
+			b.stmts(s.Body)
+			b.sc = saved
+		}
+	case *syntax.If:
+		b.ifStmt(s)
+	case *syntax.For:
+		b.expr(s.Iter)
+		b.loaderIteration(s.Iter)
+		body := b.sub(func() { b.stmts(s.Body) })
+		if len(body) > 0 {
+			b.emit(event{kind: evLoop, body: body})
+		}
+		b.stmts(s.Else)
+	case *syntax.While:
+		b.expr(s.Test)
+		body := b.sub(func() { b.stmts(s.Body); b.expr(s.Test) })
+		if len(body) > 0 {
+			b.emit(event{kind: evLoop, body: body})
+		}
+		b.stmts(s.Else)
+	case *syntax.With:
+		for _, it := range s.Items {
+			b.expr(it.Value)
+		}
+		b.stmts(s.Body)
+	case *syntax.Try:
+		b.stmts(s.Body)
+		var arms [][]event
+		for _, h := range s.Handlers {
+			arm := b.sub(func() { b.expr(h.Type); b.stmts(h.Body) })
+			arms = append(arms, arm)
+		}
+		b.branch(append(arms, nil))
+		b.stmts(s.Else)
+		b.stmts(s.Finally)
+	case *syntax.Match:
+		b.expr(s.Subject)
+		var arms [][]event
+		for _, c := range s.Cases {
+			arms = append(arms, b.sub(func() { b.expr(c.Guard); b.stmts(c.Body) }))
+		}
+		b.branch(append(arms, nil))
+	case *syntax.Assign:
+		b.expr(s.Value)
+		for _, t := range s.Targets {
+			b.targetExprs(t)
+			if isNVMLEnvTarget(t) && isOneString(s.Value) {
+				b.effect(effect{kind: effNVMLCheck, site: Site{b.m, s.Span}})
+			}
+		}
+	case *syntax.ExprStmt:
+		b.expr(s.X)
+	case *syntax.Return:
+		b.expr(s.Value)
+	case *syntax.OtherStmt:
+		for _, e := range s.Exprs {
+			b.expr(e)
+		}
+	}
+}
+
+func (b *builder) branch(arms [][]event) {
+	nonEmpty := false
+	for _, a := range arms {
+		if len(a) > 0 {
+			nonEmpty = true
+		}
+	}
+	if nonEmpty {
+		b.emit(event{kind: evBranch, arms: arms})
+	}
+}
+
+func (b *builder) classFor(d *syntax.ClassDef) *Class {
+	for _, c := range b.m.Classes {
+		if c.Def == d {
+			return c
+		}
+	}
+	return nil
+}
+
+// importName runs `import a.b.c`: each local module on the path is imported
+// (its top level runs once per process); catalogued import-time
+// initializers (import pycuda.autoinit) initialize CUDA.
+func (b *builder) importName(name string, level int, span syntax.Span) {
+	site := Site{b.m, span}
+	parts := strings.Split(name, ".")
+	for i := range parts {
+		prefix := strings.Join(parts[:i+1], ".")
+		if mod := b.m.importedModule(prefix, level); mod != nil {
+			b.effect(effect{kind: effImport, mod: mod, site: site, api: prefix})
+			continue
+		}
+		if level == 0 {
+			if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(prefix)); ok && e.Effect.TouchesCUDA() {
+				kind := effUse
+				if e.Effect.Initializes() {
+					kind = effInit
+				}
+				b.effect(effect{kind: kind, entry: e, api: "import " + prefix, site: site})
+			}
+		}
+	}
+}
+
+func (b *builder) importFrom(s *syntax.ImportFrom) {
+	if s.Module != "" || s.Level > 0 {
+		b.importName(s.Module, s.Level, s.Span)
+	}
+	for _, a := range s.Names {
+		full := joinDotted(s.Module, a.Name)
+		if mod := b.m.importedModule(full, s.Level); mod != nil {
+			b.effect(effect{kind: effImport, mod: mod, site: Site{b.m, a.Span}, api: full})
+			continue
+		}
+		if s.Level == 0 {
+			if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(full)); ok && e.Effect.Initializes() {
+				b.effect(effect{kind: effInit, entry: e, api: "import " + full, site: Site{b.m, a.Span}})
+			}
+		}
+	}
+}
+
+// ifStmt handles the main guard, the child arm of `pid = os.fork()`, and
+// ordinary branches.
+func (b *builder) ifStmt(s *syntax.If) {
+	if b.top && b.sc == b.m.Scope {
+		if g, ok := mainGuard(s); ok {
+			if g.Negated {
+				b.branch([][]event{b.sub(func() { b.stmts(s.Body) }), nil})
+			}
+			body := b.sub(func() { b.stmts(g.Body) })
+			b.emit(event{kind: evGuard, body: body})
+			return
+		}
+	}
+	b.expr(s.Test)
+	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
+		if !obj.ChildFound {
+			obj.ChildFound = true
+			obj.ChildBody = childArm
+			obj.ChildScope = b.sc
+			obj.ChildExecs = callsExec(childArm, b.sc)
+		}
+		b.stmts(parentArm)
+		return
+	}
+	then := b.sub(func() { b.stmts(s.Body) })
+	els := b.sub(func() { b.stmts(s.Else) })
+	b.branch([][]event{then, els})
+}
+
+// forkTest recognises the tests that split the child of os.fork() from the
+// parent: `pid == 0`, `0 == pid`, `not pid`, `pid != 0`, `pid > 0`, `pid`,
+// and `os.fork() == 0` itself.
+func (b *builder) forkTest(s *syntax.If) (obj *Object, child, parent []syntax.Stmt, ok bool) {
+	forkObj := func(e syntax.Expr) *Object {
+		for _, v := range b.ev.expr(e, b.sc) {
+			if v.Kind == VObject && v.Obj.Kind == ObjFork {
+				return v.Obj
+			}
+		}
+		return nil
+	}
+	isZeroLit := func(e syntax.Expr) bool {
+		n, ok := e.(*syntax.Number)
+		return ok && n.Text == "0"
+	}
+	switch t := s.Test.(type) {
+	case *syntax.Compare:
+		if len(t.Ops) != 1 {
+			return nil, nil, nil, false
+		}
+		l, r, op := t.Left, t.Comparators[0], t.Ops[0]
+		if isZeroLit(l) {
+			l, r = r, l
+			switch op {
+			case ">":
+				op = "<"
+			case "<":
+				op = ">"
+			}
+		}
+		if !isZeroLit(r) {
+			return nil, nil, nil, false
+		}
+		if o := forkObj(l); o != nil {
+			switch op {
+			case "==", "is", "<=":
+				return o, s.Body, s.Else, true
+			case "!=", ">", "is not":
+				return o, s.Else, s.Body, true
+			}
+		}
+	case *syntax.UnaryOp:
+		if t.Op == "not" {
+			if o := forkObj(t.X); o != nil {
+				return o, s.Body, s.Else, true
+			}
+		}
+	case *syntax.Name:
+		if o := forkObj(t); o != nil {
+			return o, s.Else, s.Body, true
+		}
+	}
+	return nil, nil, nil, false
+}
+
+// callsExec reports whether a child arm replaces the process image
+// (os.exec*, os.execv...), which makes whatever CUDA state it inherited moot.
+func callsExec(body []syntax.Stmt, sc *Scope) bool {
+	found := false
+	var ev evaluator
+	for _, s := range body {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Call); ok {
+				for _, v := range ev.expr(c.Func, sc) {
+					if v.Kind == VPath && strings.HasPrefix(v.Path, "os.exec") {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// loaderIteration starts a DataLoader's workers when a for loop iterates it
+// directly (iterating through a call, enumerate(loader), is handled by the
+// call's argument effects).
+func (b *builder) loaderIteration(iter syntax.Expr) {
+	if _, ok := iter.(*syntax.Call); ok {
+		return
+	}
+	for _, v := range b.ev.expr(iter, b.sc) {
+		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
+			v.Obj.Iterated = true
+			b.effect(effect{kind: effStart, obj: v.Obj, once: v.Obj.Persistent, site: Site{b.m, iter.Pos()}})
+		}
+	}
+}
+
+// targetExprs visits the expressions evaluated by an assignment target
+// (subscripts and attribute receivers), not the names it binds.
+func (b *builder) targetExprs(t syntax.Expr) {
+	switch t := t.(type) {
+	case *syntax.Subscript:
+		b.expr(t.X)
+		for _, i := range t.Index {
+			b.expr(i)
+		}
+	case *syntax.Attribute:
+		b.expr(t.X)
+	case *syntax.Sequence:
+		for _, e := range t.Elts {
+			b.targetExprs(e)
+		}
+	case *syntax.Starred:
+		b.targetExprs(t.X)
+	}
+}
+
+func isNVMLEnvTarget(t syntax.Expr) bool {
+	s, ok := t.(*syntax.Subscript)
+	if !ok || len(s.Index) != 1 {
+		return false
+	}
+	k, ok := s.Index[0].(*syntax.String)
+	if !ok || k.Value != "PYTORCH_NVML_BASED_CUDA_CHECK" {
+		return false
+	}
+	a, ok := s.X.(*syntax.Attribute)
+	return ok && a.Attr == "environ"
+}
+
+func isOneString(e syntax.Expr) bool {
+	s, ok := e.(*syntax.String)
+	return ok && s.Value == "1"
+}
+
+// expr emits the events of evaluating e, in evaluation order: receivers and
+// arguments before the call they feed.
+func (b *builder) expr(e syntax.Expr) {
+	switch e := e.(type) {
+	case nil:
+	case *syntax.Call:
+		if a, ok := e.Func.(*syntax.Attribute); ok {
+			b.expr(a.X)
+		} else {
+			b.expr(e.Func)
+		}
+		for _, a := range e.Args {
+			b.expr(a.Value)
+		}
+		r := b.ev.resolveCall(e, b.sc)
+		for _, eff := range r.effects {
+			b.effect(eff)
+		}
+	case *syntax.Attribute:
+		b.expr(e.X)
+		b.attrRead(e)
+	case *syntax.Name:
+		b.nameRead(e)
+	case *syntax.Lambda:
+		// Defined, not run.
+	case *syntax.Comprehension:
+		for i, g := range e.Generators {
+			if i == 0 {
+				b.expr(g.Iter)
+			}
+		}
+		body := b.sub(func() {
+			for i, g := range e.Generators {
+				if i > 0 {
+					b.expr(g.Iter)
+				}
+				for _, c := range g.Ifs {
+					b.expr(c)
+				}
+			}
+			b.expr(e.Elt)
+			b.expr(e.Value)
+		})
+		if len(body) > 0 {
+			b.emit(event{kind: evLoop, body: body})
+		}
+	case *syntax.IfExp:
+		b.expr(e.Test)
+		b.branch([][]event{b.sub(func() { b.expr(e.Body) }), b.sub(func() { b.expr(e.Else) })})
+	case *syntax.BoolOp:
+		b.expr(e.X)
+		b.branch([][]event{b.sub(func() { b.expr(e.Y) }), nil})
+	case *syntax.Subscript:
+		b.expr(e.X)
+		for _, i := range e.Index {
+			b.expr(i)
+		}
+	case *syntax.String:
+		for _, x := range e.Exprs {
+			b.expr(x)
+		}
+	case *syntax.Sequence:
+		for _, x := range e.Elts {
+			b.expr(x)
+		}
+	case *syntax.Dict:
+		for i := range e.Values {
+			b.expr(e.Keys[i])
+			b.expr(e.Values[i])
+		}
+	case *syntax.Compare:
+		b.expr(e.Left)
+		for _, x := range e.Comparators {
+			b.expr(x)
+		}
+	case *syntax.UnaryOp:
+		b.expr(e.X)
+	case *syntax.BinOp:
+		b.expr(e.X)
+		b.expr(e.Y)
+	case *syntax.Starred:
+		b.expr(e.X)
+	case *syntax.Await:
+		b.expr(e.X)
+	case *syntax.NamedExpr:
+		b.expr(e.Value)
+	case *syntax.Opaque:
+		for _, x := range e.Children {
+			b.expr(x)
+		}
+	}
+}
+
+// attrRead handles attribute reads that initialize CUDA by themselves
+// (numba.cuda.gpus, cupy.cuda.Device(0).compute_capability).
+func (b *builder) attrRead(a *syntax.Attribute) {
+	for _, v := range b.ev.expr(a, b.sc) {
+		if v.Kind != VPath {
+			continue
+		}
+		if e, ok := catalog.Lookup(catalog.Attr, v.Path); ok && e.Effect.TouchesCUDA() {
+			kind := effUse
+			if e.Effect.Initializes() {
+				kind = effInit
+			}
+			b.effect(effect{kind: kind, entry: e, api: v.Path, site: Site{b.m, a.Span}})
+			return
+		}
+	}
+}
+
+// nameRead marks the use of a module-level CUDA object inside a function:
+// a child forked from the parent that uses the inherited object uses CUDA.
+func (b *builder) nameRead(n *syntax.Name) {
+	if b.sc.Kind == ModuleScope || b.sc.Kind == ClassScope {
+		return
+	}
+	bs := lookup(n.ID, b.sc)
+	if len(bs) == 0 || bs[0].Scope == nil || bs[0].Scope.Kind != ModuleScope {
+		return
+	}
+	for _, bd := range bs {
+		if bd.Kind == BindDef || bd.Kind == BindClass || bd.Kind == BindImport || bd.Kind == BindImportFrom {
+			return
+		}
+	}
+	for _, v := range b.ev.expr(n, b.sc) {
+		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
+			b.effect(effect{kind: effUse, api: n.ID, site: Site{b.m, n.Span}})
+			return
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package model
+
+import (
+	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// ValueKind classifies abstract values.
+type ValueKind uint8
+
+const (
+	VUnknown   ValueKind = iota
+	VPath                // a library module, attribute or call result: Path ("torch.cuda", "cupy.cuda.Device()")
+	VModule              // a local module: Mod
+	VFunc                // a local function or method: Func (Path set when an external decorator wraps it)
+	VClass               // a local class: Class
+	VInstance            // an instance of a local class: Class
+	VStr                 // a string constant: Str (Interp: an f-string whose literal prefix is Str)
+	VInt                 // an int constant: Int
+	VConst               // True, False, None
+	VList                // a list or tuple display: Elems
+	VContext             // a multiprocessing context (get_context): Method
+	VObject              // a process, pool, executor, DataLoader or os.fork result: Obj
+	VObjMethod           // a method of an Object (pool.map): Obj, Str is the method name
+	VDevice              // a device object (torch.device): CUDA says whether it names CUDA
+)
+
+// Value is one possible value of an expression. Expressions evaluate to a
+// small set of Values (a name bound in two places has two).
+type Value struct {
+	Kind   ValueKind
+	Path   string
+	Mod    *Module
+	Func   *Function
+	Class  *Class
+	Str    string
+	Interp bool
+	Int    int
+	Elems  []Value
+	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
+	Obj    *Object
+	// CUDA marks a value that lives on, or names, a CUDA device: a tensor or
+	// module moved to the GPU, a CUDA stream, a CUDA device object or string.
+	CUDA bool
+	// Self marks the implicit receiver of a bound method (self.m).
+	Self *Class
+}
+
+// MethodKind says how a start method was chosen.
+type MethodKind uint8
+
+const (
+	MethodDefault  MethodKind = iota // the family's current default (set_start_method or the platform's)
+	MethodExplicit                   // named in the source: Method
+	MethodUnknown                    // chosen by an expression the model cannot evaluate
+)
+
+// MethodSpec is a start method as the source chooses it.
+type MethodSpec struct {
+	// Family is "multiprocessing" (also torch.multiprocessing and
+	// concurrent.futures) or "multiprocess" (the dill-based fork of it, with
+	// its own global context).
+	Family string
+	Kind   MethodKind
+	Method target.StartMethod
+	// Lit is the string literal that names the method ("fork"), for fixes.
+	Lit Site
+}
+
+// ObjectKind classifies the process-starting objects.
+type ObjectKind uint8
+
+const (
+	ObjProcess  ObjectKind = iota // multiprocessing.Process (or a subclass): forks at start()
+	ObjPool                       // multiprocessing.Pool: forks its workers when created
+	ObjExecutor                   // ProcessPoolExecutor: forks at the first submit/map
+	ObjLoader                     // DataLoader(num_workers>0): forks when iterated
+	ObjFork                       // the pid returned by os.fork()/os.forkpty()/pty.fork()
+	ObjManager                    // multiprocessing.Manager(): a server process
+	ObjSpawn                      // torch.multiprocessing.spawn/start_processes
+)
+
+func (k ObjectKind) String() string {
+	return [...]string{"Process", "Pool", "ProcessPoolExecutor", "DataLoader", "os.fork", "Manager", "torch.multiprocessing.spawn"}[k]
+}
+
+// Site is a span in a module.
+type Site struct {
+	Mod  *Module
+	Span syntax.Span
+}
+
+// Valid reports whether s names a place.
+func (s Site) Valid() bool { return s.Mod != nil }
+
+// Target is code a child process runs.
+type Target struct {
+	Func *Function // nil when the target could not be resolved
+	Site Site      // where the target is named (target=..., pool.map(f, ...))
+	Desc string    // how it is named, for messages ("worker", "self.run")
+}
+
+// Object is a process-starting object created at one call site.
+type Object struct {
+	Kind    ObjectKind
+	Site    Site // the creating call
+	Method  MethodSpec
+	Targets []Target
+	// ArgsCUDA is set when CUDA objects are passed to the children (args=,
+	// pool.map arguments): the children use CUDA through them.
+	ArgsCUDA bool
+	// Loader details.
+	Persistent bool // persistent_workers=True: forks once, on the first iteration
+	PinMemory  bool // pin_memory=True: the parent initializes CUDA after forking
+	Iterated   bool // an iteration of this loader was found
+	AssumedCPU bool // the dataset could not be resolved: assumed CPU-only
+	// os.fork details: the arm of `if pid == 0:` that runs in the child.
+	ChildBody  []syntax.Stmt
+	ChildScope *Scope
+	ChildFound bool
+	ChildExecs bool // the child calls an os.exec* function: it runs a new program
+}

@@ -1,0 +1,210 @@
+package rules
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+)
+
+// reporter turns hazards into diagnostics for one pass.
+type reporter struct {
+	pass *analysis.Pass
+	prog *pyprogram.Result
+}
+
+func newReporter(pass *analysis.Pass) reporter {
+	return reporter{pass: pass, prog: pass.ResultOf[pyprogram.Analyzer].(*pyprogram.Result)}
+}
+
+func hazards(pass *analysis.Pass) []*model.Hazard {
+	return pass.ResultOf[forkhazard.Analyzer].(*forkhazard.Result).Hazards
+}
+
+func (r reporter) span(s model.Site) (token.Pos, token.Pos) {
+	tf := r.prog.File(s.Mod)
+	return tf.Pos(s.Span.Start), tf.Pos(s.Span.End)
+}
+
+func (r reporter) line(s model.Site) int {
+	tf := r.prog.File(s.Mod)
+	return tf.Line(tf.Pos(s.Span.Start))
+}
+
+// where names a site for a message read at from: "line 12" in the same
+// file, "helper.py:12" in another.
+func (r reporter) where(s, from model.Site) string {
+	if s.Mod == from.Mod {
+		return fmt.Sprintf("line %d", r.line(s))
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(s.Mod.Path), r.line(s))
+}
+
+func (r reporter) related(s model.Site, format string, args ...any) analysis.RelatedInformation {
+	pos, end := r.span(s)
+	return analysis.RelatedInformation{Pos: pos, End: end, Message: fmt.Sprintf(format, args...)}
+}
+
+// source returns the (trimmed) source text of a site, for messages.
+func source(s model.Site) string {
+	txt := strings.Join(strings.Fields(string(s.Mod.Src[s.Span.Start:s.Span.End])), " ")
+	if len(txt) > 48 {
+		txt = txt[:45] + "..."
+	}
+	return txt
+}
+
+// chain turns a call chain into related information, outermost first.
+func (r reporter) chain(frames []model.Frame) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, f := range frames {
+		out = append(out, r.related(f.Site, "%s", capitalize(f.Desc)))
+	}
+	return out
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// kindPhrase names what a start creates.
+func kindPhrase(o *model.Object) string {
+	switch o.Kind {
+	case model.ObjProcess:
+		return "a Process"
+	case model.ObjPool:
+		return "Pool workers"
+	case model.ObjExecutor:
+		return "ProcessPoolExecutor workers"
+	case model.ObjLoader:
+		return "DataLoader workers"
+	case model.ObjFork:
+		return "os.fork"
+	case model.ObjManager:
+		return "a Manager process"
+	case model.ObjSpawn:
+		return "torch.multiprocessing workers"
+	}
+	return "processes"
+}
+
+// startRef names a process start for a message read at from:
+// "`ctx.Pool(4)` (line 12: Pool workers, the "fork" start method)".
+func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
+	detail := r.where(rec.Site, from)
+	if rec.Obj.Kind != model.ObjFork {
+		detail += ": " + kindPhrase(rec.Obj)
+		if m := methodPhrase(rec); m != "" {
+			detail += ", " + m
+		}
+	}
+	return fmt.Sprintf("`%s` (%s)", source(rec.Site), detail)
+}
+
+// methodPhrase says which start method a start uses and why.
+func methodPhrase(rec *model.StartRecord) string {
+	if rec.Obj.Kind == model.ObjFork {
+		return ""
+	}
+	if rec.Explicit {
+		return fmt.Sprintf("the %q start method", rec.Method.String())
+	}
+	return fmt.Sprintf("the default %q start method", rec.Method.String())
+}
+
+// versions says where a hazard holds: "on Python 3.10–3.13 on Linux".
+func versions(z *model.Hazard) string {
+	return "on " + z.Configs.Describe()
+}
+
+// childRelated lists the child's entry points and where it uses CUDA.
+func (r reporter) childRelated(z *model.Hazard) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	seen := map[model.Site]bool{}
+	for _, t := range z.Child.Targets {
+		if seen[t.Site] || !t.Site.Valid() {
+			continue
+		}
+		seen[t.Site] = true
+		if t.Func != nil {
+			out = append(out, r.related(t.Site, "The child runs `%s`", t.Desc))
+		} else {
+			out = append(out, r.related(t.Site, "The child runs `%s`, whose code could not be seen", t.Desc))
+		}
+	}
+	if z.Child.Verdict == model.ChildUsesCUDA && z.Child.Evidence.Valid() && !seen[z.Child.Evidence] {
+		out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
+	}
+	return out
+}
+
+func apiName(api string) string {
+	if api == "" {
+		return "a CUDA call"
+	}
+	if strings.HasPrefix(api, "`") || strings.Contains(api, " ") {
+		return api
+	}
+	return "`" + api + "`"
+}
+
+// initRelated lists the chain to a CUDA initialization and the init itself.
+func (r reporter) initRelated(init *model.InitRecord) []analysis.RelatedInformation {
+	out := r.chain(init.Chain)
+	return append(out, r.related(init.Site, "CUDA is initialized here by %s", apiName(init.API)))
+}
+
+// startRelated lists the chain to a process start, the start, and where its
+// start method was chosen.
+func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInformation {
+	out := r.chain(rec.Chain)
+	verb := "started"
+	if rec.Method.String() == "fork" {
+		verb = "forked"
+	}
+	what := kindPhrase(rec.Obj)
+	if m := methodPhrase(rec); m != "" {
+		what += ", " + m
+	}
+	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
+	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
+		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
+	}
+	return out
+}
+
+// dedupeRelated drops consecutive duplicates (same position and message).
+func dedupeRelated(in []analysis.RelatedInformation) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	seen := map[string]bool{}
+	for _, ri := range in {
+		k := fmt.Sprintf("%d-%d-%s", ri.Pos, ri.End, ri.Message)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, ri)
+	}
+	return out
+}
+
+// loopNote explains an init that comes after the start in the source: the
+// fork happens again on the loop's next iteration.
+func loopNote(z *model.Hazard) string {
+	if z.Init == nil || z.Init.Site.Mod != z.Start.Site.Mod || z.Init.Site.Span.Start < z.Start.Site.Span.Start {
+		return ""
+	}
+	if len(z.Init.Chain) > 0 || len(z.Start.Chain) > 0 {
+		return ""
+	}
+	return " on the loop's next iteration"
+}

@@ -1,0 +1,17 @@
+package rules_test
+
+import (
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/analyzer/checktest"
+)
+
+// TestFixtures checks every fixture directory under testdata/py against its
+// `# want` expectations.
+func TestFixtures(t *testing.T) {
+	for _, dir := range []string{"seed", "cfl001", "cfl002", "cfl003", "cfl004", "cfl005", "safe"} {
+		t.Run(dir, func(t *testing.T) {
+			checktest.Run(t, "../testdata/py/"+dir)
+		})
+	}
+}
