@@ -43,12 +43,12 @@ type Options struct {
 	Rules []rules.Rule
 	// Settings go to the pyprogram pass (targets, extra initializers...).
 	Settings pyprogram.Settings
-	// Exclude tells which walked paths to skip (config exclude, .gitignore);
-	// the built-in skips (hidden directories, virtualenvs, site-packages,
-	// __pycache__, node_modules) apply regardless.
-	Exclude func(path string, isDir bool) bool
-	// ForceExclude applies Exclude to explicitly named files too.
-	ForceExclude bool
+	// Exclude tells which paths to skip (config exclude, .gitignore,
+	// force-exclude): it is asked about every walked directory and file, and
+	// about explicitly named files with explicit set. The built-in skips
+	// (hidden directories, virtualenvs, site-packages, __pycache__,
+	// node_modules) apply to walked paths regardless.
+	Exclude func(path string, isDir, explicit bool) bool
 	// Suppress reports whether a finding's code is ignored for a path
 	// (per-file-ignores).
 	Suppress func(path, code string) bool
@@ -98,7 +98,7 @@ func Run(opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, opts.Exclude, opts.ForceExclude)
+	files, discoverErrs := discover(paths, opts.WorkDir, opts.Exclude)
 	rd := newReader(opts.MaxFileSize)
 
 	var analyzers []*analysis.Analyzer

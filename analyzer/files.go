@@ -26,10 +26,10 @@ func isPython(name string) bool {
 
 // discover expands paths into absolute file names, sorted and unique (by
 // real path, so a file reached through a symlink is checked once). Files
-// named explicitly are always checked unless forceExclude; directories are
+// named explicitly are checked unless exclude says otherwise; directories are
 // walked for *.py and *.pyi files, following symlinks to directories with
 // loop detection.
-func discover(paths []string, workDir string, exclude func(string, bool) bool, forceExclude bool) ([]string, []finding.ToolError) {
+func discover(paths []string, workDir string, exclude func(string, bool, bool) bool) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
 	seenReal := map[string]bool{}
@@ -56,7 +56,7 @@ func discover(paths []string, workDir string, exclude func(string, bool) bool, f
 			continue
 		}
 		if !fi.IsDir() {
-			if forceExclude && exclude != nil && exclude(p, false) {
+			if exclude != nil && exclude(p, false, true) {
 				continue
 			}
 			if !fi.Mode().IsRegular() {
@@ -94,7 +94,7 @@ func statError(arg string, err error) string {
 }
 
 type walker struct {
-	exclude  func(string, bool) bool
+	exclude  func(string, bool, bool) bool
 	addFile  func(string)
 	visiting map[string]bool // real paths of the directories on the current walk path
 }
@@ -132,13 +132,13 @@ func (w *walker) walk(dir string) []finding.ToolError {
 			if strings.HasPrefix(name, ".") || skipDir[name] || isVirtualenv(p) {
 				continue
 			}
-			if w.exclude != nil && w.exclude(p, true) {
+			if w.exclude != nil && w.exclude(p, true, false) {
 				continue
 			}
 			errs = append(errs, w.walk(p)...)
 			continue
 		}
-		if !isPython(name) || (w.exclude != nil && w.exclude(p, false)) {
+		if !isPython(name) || (w.exclude != nil && w.exclude(p, false, false)) {
 			continue
 		}
 		w.addFile(p)

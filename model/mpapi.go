@@ -117,12 +117,22 @@ func (ev *evaluator) mpCall(r *callResult, v Value, c *syntax.Call, sc *Scope, s
 	case "Pool", "pool.Pool":
 		obj := m.object(site, func() *Object {
 			o := &Object{Kind: ObjPool, Site: site, Method: spec}
+			if ctx := argExpr(c, 4, "context"); ctx != nil {
+				o.Method = ev.methodSpec(ctx, sc, family)
+			}
 			ev.addTarget(o, argExpr(c, 1, "initializer"), sc)
 			ev.argsCUDA(o, argExpr(c, 2, "initargs"), sc)
 			return o
 		})
 		r.effect(effect{kind: effStart, obj: obj, site: site})
 		r.value(Value{Kind: VObject, Obj: obj})
+	case "Queue", "SimpleQueue", "JoinableQueue", "queues.Queue", "queues.SimpleQueue", "queues.JoinableQueue":
+		obj := m.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+		r.value(Value{Kind: VObject, Obj: obj})
+	case "Pipe":
+		obj := m.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+		end := Value{Kind: VObject, Obj: obj}
+		r.value(Value{Kind: VList, Elems: []Value{end, end}})
 	case "Manager", "managers.SyncManager().start":
 		obj := m.object(site, func() *Object { return &Object{Kind: ObjManager, Site: site, Method: spec} })
 		r.effect(effect{kind: effStart, obj: obj, site: site})
@@ -145,6 +155,17 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 			ev.addTarget(o, argExpr(c, 0, "func"), sc)
 			ev.argsCUDA(o, argExpr(c, 1, "iterable"), sc)
 			ev.argsCUDA(o, argExpr(c, 1, "args"), sc)
+		}
+	case ObjChannel:
+		switch name {
+		case "put", "put_nowait", "send":
+			if e := argExpr(c, 0, "obj"); e != nil {
+				for _, v := range ev.expr(e, sc) {
+					if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
+						o.CarriesCUDA = true
+					}
+				}
+			}
 		}
 	case ObjExecutor:
 		switch name {
@@ -242,6 +263,9 @@ func (ev *evaluator) argsCUDA(o *Object, e syntax.Expr, sc *Scope) {
 			if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
 				return true
 			}
+			if v.Kind == VObject && v.Obj.Kind == ObjChannel && !containsObj(o.Channels, v.Obj) {
+				o.Channels = append(o.Channels, v.Obj)
+			}
 			if v.Kind == VList && depth < 3 && walk(v.Elems, depth+1) {
 				return true
 			}
@@ -308,6 +332,15 @@ func isZero(vs []Value) bool {
 func isTrue(vs []Value) bool {
 	for _, v := range vs {
 		if v.Kind == VConst && v.Int == int(syntax.ConstTrue) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsObj(list []*Object, o *Object) bool {
+	for _, x := range list {
+		if x == o {
 			return true
 		}
 	}

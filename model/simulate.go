@@ -161,6 +161,9 @@ type simulator struct {
 	mainInitsDone bool
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
+	// collectOnly: only collect CUDA initializations (the sub-simulations
+	// of what an import does); process starts are not checked.
+	collectOnly bool
 }
 
 func (s *simulator) run(events []event, st *simState) {
@@ -299,6 +302,9 @@ func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site)
 }
 
 func (s *simulator) start(o *Object, site Site, st *simState) {
+	if s.collectOnly {
+		return
+	}
 	bits, explicit, lit := s.methodsFor(o, st)
 	for _, m := range []target.StartMethod{target.Fork, target.Forkserver, target.Spawn} {
 		if bits&bitOf(m) == 0 {
@@ -364,7 +370,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 // preloadInits simulates the forkserver importing a preloaded module.
 func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 	if mod := s.entry.importedModule(name, 0); mod != nil {
-		sub := &simulator{cfg: s.cfg, entry: mod, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
+		sub := &simulator{cfg: s.cfg, entry: mod, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
 		st := newState()
 		sub.run(mod.topSummary(), st)
 		return st.inits
@@ -380,7 +386,7 @@ func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 func (s *simulator) entryImportInits() []*InitRecord {
 	if !s.mainInitsDone {
 		s.mainInitsDone = true
-		sub := &simulator{cfg: s.cfg, entry: s.entry, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
+		sub := &simulator{cfg: s.cfg, entry: s.entry, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
 		st := newState()
 		sub.run(s.entry.topSummary(), st)
 		for _, r := range st.inits {
@@ -416,6 +422,12 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 	if o.ArgsCUDA {
 		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.Site, "CUDA objects passed to the child"
 		return u
+	}
+	for _, ch := range o.Channels {
+		if ch.CarriesCUDA {
+			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, ch.Site, "CUDA objects sent through a queue or pipe"
+			return u
+		}
 	}
 	unresolved := ""
 	for _, t := range o.Targets {

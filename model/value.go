@@ -78,10 +78,11 @@ const (
 	ObjFork                       // the pid returned by os.fork()/os.forkpty()/pty.fork()
 	ObjManager                    // multiprocessing.Manager(): a server process
 	ObjSpawn                      // torch.multiprocessing.spawn/start_processes
+	ObjChannel                    // a multiprocessing Queue, SimpleQueue, JoinableQueue or Pipe end
 )
 
 func (k ObjectKind) String() string {
-	return [...]string{"Process", "Pool", "ProcessPoolExecutor", "DataLoader", "os.fork", "Manager", "torch.multiprocessing.spawn"}[k]
+	return [...]string{"Process", "Pool", "ProcessPoolExecutor", "DataLoader", "os.fork", "Manager", "torch.multiprocessing.spawn", "Queue"}[k]
 }
 
 // Site is a span in a module.
@@ -109,6 +110,11 @@ type Object struct {
 	// ArgsCUDA is set when CUDA objects are passed to the children (args=,
 	// pool.map arguments): the children use CUDA through them.
 	ArgsCUDA bool
+	// Channels are the queues and pipes handed to the children; a channel
+	// the parent puts CUDA objects into (CarriesCUDA) makes the children use
+	// CUDA when they read it.
+	Channels    []*Object
+	CarriesCUDA bool
 	// Loader details.
 	Persistent bool // persistent_workers=True: forks once, on the first iteration
 	PinMemory  bool // pin_memory=True: the parent initializes CUDA after forking

@@ -100,7 +100,7 @@ func (r reporter) reportForkserver(z *model.Hazard) {
 	if z.Via == "__main__" {
 		where := "the main module"
 		if at.Mod != z.Entry {
-			where = fmt.Sprintf("`%s`, which the main module imports at its top level", at.Mod.Name)
+			where = fmt.Sprintf("`%s` (imported at the top level of the main module)", at.Mod.Name)
 		}
 		msg = fmt.Sprintf("%s initializes CUDA at import time of %s, which the forkserver imports before forking each child it starts for %s; %s %s. Move it under `if __name__ == \"__main__\":`",
 			apiName(z.Init.API), where, r.startRef(z.Start, at), children, versions(z))

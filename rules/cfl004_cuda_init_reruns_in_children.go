@@ -73,7 +73,7 @@ var CFL004 = &analysis.Analyzer{
 			at := z.Init.Site
 			where := "the main module"
 			if at.Mod != z.Entry {
-				where = fmt.Sprintf("`%s`, which the main module imports at its top level", at.Mod.Name)
+				where = fmt.Sprintf("`%s` (imported at the top level of the main module)", at.Mod.Name)
 			}
 			msg := fmt.Sprintf("%s initializes CUDA at the top level of %s, which every child started at %s re-imports, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
 				apiName(z.Init.API), where, r.startRef(z.Start, at), versions(z))

@@ -1,0 +1,11 @@
+"""The child's code lives in an installed package the analysis cannot read."""
+import multiprocessing as mp
+
+import torch
+from trainer_lib import run_worker
+
+if __name__ == "__main__":
+    torch.cuda.init()  # want "CFL001 .*the child runs `run_worker`, whose code could not be seen"
+    p = mp.get_context("fork").Process(target=run_worker)
+    p.start()
+    p.join()

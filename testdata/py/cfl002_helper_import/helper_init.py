@@ -1,0 +1,5 @@
+"""Fork matrix: "forkserver: helper module inits at import (imported by main top level)"
+measured ok on 3.12 (no __main__ preload there); broken once the server imports main."""
+import torch
+
+X = torch.zeros(1, device="cuda")  # want "CFL002 .*`helper_init` \\(imported at the top level of the main module\\).*3\\.13\\.8\\+ and 3\\.14" "CFL004 .*`helper_init`.*3\\.10–3\\.13\\.7"
