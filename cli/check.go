@@ -26,11 +26,11 @@ import (
 // checkFlags are check's command-line flags.
 type checkFlags struct {
 	selectCodes, ignore, extendSelect, extraInit, outputs, exclude, extendExclude listFlag
-	format, outputFile, color, configFile, targetVersion, platform              string
-	fix, unsafeFixes, diff, showSuppressed, exitZero, forceExclude, isolated    bool
-	noRespectGitignore                                                          bool
-	maxFileSize                                                                 int64
-	workers                                                                     int
+	format, outputFile, color, configFile, targetVersion, platform                string
+	fix, unsafeFixes, diff, showSuppressed, exitZero, forceExclude, isolated      bool
+	noRespectGitignore                                                            bool
+	maxFileSize                                                                   int64
+	workers                                                                       int
 }
 
 func (c *checkFlags) register(fs *flag.FlagSet) {
