@@ -16,6 +16,27 @@
 // other expression into Opaque, which still lists its sub-expressions so that
 // no call or name inside it is lost. Regions tree-sitter could not parse are
 // listed in File.Errors; the statements around them are still converted.
+//
+// Error recovery. The content of ERROR nodes is salvaged rather than
+// dropped: statements inside them are converted as statements, and each run
+// of loose expressions becomes an OtherStmt of Kind "ERROR" holding them (also
+// for ERROR nodes met inside a statement, placed right after it). The bundled
+// grammar predates Python 3.13/3.14; see TestNewerSyntax for what survives.
+// Template strings (t"...", PEP 750), which it reads as an ERROR plus a plain
+// string, are recovered as interpolated Strings (their ERROR stays listed).
+//
+// Parse refuses, with a one-line *SourceError, source it cannot analyse at
+// all: NUL bytes, invalid UTF-8, a coding declaration other than UTF-8 (for
+// non-ASCII source). Nodes nested deeper than 1000 levels (far beyond what
+// CPython accepts) are folded into Opaque/OtherStmt with no children.
+//
+// Implementation: tree-sitter parses; one cgo call then walks the tree in C
+// with a TSTreeCursor and writes one fixed-size record per node of interest
+// into a reusable C buffer (walk.go); the Go tree is built from the records
+// in plain Go (convert.go, exprs.go, strings.go), with its nodes allocated in
+// chunks (arena.go). Handing nodes out through the smacker Go API instead
+// would cost more than the parse itself. Inspect walks the result; Dump
+// prints it for tests and debugging.
 package syntax
 
 // Span is a half-open byte range [Start, End) in the source.

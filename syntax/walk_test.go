@@ -1,0 +1,177 @@
+package syntax
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+func parseTree(t testing.TB, src string) *sitter.Tree {
+	t.Helper()
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(language)
+	tree, err := p.ParseCtx(context.Background(), nil, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// TestRawTreeLayout guards the unsafe access to sitter.BaseTree's TSTree*:
+// the C side must see the same root node as the binding.
+func TestRawTreeLayout(t *testing.T) {
+	for _, src := range []string{"", "x = 1\n", "\ufeff  import os\n# c\n", "def f(:\n"} {
+		tree := parseTree(t, src)
+		root := tree.RootNode()
+		sym, start, end := rootInfo(tree)
+		if sym != uint16(root.Symbol()) || start != root.StartByte() || end != root.EndByte() {
+			t.Errorf("%q: C sees root %d [%d,%d), binding %d [%d,%d)", src, sym, start, end, root.Symbol(), root.StartByte(), root.EndByte())
+		}
+		if nodeType(sym) != "module" {
+			t.Errorf("root is %q", nodeType(sym))
+		}
+		tree.Close()
+	}
+}
+
+// TestWalkMatchesBinding compares the records with a walk through the
+// smacker API: same kept nodes, in the same order, with the same fields.
+func TestWalkMatchesBinding(t *testing.T) {
+	src := "@d\nasync def f(a, *b, c: int = 1) -> T:\n    return [x async for x in y if x] + (lambda: z)()\n" +
+		"x = f\"{a!r:>{w}}\" 'b' rb'\\x00'  # c\nif a not in b and c is not d: pass\nx = (1,\n"
+	tree := parseTree(t, src)
+	defer tree.Close()
+	rb := newRecBuf(0)
+	defer rb.free()
+	recs, ok := walk(tree, rb)
+	if !ok {
+		t.Fatal("walk failed")
+	}
+
+	var want []string
+	var visit func(n *sitter.Node, field string)
+	visit = func(n *sitter.Node, field string) {
+		sym := uint16(n.Symbol())
+		if n.IsMissing() || int(sym) >= len(keepTab) || keepTab[sym] != 0 {
+			want = append(want, fmt.Sprintf("%s %s [%d,%d) missing=%v", nodeType(sym), field, n.StartByte(), n.EndByte(), n.IsMissing()))
+		}
+		for i := 0; i < int(n.ChildCount()); i++ {
+			visit(n.Child(i), n.FieldNameForChild(i))
+		}
+	}
+	visit(tree.RootNode(), "")
+
+	var got []string
+	fieldName := map[field]string{}
+	for name, f := range fieldNames {
+		fieldName[f] = name
+	}
+	for i, r := range recs {
+		got = append(got, fmt.Sprintf("%s %s [%d,%d) missing=%v", nodeType(r.sym), fieldName[fieldOf[r.field]], r.start, r.end, r.flags&recMissing != 0))
+		// Structure: parent before child, children inside parents, next
+		// past the subtree.
+		if i == 0 {
+			if r.parent != -1 || int(r.next) != len(recs) {
+				t.Errorf("root record %+v", r)
+			}
+			continue
+		}
+		p := recs[r.parent]
+		if int(r.parent) >= i || r.start < p.start || r.end > p.end || r.next > p.next || int(r.next) <= i {
+			t.Errorf("record %d %+v inconsistent with parent %d %+v", i, r, r.parent, p)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records:\n%s\n\nbinding walk:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestWalkGrowsBuffer starts from a tiny buffer.
+func TestWalkGrowsBuffer(t *testing.T) {
+	src := strings.Repeat("f(a, b.c, [1, 2, 3])\n", 2000)
+	tree := parseTree(t, src)
+	defer tree.Close()
+	small := newRecBuf(1)
+	defer small.free()
+	big := newRecBuf(1 << 20)
+	defer big.free()
+	a, ok1 := walk(tree, small)
+	b, ok2 := walk(tree, big)
+	if !ok1 || !ok2 || len(a) != len(b) || len(a) < 2000*10 {
+		t.Fatalf("got %d and %d records", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("record %d differs: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+}
+
+// TestConcurrentParse runs Parse from many goroutines (run with -race).
+func TestConcurrentParse(t *testing.T) {
+	srcs := []string{
+		"import torch\ntorch.cuda.init()\n",
+		"def f(x):\n    return [g(y) for y in x]\n",
+		"class A(B):\n    x: int = 1\n",
+		"x = t\"{a}\"\n",
+		"broken(\n",
+	}
+	want := make([]string, len(srcs))
+	for i, s := range srcs {
+		want[i] = DumpFile(mustParse(t, s))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				k := (g + i) % len(srcs)
+				f, err := Parse([]byte(srcs[k]))
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if got := DumpFile(f); got != want[k] {
+					errs <- fmt.Sprintf("got %s want %s", got, want[k])
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestStdlibSample parses a sample of the standard library and checks the
+// invariants on every result.
+func TestStdlibSample(t *testing.T) {
+	files, _ := stdlibFiles(t)
+	step := max(1, len(files)/150)
+	for i := 0; i < len(files); i += step {
+		src, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		f, err := Parse(src)
+		if err != nil {
+			if se, ok := err.(*SourceError); !ok || se.Kind == ErrInternal {
+				t.Errorf("%s: %v", files[i], err)
+			}
+			continue
+		}
+		if err := checkFile(src, f); err != nil {
+			t.Errorf("%s: %v", files[i], err)
+		}
+	}
+}
