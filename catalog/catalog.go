@@ -9,9 +9,12 @@
 // ("torch.cuda.is_available", "cupy.cuda.Device().use", "numba.cuda.gpus")
 // and looks it up here; the rules never name a library API themselves.
 //
-// To add an API: add one row to rows.go with its evidence, and a fixture line
-// under testdata/py/catalog/ that exercises it (TestEveryRowHasFixture fails
-// until you do).
+// To add an API: add one row to rows.go with its evidence, and a fixture probe
+// under testdata/py/catalog/ that exercises it, tagged on the line above the
+// call with "# row: <shape> <name>" (shape as Shape.String prints it);
+// TestEveryRowHasFixture fails until you do. Measured rows cite the probe label
+// of testdata/groundtruth/oracle.json or oracle_extra.json, and the tests check
+// that the row's Effect agrees with the measurement.
 package catalog
 
 import "strings"
@@ -58,6 +61,22 @@ func (e Effect) TouchesCUDA() bool { return e >= Uses }
 
 // Shape is how an API is reached in source.
 type Shape uint8
+
+func (s Shape) String() string {
+	switch s {
+	case Call:
+		return "call"
+	case Attr:
+		return "attr"
+	case Import:
+		return "import"
+	case Method:
+		return "method"
+	case PrefixCall:
+		return "prefix"
+	}
+	return "?"
+}
 
 const (
 	// Call of the qualified name: torch.cuda.is_available().
@@ -115,11 +134,14 @@ type ArgRef struct {
 
 // Evidence says why a row is believed.
 type Evidence struct {
-	// Source is "oracle" (a probe in oracle.json), "forkmatrix" (a scenario in
-	// forkmatrix.json), "docs" (documentation) or "code" (library source).
+	// Source is "oracle" (a probe in oracle.json), "oracle_extra" (a probe in
+	// oracle_extra.json, the second harness run for rows that first rested on
+	// docs), "forkmatrix" (a scenario in forkmatrix.json), "docs"
+	// (documentation, issue or PR threads) or "code" (library source).
 	Source string
 	// Ref is the oracle probe label ("torch: torch.cuda.is_available()"), the
-	// fork-matrix scenario, or a URL / source path.
+	// fork-matrix scenario as "<lib>: <scenario>", a URL, or
+	// "<owner>/<repo> <path> (what it shows)" for source.
 	Ref string
 }
 
@@ -133,7 +155,15 @@ type Entry struct {
 	Device   ArgRef // for DeviceArg, DeviceArgOrDefault and RoleDevice
 	Role     Role
 	Evidence Evidence
-	Note     string // shown in docs; what is surprising about this row
+	// Also lists further evidence that agrees with Effect (another spelling
+	// measured, the fork-matrix scenario that shows the consequence).
+	Also []Evidence
+	// Silent lists measurements of a use the row's Effect does not cover,
+	// where the API did not initialize CUDA: its condition did not hold
+	// (map_location='cpu', the NVML check, a CPU device), or it was not used
+	// the way that initializes (torch.cuda.device(0) built but not entered).
+	Silent []Evidence
+	Note   string // shown in docs; what is surprising about this row
 }
 
 // Lookup finds the row for name reached with shape. For Call it also tries
