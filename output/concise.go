@@ -1,0 +1,29 @@
+package output
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// conciseWriter writes exactly one line per finding and nothing else:
+//
+//	path:line:col: CODE message
+//
+// Unlike ruff's concise format there is no `[*]` and no summary line, so the
+// output can be compared and grepped as is (the issue's specification).
+// Suppressed findings, when shown, end in " (suppressed)".
+type conciseWriter struct{}
+
+func (conciseWriter) print(w io.Writer, r *Report, _ Options) error {
+	src := newSources(r)
+	bw := bufio.NewWriter(w)
+	for _, f := range visible(r) {
+		fmt.Fprintf(bw, "%s:%d:%d: %s %s", f.Path, f.Start.Line, src.charColumn(f.Path, f.Start), f.Code, f.Message)
+		if f.Suppressed {
+			bw.WriteString(" (suppressed)")
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,172 @@
+package output
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+// fullPrinter writes ruff's "full" format: a header per finding, the source
+// line with carets under the span, the related locations as notes, the fix
+// as help, then a summary.
+//
+//	hazard.py:6:1: CFL001 [*] Process forked after CUDA was initialized
+//	  |
+//	6 | os.fork()
+//	  | ^^^^^^^^^ CFL001
+//	  |
+//	  = note: hazard.py:4:1: CUDA is initialized here
+//	  = help: Use the `spawn` start method
+//
+//	Found 1 error.
+//	[*] 1 fixable with the `--fix` option.
+type fullPrinter struct {
+	c   *palette
+	src *sources
+}
+
+func (p *fullPrinter) print(w io.Writer, r *Report, opt Options) error {
+	p.c = newPalette(opt.Color)
+	p.src = newSources(r)
+	bw := bufio.NewWriter(w)
+	shown := visible(r)
+	for i := range shown {
+		p.finding(bw, &shown[i], opt)
+	}
+	p.summary(bw, r, shown, opt)
+	return bw.Flush()
+}
+
+func (p *fullPrinter) codeColor(s finding.Severity) func(a ...any) string {
+	switch s {
+	case finding.Error:
+		return p.c.errCode.Sprint
+	case finding.Warning:
+		return p.c.warnCode.Sprint
+	}
+	return p.c.infoCode.Sprint
+}
+
+func (p *fullPrinter) loc(path string, pos finding.Position) string {
+	return fmt.Sprintf("%s:%d:%d", path, pos.Line, p.src.charColumn(path, pos))
+}
+
+func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) {
+	code := p.codeColor(f.Severity)
+	fmt.Fprintf(w, "%s: %s ", p.c.path.Sprint(p.loc(f.Path, f.Start)), code(f.Code))
+	if fixable(f, opt.UnsafeFixes) {
+		w.WriteString(p.c.fixMark.Sprint("[*]") + " ")
+	}
+	w.WriteString(f.Message)
+	if f.Suppressed {
+		w.WriteString(p.c.dim.Sprint(" (suppressed)"))
+	}
+	w.WriteByte('\n')
+
+	gutterW := len(strconv.Itoa(f.Start.Line))
+	pad := strings.Repeat(" ", gutterW)
+	bar := p.c.gutter.Sprint("|")
+	if line, ok := p.src.line(f.Path, f.Start.Line); ok {
+		fmt.Fprintf(w, "%s %s\n", pad, bar)
+		fmt.Fprintf(w, "%s %s %s\n", p.c.gutter.Sprint(strconv.Itoa(f.Start.Line)), bar, strings.TrimRight(expandTabs(line), " "))
+		startB := clamp(f.Start.Column-1, 0, len(line))
+		endB := len(line)
+		if f.End.Line == f.Start.Line {
+			endB = clamp(f.End.Column-1, startB, len(line))
+		}
+		lead := displayWidth(line[:startB])
+		n := displayWidth(line[startB:endB])
+		if n == 0 {
+			n = 1
+		}
+		fmt.Fprintf(w, "%s %s %s%s\n", pad, bar, strings.Repeat(" ", lead), p.c.caret.Sprint(strings.Repeat("^", n)+" "+f.Code))
+		if f.End.Line > f.Start.Line {
+			fmt.Fprintf(w, "%s %s %s\n", pad, bar, p.c.dim.Sprint("..."))
+		}
+		fmt.Fprintf(w, "%s %s\n", pad, bar)
+	}
+	eq := pad + " " + p.c.gutter.Sprint("=")
+	for i := range f.Related {
+		rel := &f.Related[i]
+		if sameSpan(f, rel) {
+			continue
+		}
+		fmt.Fprintf(w, "%s %s %s: %s\n", eq, p.c.note.Sprint("note:"), p.loc(rel.Path, rel.Start), rel.Message)
+	}
+	for i, fx := range f.Fixes {
+		label := "help:"
+		msg := fx.Message
+		if fx.Applicability == finding.Unsafe {
+			msg += " (unsafe fix)"
+		} else if fx.Applicability == finding.DisplayOnly {
+			msg += " (suggestion; never applied automatically)"
+		}
+		if i > 0 {
+			msg = "or: " + msg
+		}
+		fmt.Fprintf(w, "%s %s %s\n", eq, p.c.help.Sprint(label), msg)
+	}
+	if f.Status != "" {
+		fmt.Fprintf(w, "%s %s %s\n", eq, p.c.note.Sprint("verify:"), f.Status)
+	}
+	for _, e := range f.Evidence {
+		fmt.Fprintf(w, "%s %s %s\n", eq, p.c.note.Sprint("evidence:"), e)
+	}
+	w.WriteByte('\n')
+}
+
+func clamp(x, lo, hi int) int {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// summary writes ruff's closing lines (crates/ruff/src/printer.rs).
+func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Finding, opt Options) {
+	remaining := 0
+	safe, hidden := 0, 0
+	for i := range shown {
+		f := &shown[i]
+		if f.Suppressed {
+			continue
+		}
+		remaining++
+		if fixable(f, opt.UnsafeFixes) {
+			safe++
+		} else if fx := primaryFix(f); fx != nil && fx.Applicability == finding.Unsafe {
+			hidden++
+		}
+	}
+	total := remaining + r.Fixed
+	switch {
+	case total == 0:
+		if len(r.Errors) == 0 {
+			fmt.Fprintln(w, p.c.bold.Sprint("All checks passed!"))
+		}
+		return
+	case r.Fixed > 0:
+		fmt.Fprintf(w, "Found %d %s (%d fixed, %d remaining).\n", total, plural(total, "error", "errors"), r.Fixed, remaining)
+	default:
+		fmt.Fprintf(w, "Found %d %s.\n", total, plural(total, "error", "errors"))
+	}
+	hint := ""
+	if hidden > 0 && !opt.UnsafeFixes && !opt.NoUnsafeFixesHint {
+		hint = fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))
+	}
+	switch {
+	case safe > 0 && hint != "":
+		fmt.Fprintf(w, "%s %d fixable with the `--fix` option (%s).\n", p.c.fixMark.Sprint("[*]"), safe, hint)
+	case safe > 0:
+		fmt.Fprintf(w, "%s %d fixable with the `--fix` option.\n", p.c.fixMark.Sprint("[*]"), safe)
+	case hint != "":
+		fmt.Fprintf(w, "No fixes available (%s).\n", hint)
+	}
+}

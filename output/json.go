@@ -1,0 +1,132 @@
+package output
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+// jsonWriter writes the json format (one indented array) or json-lines (one
+// compact object per line). The schema is documented in
+// docs/integrations/json-output.md and is stable: fields are only added.
+// Rows and columns are 1-based; columns count characters (code points), as
+// ruff's do; end_location is the position just after the span.
+type jsonWriter struct{ lines bool }
+
+type jsonLocation struct {
+	Row    int `json:"row"`
+	Column int `json:"column"`
+}
+
+type jsonEdit struct {
+	Filename    string       `json:"filename"`
+	Content     string       `json:"content"`
+	Location    jsonLocation `json:"location"`
+	EndLocation jsonLocation `json:"end_location"`
+}
+
+type jsonFix struct {
+	Applicability string     `json:"applicability"`
+	Message       string     `json:"message"`
+	Edits         []jsonEdit `json:"edits"`
+}
+
+type jsonRelated struct {
+	Message     string       `json:"message"`
+	Filename    string       `json:"filename"`
+	Location    jsonLocation `json:"location"`
+	EndLocation jsonLocation `json:"end_location"`
+}
+
+type jsonFinding struct {
+	Code        string        `json:"code"`
+	Name        string        `json:"name"`
+	Severity    string        `json:"severity"`
+	Message     string        `json:"message"`
+	Filename    string        `json:"filename"`
+	Location    jsonLocation  `json:"location"`
+	EndLocation jsonLocation  `json:"end_location"`
+	URL         string        `json:"url"`
+	NoqaRow     int           `json:"noqa_row"`
+	Related     []jsonRelated `json:"related"`
+	Fix         *jsonFix      `json:"fix"`
+	Suppressed  bool          `json:"suppressed"`
+	Status      string        `json:"status,omitempty"`
+	Evidence    []string      `json:"evidence,omitempty"`
+}
+
+func (jw jsonWriter) print(w io.Writer, r *Report, _ Options) error {
+	src := newSources(r)
+	shown := visible(r)
+	objs := make([]jsonFinding, len(shown))
+	for i := range shown {
+		objs[i] = toJSON(src, &shown[i])
+	}
+	bw := bufio.NewWriter(w)
+	if jw.lines {
+		enc := json.NewEncoder(bw)
+		enc.SetEscapeHTML(false)
+		for i := range objs {
+			if err := enc.Encode(&objs[i]); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	}
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(objs); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func jsonLoc(src *sources, path string, p finding.Position) jsonLocation {
+	return jsonLocation{Row: p.Line, Column: src.charColumn(path, p)}
+}
+
+func toJSON(src *sources, f *finding.Finding) jsonFinding {
+	o := jsonFinding{
+		Code:        f.Code,
+		Name:        f.Name,
+		Severity:    f.Severity.String(),
+		Message:     f.Message,
+		Filename:    f.Path,
+		Location:    jsonLoc(src, f.Path, f.Start),
+		EndLocation: jsonLoc(src, f.Path, f.End),
+		URL:         f.URL,
+		NoqaRow:     f.Start.Line,
+		Related:     []jsonRelated{},
+		Suppressed:  f.Suppressed,
+		Status:      f.Status,
+		Evidence:    f.Evidence,
+	}
+	for _, rel := range f.Related {
+		o.Related = append(o.Related, jsonRelated{
+			Message:     rel.Message,
+			Filename:    rel.Path,
+			Location:    jsonLoc(src, rel.Path, rel.Start),
+			EndLocation: jsonLoc(src, rel.Path, rel.End),
+		})
+	}
+	if fx := primaryFix(f); fx != nil {
+		jf := &jsonFix{Applicability: fx.Applicability.String(), Message: fx.Message, Edits: []jsonEdit{}}
+		for _, e := range fx.Edits {
+			path := e.Path
+			if path == "" {
+				path = f.Path
+			}
+			jf.Edits = append(jf.Edits, jsonEdit{
+				Filename:    path,
+				Content:     e.NewText,
+				Location:    jsonLoc(src, path, e.Start),
+				EndLocation: jsonLoc(src, path, e.End),
+			})
+		}
+		o.Fix = jf
+	}
+	return o
+}
