@@ -1,0 +1,85 @@
+// Package verify is cudaforklint's runtime verifier: `cudaforklint verify -- python script.py`
+// runs the program under a native fork-tracking CUDA wrapper and reports, with evidence, what
+// really happened: which process initialized CUDA and from which Python line, which processes
+// were forked from it, and what their CUDA calls returned or how they ended. It then confirms or
+// refutes the static findings for the same scripts.
+//
+// # The wrapper
+//
+// shim/cudaforkshim.c, embedded in the binary and built once with the C compiler into the user
+// cache directory (keyed by the source's hash; see EnsureShim), or given prebuilt with --shim. It
+// is preloaded (LD_PRELOAD, appended to any value already set) into the program and inherited by
+// every process it starts. It interposes dlsym and what cuGetProcAddress hands out (to wrap
+// cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit (exit
+// statuses), and registers fork handlers that ask the driver, without initializing it, whether the
+// forking process has run cuInit. The file's header comment says exactly what and why. It starts
+// no thread, writes nothing to the program's descriptors and leaves none open.
+//
+// # Event format
+//
+// The wrapper appends JSON lines to the file named by CUDAFORKLINT_LOG (a temporary file Run
+// creates and removes). Each record is written with one write() on an O_APPEND descriptor opened
+// and closed around it, and is shorter than PIPE_BUF, so records of concurrent processes never
+// interleave. Every record has "ev", "pid" and "t" (CLOCK_REALTIME, ns). Stacks are lists of
+// [file, line, function], innermost first, with site-packages frames other than the innermost left
+// out ("skipped" counts them); "py" says how the stack was read (gil: the thread held the GIL;
+// ensure: it took the GIL back; nogil: it had released the GIL in a fork handler, where the
+// wrapper never takes it; nothread: not a Python thread; none: no interpreter).
+//
+//	{"ev":"start","pid":P,"ppid":Q,"t":T,"cwd":D,"argv":[...]}   a program image begins (exec)
+//	{"ev":"fork","pid":C,"ppid":P,"t":T,"cuda":S,"rc":R,"tainted":0|1,"py":..,"stack":[...]}
+//	    written by the child C; S is P's driver state at the fork: -1 no libcuda loaded,
+//	    0 not initialized, 1 initialized (R is what cuDeviceGetCount returned); the stack is the
+//	    fork call site in P
+//	{"ev":"enter","pid":P,"t":T,"fn":F,"n":N,"py":..,"stack":[...]}
+//	    a call about to reach the driver, written only in processes forked from an initialized
+//	    one, so that a child hanging inside the driver is seen
+//	{"ev":"call","pid":P,"t":T,"fn":F,"n":N,"rc":R,...}   a wrapped call returned R
+//	{"ev":"wait","pid":P,"t":T,"child":C,"status":W}      P reaped C with raw wait status W
+//	{"ev":"exit","pid":P,"t":T,"code":X}                  P called _exit(X)
+//
+// # The process tree
+//
+// BuildTree reads the records in log order. A fork record creates a process whose first image
+// is its parent's (inherited); a start record for a pid that is alive is an exec (a new image of
+// the same process: env, then bash, then python), and for an unknown pid it is a process started
+// without a recorded fork (the root; vfork or posix_spawn followed by exec), whose parent is its
+// ppid. A later fork or start for a pid whose process ended is a new process (pid reuse). Calls
+// belong to the image current when they were written. A process forked while its parent's driver
+// was initialized, or forked from such a process before either exec'd, has an Initializer: the
+// process whose CUDA state it inherited. How each process ended comes from its parent's wait, its
+// own _exit, Go's wait for the root, or /proc when the run ended it (timeout, interrupt, or left
+// running by the root: Run ends the whole process group so nothing outlives it).
+//
+// # Findings
+//
+// classify makes one finding per initializing process, judged on its forked children (children
+// that exec'd at once, the subprocess pattern, do not count):
+//   - CFL002 forkserver-inherits-cuda (error) when the initializing process is multiprocessing's
+//     forkserver (its command line runs `from multiprocessing.forkserver import main`);
+//   - CFL001 fork-after-cuda-init (error) when a child called the driver (what the call returned,
+//     or that it hung inside it), or a child failed without a visible driver call while the
+//     program printed CUDA errors (torch refuses in Python before reaching the driver), or the
+//     program printed a fork guard's message;
+//   - CFL003 benign-fork-after-cuda-init (warning) otherwise: no child touched CUDA.
+//
+// The location is the innermost frame outside site-packages and the standard library behind the
+// initializing process's cuInit; Related holds the fork site and the children's failing calls;
+// Evidence says what each process did. match (static.go) then sets Status on the static findings
+// ("confirmed", "not observed") and adds runtime findings nothing matched ("runtime only").
+//
+// # Exit codes
+//
+// Report.ExitCode: 1 a hazard (CFL001 or CFL002) was proven; 0 none was and the program exited 0;
+// 3 none was and the program failed, was killed, timed out or was interrupted. Errors returned by
+// Run (no compiler and no --shim, a command that cannot start) are the CLI's 2.
+//
+// # What the program sees
+//
+// Its stdin and a terminal stdout are passed through as they are; stderr, and stdout when it is
+// not a terminal, go through a pipe that verify copies to the same destination (so Python's
+// buffering is unchanged, and CUDA error lines can be read). It runs in its own process group;
+// when stdin is verify's foreground terminal the group gets the terminal for the run. Run forwards
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT to the group, and kills the group (SIGKILL) after a grace
+// period, at a second signal, on --timeout and on context cancellation.
+package verify

@@ -1,0 +1,460 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+// LogEnv is the environment variable that names the event log for the wrapper.
+const LogEnv = "CUDAFORKLINT_LOG"
+
+// Options configure one verification run.
+type Options struct {
+	// Command is the program and its arguments: python3 script.py args..., or anything that ends
+	// up running Python (bash -c '...', env python3 ..., a pyenv shim).
+	Command []string
+	// Shim is a prebuilt wrapper (--shim PATH). Empty: the embedded source is built once into
+	// CacheDir with the C compiler (see EnsureShim).
+	Shim     string
+	CacheDir string
+	// Timeout ends the whole process group with SIGKILL when it runs longer; 0 means no limit.
+	Timeout time.Duration
+	// Stdin, Stdout and Stderr are the program's. An *os.File that is a terminal is passed
+	// through as it is; anything else goes through a pipe that verify copies (and reads: CUDA
+	// error lines of the output are evidence). Stderr is always copied so, even from a terminal.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Env is the program's environment; nil means os.Environ(). Run appends the wrapper to
+	// LD_PRELOAD and sets CUDAFORKLINT_LOG.
+	Env []string
+	// Dir is the program's working directory; empty means the current one.
+	Dir string
+	// Static runs the static analysis on the program's scripts; nil skips the comparison.
+	Static func(paths []string) ([]finding.Finding, error)
+	// Signals, when not nil, delivers the signals to forward (the caller did signal.Notify). When
+	// nil, Run itself listens for SIGINT, SIGTERM, SIGHUP and SIGQUIT while the program runs.
+	Signals <-chan os.Signal
+	// Grace is how long the program gets after a forwarded signal before the group is killed;
+	// 0 means 3 seconds. A second signal kills it at once.
+	Grace time.Duration
+}
+
+// Run runs the command under the wrapper and reports what happened. It returns an error only
+// when verification itself failed (no wrapper, the command could not start, the log could not be
+// read); a program that fails, crashes or times out gives a Report.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if len(opts.Command) == 0 {
+		return nil, errors.New("verify: no command to run")
+	}
+	shim, err := resolveShim(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	logFile, err := os.CreateTemp("", "cudaforklint-events-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("verify: event log: %w", err)
+	}
+	logPath := logFile.Name()
+	logFile.Close()
+	defer os.Remove(logPath)
+	if !filepath.IsAbs(logPath) {
+		if logPath, err = filepath.Abs(logPath); err != nil {
+			return nil, fmt.Errorf("verify: event log: %w", err)
+		}
+	}
+
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	cmd.Env = withWrapper(env, shim, logPath)
+	cmd.Dir = opts.Dir
+	cmd.Stdin = opts.Stdin
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	tty := foregroundTTY(opts.Stdin)
+	if tty >= 0 {
+		cmd.SysProcAttr.Foreground, cmd.SysProcAttr.Ctty = true, tty
+	}
+
+	out := &outputLines{}
+	var copies sync.WaitGroup
+	var readEnds, writeEnds []*os.File
+	route := func(w io.Writer, always bool) (io.Writer, error) {
+		if w == nil {
+			return nil, nil
+		}
+		if f, ok := w.(*os.File); ok && !always && isTerminal(f) {
+			return f, nil
+		}
+		r, pw, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		readEnds, writeEnds = append(readEnds, r), append(writeEnds, pw)
+		copies.Add(1)
+		go func() {
+			defer copies.Done()
+			io.Copy(&lineTee{dst: w, out: out}, r)
+			r.Close() // the program now gets EPIPE, as it would writing to a closed descriptor
+		}()
+		return pw, nil
+	}
+	if cmd.Stdout, err = route(opts.Stdout, false); err == nil {
+		cmd.Stderr, err = route(opts.Stderr, true)
+	}
+	closeWriteEnds := func() {
+		for _, f := range writeEnds {
+			f.Close()
+		}
+		writeEnds = nil
+	}
+	if err != nil {
+		closeWriteEnds()
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+
+	sigs := opts.Signals
+	if sigs == nil {
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		defer signal.Stop(ch)
+		sigs = ch
+	}
+	grace := opts.Grace
+	if grace <= 0 {
+		grace = 3 * time.Second
+	}
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		closeWriteEnds()
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	closeWriteEnds()
+	pgid := cmd.Process.Pid
+	rep := &Report{Command: opts.Command, Shim: shim, RootPID: pgid}
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	alive := map[int]string{}
+	var aliveWhy string
+	var aliveAt int64
+	endGroup := func(why string) {
+		if aliveWhy == "" {
+			aliveWhy, aliveAt = why, time.Now().UnixNano()
+			for pid, st := range groupMembers(pgid) {
+				alive[pid] = st
+			}
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		t := time.NewTimer(opts.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var graceUp <-chan time.Time
+wait:
+	for {
+		select {
+		case <-waited:
+			break wait
+		case <-timeout:
+			rep.TimedOut = true
+			endGroup("timeout")
+		case <-ctx.Done():
+			rep.Interrupted = true
+			endGroup("interrupt")
+		case s := <-sigs:
+			rep.Interrupted = true
+			if graceUp != nil {
+				endGroup("interrupt")
+				continue
+			}
+			if ss, ok := s.(syscall.Signal); ok {
+				syscall.Kill(-pgid, ss)
+			}
+			graceUp = time.After(grace)
+		case <-graceUp:
+			endGroup("interrupt")
+		}
+	}
+	rep.Duration = time.Since(start)
+	if tty >= 0 {
+		reclaimTTY(tty)
+	}
+	// What the root left behind: give it a moment to finish on its own (a forkserver or a
+	// resource tracker exits when its parent does), then end it, so nothing outlives the run.
+	why := "left running"
+	if rep.Interrupted {
+		why = "interrupt"
+	}
+	for deadline := time.Now().Add(time.Second); len(groupMembers(pgid)) > 0; {
+		if time.Now().After(deadline) {
+			endGroup(why)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The copies end when every holder of the pipes is gone; a process that escaped the group
+	// (setsid) may hold them longer.
+	copied := make(chan struct{})
+	go func() { copies.Wait(); close(copied) }()
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+		for _, r := range readEnds {
+			r.Close()
+		}
+	}
+
+	st := cmd.ProcessState
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil, fmt.Errorf("verify: reading the event log: %w", err)
+	}
+	events, bad, err := ParseEvents(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("verify: reading the event log: %w", err)
+	}
+	tree := BuildTree(events, pgid)
+	if len(alive) > 0 {
+		tree.markRunning(alive, aliveWhy, aliveAt)
+	}
+	if tree.Root != nil && tree.Root.End.Kind == EndUnknown && st != nil {
+		tree.Root.End = endFromStatus(st.Sys().(syscall.WaitStatus), time.Now().UnixNano())
+		tree.Root.End.Source = "run"
+	}
+	if st != nil {
+		ws := st.Sys().(syscall.WaitStatus)
+		rep.ExitStatus, rep.Signal = ws.ExitStatus(), ""
+		if ws.Signaled() {
+			rep.ExitStatus, rep.Signal = 128+int(ws.Signal()), signalName(ws.Signal())
+		}
+	}
+	rep.Tree, rep.Events, rep.BadEvents = tree, len(events), bad
+	rep.OutputErrors = out.snapshot()
+	if len(events) == 0 {
+		rep.Notes = append(rep.Notes, "the wrapper recorded nothing: the command did not load it (a static binary, a setuid program, or an environment that drops LD_PRELOAD)")
+	}
+	cwd := opts.Dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	base, _ := os.Getwd()
+	rep.runtime = classify(tree, rep.OutputErrors, base)
+	rep.finish(opts.Static, scriptPaths(opts.Command, tree, cwd, base), base)
+	return rep, nil
+}
+
+func resolveShim(ctx context.Context, opts Options) (string, error) {
+	shim := opts.Shim
+	if shim == "" {
+		var err error
+		if shim, err = EnsureShim(ctx, opts.CacheDir); err != nil {
+			return "", err
+		}
+	} else {
+		abs, err := filepath.Abs(shim)
+		if err != nil {
+			return "", fmt.Errorf("verify: --shim %s: %w", shim, err)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("verify: --shim: %w", err)
+		}
+		if !st.Mode().IsRegular() {
+			return "", fmt.Errorf("verify: --shim %s is not a file", shim)
+		}
+		shim = abs
+	}
+	if strings.ContainsAny(shim, " \t\n:") {
+		return "", fmt.Errorf("verify: the wrapper's path %q holds a space or a colon, which LD_PRELOAD cannot carry; pass --shim with another path", shim)
+	}
+	return shim, nil
+}
+
+// withWrapper returns env with the wrapper appended to LD_PRELOAD (after any objects already
+// there, which keep their order) and CUDAFORKLINT_LOG set.
+func withWrapper(env []string, shim, logPath string) []string {
+	var out []string
+	preload := ""
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "LD_PRELOAD="):
+			preload = strings.TrimPrefix(kv, "LD_PRELOAD=")
+		case strings.HasPrefix(kv, LogEnv+"="):
+		default:
+			out = append(out, kv)
+		}
+	}
+	if strings.TrimSpace(preload) != "" {
+		preload += ":" + shim
+	} else {
+		preload = shim
+	}
+	return append(out, "LD_PRELOAD="+preload, LogEnv+"="+logPath)
+}
+
+func isTerminal(f *os.File) bool {
+	var pgrp int32
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp)))
+	return e == 0
+}
+
+// foregroundTTY returns the descriptor of stdin when it is the terminal whose foreground process
+// group is ours: the program's group then takes the terminal (so it can read it, and Ctrl-C
+// reaches it directly), and Run takes the terminal back afterwards. -1 otherwise.
+func foregroundTTY(stdin io.Reader) int {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return -1
+	}
+	var pgrp int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp))); e != 0 {
+		return -1
+	}
+	if int(pgrp) != syscall.Getpgrp() {
+		return -1
+	}
+	return int(f.Fd())
+}
+
+func reclaimTTY(fd int) {
+	signal.Ignore(syscall.SIGTTOU) // a background group may not set the foreground group otherwise
+	defer signal.Reset(syscall.SIGTTOU)
+	pgrp := int32(syscall.Getpgrp())
+	syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCSPGRP, uintptr(unsafe.Pointer(&pgrp)))
+}
+
+// groupMembers lists the live (not zombie) processes of a process group, with their state
+// letters, from /proc.
+func groupMembers(pgid int) map[int]string {
+	out := map[int]string{}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return out
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid {
+			out[pid] = f[0]
+		}
+	}
+	return out
+}
+
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGABRT: "SIGABRT", syscall.SIGSEGV: "SIGSEGV", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGINT: "SIGINT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGILL: "SIGILL",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT", syscall.SIGPIPE: "SIGPIPE", syscall.SIGTRAP: "SIGTRAP",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// The program's output: lines that look like CUDA errors are evidence.
+var (
+	cudaWordRe  = regexp.MustCompile(`(?i)cuda|cuinit|curesult`)
+	errorWordRe = regexp.MustCompile(`(?i)error|fail|cannot|abort|fatal`)
+	// forkSignatureRe matches messages that only a process using CUDA state it inherited by fork
+	// prints (torch's and numba's fork guards, the driver's and the runtime's error names).
+	forkSignatureRe = regexp.MustCompile(`Cannot re-initialize CUDA in forked subprocess|CUDA initialized before forking|CUDA_ERROR_NOT_INITIALIZED|cudaErrorInitializationError`)
+)
+
+const maxOutputLines = 50
+
+type outputLines struct {
+	mu    sync.Mutex
+	lines []string
+	seen  map[string]bool
+}
+
+// add keeps a line that names CUDA and an error. Indented lines are left out: they are the
+// source lines and frames a traceback echoes, while its verdict (torch's RuntimeError, cupy's
+// CUDARuntimeError, an AssertionError of cuda.bindings) and XLA's check failures start the line.
+func (o *outputLines) add(line string) {
+	line = strings.TrimRight(line, "\r")
+	if line == "" || line[0] == ' ' || line[0] == '\t' || !cudaWordRe.MatchString(line) || !errorWordRe.MatchString(line) {
+		return
+	}
+	if len(line) > 400 {
+		line = line[:400] + "…"
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	if o.seen[line] || len(o.lines) >= maxOutputLines {
+		return
+	}
+	o.seen[line] = true
+	o.lines = append(o.lines, line)
+}
+
+func (o *outputLines) snapshot() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.lines...)
+}
+
+// lineTee passes the program's output through and hands its lines to out.
+type lineTee struct {
+	dst     io.Writer
+	out     *outputLines
+	partial []byte
+}
+
+func (t *lineTee) Write(b []byte) (int, error) {
+	n, err := t.dst.Write(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			if len(t.partial) < 4096 {
+				t.partial = append(t.partial, b...)
+			}
+			break
+		}
+		t.out.add(string(append(t.partial, b[:i]...)))
+		t.partial, b = t.partial[:0], b[i+1:]
+	}
+	return n, err
+}

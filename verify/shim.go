@@ -1,0 +1,139 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+//go:embed shim/cudaforkshim.c
+var shimSource []byte
+
+// ShimSource is the C source of the wrapper.
+func ShimSource() []byte { return shimSource }
+
+// ShimCFlags are the flags the wrapper is built with; tests add -Werror.
+var ShimCFlags = []string{"-std=gnu99", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall", "-Wextra"}
+
+// ShimLibs are the libraries it is linked with.
+var ShimLibs = []string{"-ldl", "-lpthread"}
+
+// ErrNoCompiler is returned when no C compiler can be found to build the wrapper.
+var ErrNoCompiler = errors.New("cudaforklint verify builds its wrapper from C source and found no C compiler: " +
+	"install a C compiler (e.g. apt-get install gcc) or pass --shim PATH")
+
+// shimKey names a build of the wrapper: the source and the flags, for this OS and architecture.
+func shimKey() string {
+	h := sha256.New()
+	h.Write(shimSource)
+	fmt.Fprintf(h, "\x00%s\x00%s/%s", strings.Join(append(append([]string{}, ShimCFlags...), ShimLibs...), " "),
+		runtime.GOOS, runtime.GOARCH)
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// EnsureShim returns the path of the built wrapper in cacheDir (empty: the user cache directory,
+// os.UserCacheDir()/cudaforklint), building it first when that build is missing. Builds are keyed
+// by the source's hash and written atomically, so concurrent runs and upgrades are safe.
+func EnsureShim(ctx context.Context, cacheDir string) (string, error) {
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		cacheDir = filepath.Join(base, "cudaforklint")
+	}
+	path := filepath.Join(cacheDir, "cudaforkshim-"+shimKey()+".so")
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+		return path, nil
+	}
+	cc, err := FindCompiler(ctx)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("building the wrapper: %w", err)
+	}
+	if err := BuildShim(ctx, cc, path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// BuildShim compiles the wrapper with the compiler command cc (a program and its own flags, as
+// `go env CC` prints it) into out, atomically (a temporary file in out's directory, then a
+// rename). extra flags go before the libraries.
+func BuildShim(ctx context.Context, cc []string, out string, extra ...string) error {
+	if len(cc) == 0 {
+		return ErrNoCompiler
+	}
+	dir := filepath.Dir(out)
+	src, err := os.CreateTemp(dir, ".cudaforkshim-*.c")
+	if err != nil {
+		return fmt.Errorf("building the wrapper: %w", err)
+	}
+	defer os.Remove(src.Name())
+	if _, err := src.Write(shimSource); err != nil {
+		src.Close()
+		return fmt.Errorf("building the wrapper: %w", err)
+	}
+	if err := src.Close(); err != nil {
+		return fmt.Errorf("building the wrapper: %w", err)
+	}
+	tmp := strings.TrimSuffix(src.Name(), ".c") + ".so"
+	defer os.Remove(tmp)
+	args := append(append(append(append([]string{}, cc[1:]...), ShimCFlags...), extra...), "-o", tmp, src.Name())
+	args = append(args, ShimLibs...)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, cc[0], args...)
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the wrapper with %s failed (%v):\n%s", strings.Join(cc, " "), err, strings.TrimSpace(msg.String()))
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("building the wrapper: %w", err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("building the wrapper: %w", err)
+	}
+	return nil
+}
+
+// FindCompiler finds a C compiler: `go env CC` (when go is installed), then $CC, cc, gcc, clang.
+// It returns the command split into words.
+func FindCompiler(ctx context.Context) ([]string, error) {
+	var candidates [][]string
+	if goBin, err := exec.LookPath("go"); err == nil {
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		out, err := exec.CommandContext(ctx, goBin, "env", "CC").Output()
+		cancel()
+		if err == nil {
+			candidates = append(candidates, strings.Fields(string(out)))
+		}
+	}
+	candidates = append(candidates, strings.Fields(os.Getenv("CC")), []string{"cc"}, []string{"gcc"}, []string{"clang"})
+	return pickCompiler(candidates, exec.LookPath)
+}
+
+func pickCompiler(candidates [][]string, lookPath func(string) (string, error)) ([]string, error) {
+	for _, c := range candidates {
+		if len(c) == 0 {
+			continue
+		}
+		if p, err := lookPath(c[0]); err == nil {
+			return append([]string{p}, c[1:]...), nil
+		}
+	}
+	return nil, ErrNoCompiler
+}

@@ -1,0 +1,353 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+func TestParseEvents(t *testing.T) {
+	log := `{"ev":"start","pid":10,"ppid":1,"t":5,"cwd":"/w","argv":["bash","-c","exec python3 m.py"]}
+{"ev":"call","pid":10,"t":6,"fn":"cuInit","n":1,"rc":0,"py":"ensure","stack":[["/s/site-packages/torch/cuda/__init__.py",478,"_lazy_init"],["/w/m.py",8,"<module>"]],"skipped":3}
+{"ev":"fork","pid":11,"t":7,"ppid":10,"cuda":1,"r
+not json
+
+{"ev":"wait","pid":10,"t":9,"child":11,"status":256}
+`
+	evs, bad, err := ParseEvents(strings.NewReader(log))
+	if err != nil || bad != 2 || len(evs) != 3 {
+		t.Fatalf("events %d, bad %d, err %v", len(evs), bad, err)
+	}
+	want := []Frame{{"/s/site-packages/torch/cuda/__init__.py", 478, "_lazy_init"}, {"/w/m.py", 8, "<module>"}}
+	if !reflect.DeepEqual(evs[1].Stack, want) || evs[1].Skipped != 3 || *evs[1].RC != 0 {
+		t.Errorf("call event %+v", evs[1])
+	}
+	if evs[2].Child != 11 || *evs[2].Status != 256 {
+		t.Errorf("wait event %+v", evs[2])
+	}
+}
+
+func ip(v int) *int { return &v }
+
+// A log as the wrapper writes it for: bash -c 'exec python3 m.py' where python initializes CUDA,
+// forks a child that fails, forks a child that execs at once, and a grandchild through a
+// tainted child; then a reused pid.
+func treeEvents() []Event {
+	stack := []Frame{{"/s/site-packages/lib/init.py", 3, "init"}, {"/w/m.py", 8, "<module>"}}
+	return []Event{
+		{Ev: "start", PID: 10, PPID: 1, Argv: []string{"bash", "-c", "exec python3 m.py"}, Cwd: "/w"},
+		{Ev: "start", PID: 10, PPID: 1, Argv: []string{"/usr/bin/python3", "m.py"}, Cwd: "/w"},
+		{Ev: "call", PID: 10, Fn: "cuInit", N: 1, RC: ip(0), Stack: stack},
+		{Ev: "fork", PID: 11, PPID: 10, CUDA: ip(1), RC: ip(0), Stack: []Frame{{"/usr/lib/python3.12/os.py", 1, "fork"}, {"/w/m.py", 12, "<module>"}}},
+		{Ev: "enter", PID: 11, Fn: "cuMemAlloc_v2", N: 1, Stack: []Frame{{"/w/m.py", 5, "child"}}},
+		{Ev: "call", PID: 11, Fn: "cuMemAlloc_v2", N: 1, RC: ip(3)},
+		{Ev: "fork", PID: 13, PPID: 11, CUDA: ip(0), RC: ip(3), Tainted: 1},
+		{Ev: "exit", PID: 11, Code: ip(1)},
+		{Ev: "fork", PID: 12, PPID: 10, CUDA: ip(1), RC: ip(0)},
+		{Ev: "start", PID: 12, PPID: 10, Argv: []string{"/bin/ls"}},
+		{Ev: "wait", PID: 10, Child: 11, Status: ip(256)},
+		{Ev: "wait", PID: 10, Child: 12, Status: ip(0)},
+		{Ev: "fork", PID: 12, PPID: 10, CUDA: ip(1), RC: ip(0)}, // pid 12 reused
+	}
+}
+
+func TestBuildTree(t *testing.T) {
+	tr := BuildTree(treeEvents(), 10)
+	root := tr.Root
+	if root == nil || root.PID != 10 || len(root.Images) != 2 || !root.IsPython() || len(root.Calls) != 1 {
+		t.Fatalf("root %+v", root)
+	}
+	if len(tr.All) != 5 || len(root.Children) != 3 {
+		t.Fatalf("%d processes, root has %d children", len(tr.All), len(root.Children))
+	}
+	c11, c12, c12b := root.Children[0], root.Children[1], root.Children[2]
+	if c11.Initializer != root || !c11.Images[0].Inherited || c11.Images[0].Argv[0] != "/usr/bin/python3" {
+		t.Errorf("child 11: %+v", c11)
+	}
+	if len(c11.Calls) != 1 || !c11.Calls[0].Returned || c11.Calls[0].RC != 3 || len(c11.Calls[0].Stack) != 1 {
+		t.Errorf("child 11's enter and call should be one returned call with the enter's stack: %+v", c11.Calls)
+	}
+	if c11.End.Kind != EndExited || c11.End.Code != 1 || c11.End.Source != "wait" {
+		t.Errorf("child 11 end %+v", c11.End)
+	}
+	if g := c11.Children; len(g) != 1 || g[0].Initializer != root {
+		t.Errorf("the grandchild forked by a tainted child inherits the root's CUDA: %+v", g)
+	}
+	if !c12.Execed() || len(c12.Images) != 2 || c12.End.Code != 0 {
+		t.Errorf("child 12 exec'd: %+v", c12)
+	}
+	if c12b == c12 || c12b.PID != 12 || c12b.End.Kind != EndUnknown {
+		t.Errorf("a reused pid is a new process: %+v", c12b)
+	}
+	tr.markRunning(map[int]string{12: "S"}, "timeout", 99)
+	if c12b.End.Kind != EndRunning || c12b.End.Why != "timeout" || c12.End.Kind != EndExited {
+		t.Errorf("markRunning: %+v / %+v", c12b.End, c12.End)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "m.py")
+	os.WriteFile(script, []byte(strings.Repeat("x = 1\n", 7)+"    torch.cuda.init()  # é\n"+strings.Repeat("y = 2\n", 10)), 0o644)
+	evs := treeEvents()
+	for i := range evs {
+		for j := range evs[i].Stack {
+			evs[i].Stack[j].File = strings.Replace(evs[i].Stack[j].File, "/w/", dir+"/", 1)
+		}
+	}
+	fs := classify(BuildTree(evs, 10), []string{"RuntimeError: CUDA error: initialization error"}, dir)
+	if len(fs) != 1 {
+		t.Fatalf("findings %s", codes(fs))
+	}
+	f := fs[0]
+	if f.Code != "CFL001" || f.Path != "m.py" || f.Start.Line != 8 || f.Start.Column != 5 || f.Start.Offset != 7*6+4 {
+		t.Errorf("finding %+v", f)
+	}
+	if f.End.Column != len("    torch.cuda.init()  # é")+1 || f.End.UTF16Column != f.End.Column-1 {
+		t.Errorf("end %+v", f.End)
+	}
+	for _, want := range []string{
+		"cuInit returned CUDA_SUCCESS (0) at m.py:8 (via lib/init.py:3)",
+		"pid 10 forked pid 11 at m.py:12 with CUDA initialized",
+		"child 11: cuMemAlloc_v2 returned CUDA_ERROR_NOT_INITIALIZED (3) at m.py:5; exited with code 1",
+		"exec'd another program at once",
+		"the program printed: RuntimeError: CUDA error: initialization error",
+	} {
+		if !strings.Contains(strings.Join(f.Evidence, "\n"), want) {
+			t.Errorf("evidence lacks %q:\n%s", want, strings.Join(f.Evidence, "\n"))
+		}
+	}
+	if len(f.Related) != 2 || f.Related[0].Start.Line != 12 || f.Related[1].Start.Line != 5 {
+		t.Errorf("related %+v", f.Related)
+	}
+}
+
+func TestClassifyVerdicts(t *testing.T) {
+	base := []Event{
+		{Ev: "start", PID: 10, PPID: 1, Argv: []string{"python3", "m.py"}, Cwd: "/w"},
+		{Ev: "call", PID: 10, Fn: "cuInit", N: 1, RC: ip(0), Stack: []Frame{{"/w/m.py", 8, "<module>"}}},
+		{Ev: "fork", PID: 11, PPID: 10, CUDA: ip(1), RC: ip(0)},
+	}
+	cases := []struct {
+		name   string
+		extra  []Event
+		argv   []string
+		output []string
+		want   string
+	}{
+		{"child never touches CUDA", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}}, nil, nil, "CFL003"},
+		{"torch refuses in Python: failure plus CUDA error output", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(256)}}, nil,
+			[]string{"RuntimeError: Cannot re-initialize CUDA in forked subprocess."}, "CFL001"},
+		{"failure without CUDA output is not proof", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(256)}}, nil, nil, "CFL003"},
+		{"a fork guard's message alone", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}}, nil,
+			[]string{"CHILD_EXIT 1 CudaDriverError: CUDA initialized before forking"}, "CFL001"},
+		{"forkserver", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}},
+			[]string{"python3", "-c", "from multiprocessing.forkserver import main; main(8, 9, ['m'])"}, nil, "CFL002"},
+		{"child only execs", []Event{{Ev: "start", PID: 11, PPID: 10, Argv: []string{"/bin/true"}}}, nil, nil, ""},
+	}
+	for _, c := range cases {
+		evs := append(append([]Event{}, base...), c.extra...)
+		if c.argv != nil {
+			evs[0].Argv = c.argv
+		}
+		fs := classify(BuildTree(evs, 10), c.output, "/w")
+		got := ""
+		if len(fs) == 1 {
+			got = fs[0].Code
+		} else if len(fs) > 1 {
+			got = codes(fs)
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+		if c.name == "failure without CUDA output is not proof" && len(fs) == 1 &&
+			!strings.Contains(fs[0].Message, "1 failed or hung, which this run cannot tie to CUDA") {
+			t.Errorf("%s: message %q", c.name, fs[0].Message)
+		}
+	}
+}
+
+func loc(path string, line int) finding.Location {
+	return finding.Location{Path: path, Start: finding.Position{Line: line}}
+}
+
+func TestMatch(t *testing.T) {
+	rt := func(code string, line int, related ...finding.Related) finding.Finding {
+		return finding.Finding{Code: code, Message: code + " at run time", Location: loc("m.py", line), Related: related,
+			Evidence: []string{"seen"}}
+	}
+	forkSite := finding.Related{Location: loc("m.py", 12), Message: "forked here"}
+	cases := []struct {
+		name    string
+		static  []finding.Finding
+		runtime []finding.Finding
+		want    []string // code:status of the result, in order
+	}{
+		{"same code, init line", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 8)}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL001:confirmed"}},
+		{"static at the fork site", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 12)}},
+			[]finding.Finding{rt("CFL001", 8, forkSite)}, []string{"CFL001:confirmed"}},
+		{"init line among static related", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 20),
+			Related: []finding.Related{{Location: loc("./m.py", 8)}}}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL001:confirmed"}},
+		{"same file only", []finding.Finding{{Code: "CFL002", Location: loc("m.py", 30)}},
+			[]finding.Finding{rt("CFL002", 8)}, []string{"CFL002:confirmed"}},
+		{"static error, benign at run time", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 8)}},
+			[]finding.Finding{rt("CFL003", 8)}, []string{"CFL001:not observed"}},
+		{"static benign, a child used CUDA", []finding.Finding{{Code: "CFL003", Location: loc("m.py", 8)}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL003:confirmed", "CFL001:runtime only"}},
+		{"families do not mix", []finding.Finding{{Code: "CFL002", Location: loc("m.py", 8)}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL002:not observed", "CFL001:runtime only"}},
+		{"other codes untouched", []finding.Finding{{Code: "CFL005", Location: loc("m.py", 8)}},
+			[]finding.Finding{}, []string{"CFL005:"}},
+		{"two static findings, one init", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 8)}, {Code: "CFL001", Location: loc("m.py", 8)}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL001:confirmed", "CFL001:confirmed"}},
+		{"other file", []finding.Finding{{Code: "CFL001", Location: loc("other.py", 8)}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL001:not observed", "CFL001:runtime only"}},
+	}
+	for _, c := range cases {
+		out := match(c.static, c.runtime, "/w")
+		var got []string
+		for _, f := range out {
+			got = append(got, f.Code+":"+f.Status)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+		if len(out) > 0 && out[0].Status == StatusConfirmed && len(out[0].Evidence) < 2 {
+			t.Errorf("%s: a confirmed finding carries the runtime evidence: %v", c.name, out[0].Evidence)
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	hazard := []finding.Finding{{Code: "CFL001", Status: StatusRuntimeOnly}}
+	cases := []struct {
+		r    Report
+		want int
+	}{
+		{Report{}, ExitClean},
+		{Report{Findings: hazard}, ExitHazard},
+		{Report{Findings: hazard, ExitStatus: 1, TimedOut: true}, ExitHazard},
+		{Report{Findings: []finding.Finding{{Code: "CFL002", Status: StatusConfirmed}}}, ExitHazard},
+		{Report{Findings: []finding.Finding{{Code: "CFL001", Status: StatusNotObserved}}}, ExitClean},
+		{Report{Findings: []finding.Finding{{Code: "CFL003", Status: StatusRuntimeOnly}}}, ExitClean},
+		{Report{ExitStatus: 1}, ExitNoVerdict},
+		{Report{TimedOut: true}, ExitNoVerdict},
+		{Report{Interrupted: true}, ExitNoVerdict},
+	}
+	for i, c := range cases {
+		if got := c.r.ExitCode(); got != c.want {
+			t.Errorf("case %d: %d, want %d", i, got, c.want)
+		}
+	}
+}
+
+func TestWithWrapper(t *testing.T) {
+	env := withWrapper([]string{"A=1", "LD_PRELOAD=/x/a.so /x/b.so", LogEnv + "=/old"}, "/c/shim.so", "/tmp/log")
+	want := []string{"A=1", "LD_PRELOAD=/x/a.so /x/b.so:/c/shim.so", LogEnv + "=/tmp/log"}
+	if !reflect.DeepEqual(env, want) {
+		t.Errorf("got %v", env)
+	}
+	env = withWrapper([]string{"A=1"}, "/c/shim.so", "/tmp/log")
+	if env[1] != "LD_PRELOAD=/c/shim.so" {
+		t.Errorf("got %v", env)
+	}
+}
+
+func TestPythonScriptAndFrames(t *testing.T) {
+	for argv, want := range map[string]string{
+		"/usr/bin/python3 -u -W ignore main.py --x": "main.py",
+		"python3.12 -c pass":                        "",
+		"python -m pkg.mod":                         "",
+		"bash main.py":                              "",
+		"python3 -X dev a/b.py":                     "a/b.py",
+	} {
+		if got := pythonScript(strings.Fields(argv)); got != want {
+			t.Errorf("%q: %q, want %q", argv, got, want)
+		}
+	}
+	stack := []Frame{
+		{"/opt/py/lib/python3.12/site-packages/jax/_src/xla_bridge.py", 911, "backends"},
+		{"/usr/lib/python3.12/multiprocessing/process.py", 108, "run"},
+		{"<frozen runpy>", 88, "_run_code"},
+		{"/home/u/proj/train.py", 40, "main"},
+		{"/home/u/proj/run.py", 3, "<module>"},
+	}
+	if f, ok := userFrame(stack); !ok || f.File != "/home/u/proj/train.py" {
+		t.Errorf("user frame %v", f)
+	}
+	if got := libPath(stack[0]); got != "jax/_src/xla_bridge.py:911" {
+		t.Errorf("libPath %s", got)
+	}
+	if got := libPath(stack[1]); got != "multiprocessing/process.py:108" {
+		t.Errorf("libPath %s", got)
+	}
+}
+
+func TestPickCompiler(t *testing.T) {
+	look := func(name string) (string, error) {
+		if name == "gcc" {
+			return "/usr/bin/gcc", nil
+		}
+		return "", os.ErrNotExist
+	}
+	cc, err := pickCompiler([][]string{{"clang-99", "-m64"}, nil, {"gcc"}}, look)
+	if err != nil || !reflect.DeepEqual(cc, []string{"/usr/bin/gcc"}) {
+		t.Errorf("cc %v err %v", cc, err)
+	}
+	cc, err = pickCompiler([][]string{{"x86_64-linux-gnu-gcc", "-m64"}}, func(string) (string, error) { return "/bin/x", nil })
+	if err != nil || !reflect.DeepEqual(cc, []string{"/bin/x", "-m64"}) {
+		t.Errorf("flags of go env CC are kept: %v", cc)
+	}
+	if _, err := pickCompiler([][]string{{"cc"}}, look); err != ErrNoCompiler {
+		t.Errorf("err %v", err)
+	}
+}
+
+func TestEndFromStatus(t *testing.T) {
+	if e := endFromStatus(syscall.WaitStatus(134), 0); e.Kind != EndSignaled || e.Signal != syscall.SIGABRT || !e.Core {
+		t.Errorf("%+v", e)
+	}
+	if e := endFromStatus(syscall.WaitStatus(3<<8), 0); e.Kind != EndExited || e.Code != 3 {
+		t.Errorf("%+v", e)
+	}
+}
+
+func TestOutputLines(t *testing.T) {
+	out := &outputLines{}
+	var sink strings.Builder
+	tee := &lineTee{dst: &sink, out: out}
+	text := "Traceback (most recent call last):\n" +
+		"  File \"/w/m.py\", line 5, in child\n" +
+		"    raise CudaError(\"cuInit failed\")\n" +
+		"DeprecationWarning: This process is multi-threaded, use of fork() may lead to deadlocks\n" +
+		"RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method\r\n" +
+		"F1202 11:49:14.858671    4989 cuda_context.cc:190] Check failed: cuda::ToStatus(result, \"Failed setting context\") is OK\n" +
+		"cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorInitializationError: initialization error\n" +
+		"RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method\n" +
+		"partial CUDA err"
+	// Written in pieces that split lines, as a pipe delivers them.
+	for i := 0; i < len(text); i += 7 {
+		j := min(i+7, len(text))
+		if _, err := tee.Write([]byte(text[i:j])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sink.String() != text {
+		t.Errorf("the output was not passed through unchanged")
+	}
+	got := out.snapshot()
+	if len(got) != 3 || !strings.HasPrefix(got[0], "RuntimeError: Cannot re-initialize CUDA") ||
+		!strings.HasPrefix(got[1], "F1202") || !strings.HasPrefix(got[2], "cupy_backends") {
+		t.Errorf("kept %q", got)
+	}
+	if !forkSignatureRe.MatchString(got[0]) || forkSignatureRe.MatchString(got[1]) || !forkSignatureRe.MatchString(got[2]) {
+		t.Errorf("fork signatures: %q", got)
+	}
+}
