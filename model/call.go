@@ -21,6 +21,8 @@ const (
 	effPreload                         // set_forkserver_preload
 	effImport                          // imports (and so runs) a local module
 	effNVMLCheck                       // os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
+	effNVMLRestore                     // the end of a with block that set it
+	effOpaqueCall                      // calls code the model cannot see (a callable parameter)
 )
 
 // effect is one thing a call does.
@@ -124,9 +126,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 // starts the loader's workers; passing a CUDA object to a call uses CUDA.
 func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, site Site) {
 	usesCUDA := false
+	iterates := !nonIterating(c.Func, sc)
 	for _, a := range c.Args {
 		for _, v := range ev.expr(a.Value, sc) {
-			if v.Kind == VObject && v.Obj.Kind == ObjLoader && !isLoaderConstruction(r) {
+			if iterates && v.Kind == VObject && v.Obj.Kind == ObjLoader && !isLoaderConstruction(r) {
 				v.Obj.Iterated = true
 				r.effect(effect{kind: effStart, obj: v.Obj, once: v.Obj.Persistent, site: site})
 			}
@@ -418,4 +421,19 @@ func (m *Module) object(site Site, mk func() *Object) *Object {
 // qualified name ("mylab.gpu.setup", "train.Trainer.fit").
 func qualifiedName(f *Function) string {
 	return joinDotted(f.Module.Name, strings.ReplaceAll(f.QualName, ".<locals>", ""))
+}
+
+// nonIterating recognises builtins that take an iterable without iterating
+// it: len(loader), print(loader), isinstance(loader, ...).
+func nonIterating(fn syntax.Expr, sc *Scope) bool {
+	n, ok := fn.(*syntax.Name)
+	if !ok || len(lookup(n.ID, sc)) > 0 {
+		return false
+	}
+	switch n.ID {
+	case "len", "print", "repr", "str", "isinstance", "issubclass", "type", "id", "hash", "bool",
+		"getattr", "setattr", "hasattr", "delattr", "vars", "dir", "callable", "format":
+		return true
+	}
+	return false
 }

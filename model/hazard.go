@@ -37,6 +37,9 @@ const (
 type Frame struct {
 	Site Site
 	Desc string // "calls `setup`", "imports `helper`"
+	// Import names the module for an import step, Func the function for a
+	// call step.
+	Import, Func string
 }
 
 // InitRecord is a CUDA initialization seen by a simulation.
@@ -101,4 +104,7 @@ type Hazard struct {
 	Entry *Module
 	// EntryFunc is set when the entry point was an uncalled function.
 	EntryFunc *Function
+	// MoreStarts are further process starts with the same cause (the same
+	// initialization, or the same object started again), in the order found.
+	MoreStarts []*StartRecord
 }

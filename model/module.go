@@ -28,6 +28,11 @@ type Module struct {
 	// the same object.
 	objects map[syntax.Span]*Object
 	top     *funcSummary // the module body's summary
+	fx      facts
+	touch   [2]touchMemo
+	// importInits caches what importing the module initializes.
+	importInits     []*InitRecord
+	importInitsDone bool
 }
 
 // Guard is one main-guard if statement.
@@ -108,6 +113,8 @@ type Function struct {
 
 	referenced   bool
 	summary      *funcSummary
+	fx           facts
+	touch        [2]touchMemo
 	returnValues []Value
 	returnsDone  bool
 	returnsBusy  bool

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 
+	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
 )
@@ -245,6 +246,12 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
 			f.referenced = true
 			o.Targets = append(o.Targets, Target{Func: f, Site: site, Desc: desc})
 			added = true
+		}
+		if v.Kind == VPath {
+			if ent, ok := catalog.Lookup(catalog.Call, v.Path); ok && ent.Effect.TouchesCUDA() {
+				o.Targets = append(o.Targets, Target{Site: site, Desc: desc, API: v.Path + "()"})
+				added = true
+			}
 		}
 	}
 	if !added {

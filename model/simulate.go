@@ -157,8 +157,6 @@ type simulator struct {
 	budget int
 	// mainInits caches the inits of running the entry's top level as an
 	// import (what spawn children and the forkserver do).
-	mainInits     []*InitRecord
-	mainInitsDone bool
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
 	// collectOnly: only collect CUDA initializations (the sub-simulations
@@ -224,11 +222,11 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
-		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
+		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) || !e.fn.facts().relevant {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
-		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName)})
+		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
 		s.run(e.fn.summaryOf(), st)
 		s.chain = s.chain[:len(s.chain)-1]
 		s.stack = s.stack[:len(s.stack)-1]
@@ -262,12 +260,17 @@ func (s *simulator) effect(e *effect, st *simState) {
 		st.preload[e.method.Family] = e.mods
 	case effNVMLCheck:
 		st.nvml = true
+	case effNVMLRestore:
+		st.nvml = false
 	case effImport:
 		if st.imported[e.mod] || len(s.chain) >= maxCallDepth {
 			return
 		}
 		st.imported[e.mod] = true
-		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("imports `%s`", e.api)})
+		if !e.mod.topFacts().relevant {
+			return
+		}
+		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("imports `%s`", e.api), Import: e.api})
 		saved := s.importOnly
 		s.importOnly = true
 		s.run(e.mod.topSummary(), st)
@@ -329,7 +332,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		case target.Forkserver:
 			s.forkserver(o, rec, st)
 		case target.Spawn:
-			if inits := s.entryImportInits(); len(inits) > 0 {
+			if inits := s.entryImportInits(); len(inits) > 0 && s.fn == nil {
 				s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 			}
 		}
@@ -355,6 +358,11 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 			break
 		}
 	}
+	if s.fn != nil {
+		// An uncalled function may run in any program: which module is
+		// __main__ there is unknown.
+		return
+	}
 	inits := s.entryImportInits()
 	if len(inits) == 0 {
 		return
@@ -370,10 +378,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 // preloadInits simulates the forkserver importing a preloaded module.
 func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 	if mod := s.entry.importedModule(name, 0); mod != nil {
-		sub := &simulator{cfg: s.cfg, entry: mod, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
-		st := newState()
-		sub.run(mod.topSummary(), st)
-		return st.inits
+		return mod.importTimeInits(s.cfg)
 	}
 	if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(name)); ok && e.Effect.Initializes() {
 		return []*InitRecord{{Site: o.Site, API: "import " + name, Lib: e.Lib}}
@@ -384,18 +389,29 @@ func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 // entryImportInits is what running the entry module's top level as an
 // import initializes: what a spawn child, or the forkserver, does to it.
 func (s *simulator) entryImportInits() []*InitRecord {
-	if !s.mainInitsDone {
-		s.mainInitsDone = true
-		sub := &simulator{cfg: s.cfg, entry: s.entry, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
-		st := newState()
-		sub.run(s.entry.topSummary(), st)
-		for _, r := range st.inits {
-			if r.Phase == PhaseImport {
-				s.mainInits = append(s.mainInits, r)
-			}
+	return s.entry.importTimeInits(s.cfg)
+}
+
+// importTimeInits simulates importing m (its top level, guards skipped) and
+// returns the CUDA initializations, cached: they do not depend on the start
+// method or the version.
+func (m *Module) importTimeInits(cfg target.Config) []*InitRecord {
+	if m.importInitsDone {
+		return m.importInits
+	}
+	m.importInitsDone = true
+	if !m.topFacts().relevant {
+		return nil
+	}
+	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
+	st := newState()
+	sub.run(m.topSummary(), st)
+	for _, r := range st.inits {
+		if r.Phase == PhaseImport {
+			m.importInits = append(m.importInits, r)
 		}
 	}
-	return s.mainInits
+	return m.importInits
 }
 
 // childUse classifies the code a started object's children run.
@@ -429,17 +445,26 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			return u
 		}
 	}
-	unresolved := ""
+	unresolved, hidden := "", ""
 	for _, t := range o.Targets {
 		if t.Func == nil {
+			if t.API != "" {
+				u.Verdict, u.Evidence, u.API = ChildUsesCUDA, t.Site, t.API
+				return u
+			}
 			if unresolved == "" {
 				unresolved = t.Desc
 			}
 			continue
 		}
-		if site, api, ok := s.touches(t.Func.summaryOf(), st, 0); ok {
+		if site, api, ok := s.funcTouches(t.Func, st, 0); ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
+		}
+		if hidden == "" {
+			if api, ok := opaque(t.Func.summaryOf()); ok {
+				hidden = api
+			}
 		}
 	}
 	switch {
@@ -448,12 +473,51 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		u.Assumed = o.AssumedCPU
 	case unresolved != "":
 		u.Verdict, u.Reason = ChildUnknown, fmt.Sprintf("the child runs `%s`, whose code could not be seen", unresolved)
+	case hidden != "":
+		u.Verdict, u.Reason = ChildUnknown, fmt.Sprintf("the child calls `%s`, whose code could not be seen", hidden)
 	case len(o.Targets) == 0:
 		u.Verdict, u.Reason = ChildUnknown, "no code handed to the children was found"
 	default:
 		u.Verdict = ChildNoCUDA
 	}
 	return u
+}
+
+// touchMemo caches whether a function touches CUDA.
+type touchMemo struct {
+	state factState
+	site  Site
+	api   string
+	ok    bool
+}
+
+// opaque reports the first call of code the model cannot see in a child's
+// entry function itself (not in what it calls: deep inside a code base,
+// calling a parameter is usually a type or a callback of no consequence,
+// while a target that calls a callable it was handed, like
+// accelerate's PrepareForLaunch.__call__ calling self.launcher, runs the
+// user's code).
+func opaque(events []event) (string, bool) {
+	for i := range events {
+		e := &events[i]
+		switch e.kind {
+		case evEffect:
+			if e.eff.kind == effOpaqueCall {
+				return e.eff.api, true
+			}
+		case evBranch:
+			for _, a := range e.arms {
+				if api, ok := opaque(a); ok {
+					return api, true
+				}
+			}
+		case evLoop, evGuard:
+			if api, ok := opaque(e.body); ok {
+				return api, true
+			}
+		}
+	}
+	return "", false
 }
 
 // touches reports the first place a summary (following local calls) touches
@@ -476,14 +540,11 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 			case effUse:
 				return e.eff.site, e.eff.api, true
 			case effCall:
-				if e.eff.fn.summary != nil && e.eff.fn.summary.building {
-					continue
-				}
-				if site, api, ok := s.touches(e.eff.fn.summaryOf(), st, depth+1); ok {
+				if site, api, ok := s.funcTouches(e.eff.fn, st, depth+1); ok {
 					return site, api, true
 				}
 			case effImport:
-				if site, api, ok := s.touches(e.eff.mod.topSummary(), st, depth+1); ok {
+				if site, api, ok := s.moduleTouches(e.eff.mod, st, depth+1); ok {
 					return site, api, true
 				}
 			}
@@ -502,6 +563,44 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 	return Site{}, "", false
 }
 
+// moduleTouches memoizes touches for importing a module (its top level).
+func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, string, bool) {
+	i := 0
+	if st.defaultCUDA {
+		i = 1
+	}
+	t := &m.touch[i]
+	switch t.state {
+	case factDone:
+		return t.site, t.api, t.ok
+	case factBusy:
+		return Site{}, "", false
+	}
+	t.state = factBusy
+	site, api, ok := s.touches(m.topSummary(), st, depth)
+	*t = touchMemo{state: factDone, site: site, api: api, ok: ok}
+	return site, api, ok
+}
+
+// funcTouches memoizes touches for a function's summary.
+func (s *simulator) funcTouches(f *Function, st *simState, depth int) (Site, string, bool) {
+	i := 0
+	if st.defaultCUDA {
+		i = 1
+	}
+	m := &f.touch[i]
+	switch m.state {
+	case factDone:
+		return m.site, m.api, m.ok
+	case factBusy:
+		return Site{}, "", false
+	}
+	m.state = factBusy
+	site, api, ok := s.touches(f.summaryOf(), st, depth)
+	*m = touchMemo{state: factDone, site: site, api: api, ok: ok}
+	return site, api, ok
+}
+
 // hazardSet collects hazards, merging the same hazard found on several
 // configs or through several entries.
 type hazardSet struct {
@@ -514,12 +613,30 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		h.byKey = map[string]*Hazard{}
 	}
 	z.Entry, z.EntryFunc = s.entry, s.fn
-	key := fmt.Sprintf("%d|%s|%s|%d|%v", z.Kind, siteKey(z.Start.Site), z.Via, z.Child.Verdict, z.Start.Method)
-	if z.Init != nil {
-		key += "|" + siteKey(z.Init.Site)
+	// One hazard per cause: the same initialization found before several
+	// starts (or the same object started at several places) is one problem
+	// with one fix; the other starts become MoreStarts.
+	var key string
+	if z.Kind == StartAtImport {
+		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
+	} else {
+		verdict := "uses"
+		if z.Kind == ForkAfterInit && z.Child.Verdict == ChildNoCUDA {
+			verdict = "benign"
+		}
+		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.Init.Site), z.Via, verdict)
 	}
 	if old, ok := h.byKey[key]; ok {
 		old.Configs |= target.Of(s.cfg)
+		if old.Start.Site != z.Start.Site {
+			dup := false
+			for _, m := range old.MoreStarts {
+				dup = dup || m.Site == z.Start.Site
+			}
+			if !dup {
+				old.MoreStarts = append(old.MoreStarts, z.Start)
+			}
+		}
 		return
 	}
 	z.Configs = target.Of(s.cfg)
@@ -541,6 +658,9 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 	out := &hazardSet{}
 	for _, class := range configClasses(targets) {
 		for _, m := range mods {
+			if !m.topFacts().starts {
+				continue
+			}
 			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
 			st := newState()
 			s.run(m.topSummary(), st)
@@ -554,7 +674,7 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 		}
 		for _, m := range mods {
 			for _, f := range m.Funcs {
-				if f.referenced || f.Lambda != nil || isDunder(f.Name) {
+				if f.referenced || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
 					continue
 				}
 				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}

@@ -140,10 +140,19 @@ func (b *builder) stmt(s syntax.Stmt) {
 		}
 		b.stmts(s.Else)
 	case *syntax.With:
+		nvml := false
 		for _, it := range s.Items {
 			b.expr(it.Value)
+			b.enter(it.Value)
+			nvml = nvml || setsNVMLCheck(it.Value)
+		}
+		if nvml {
+			b.effect(effect{kind: effNVMLCheck, site: Site{b.m, s.Span}})
 		}
 		b.stmts(s.Body)
+		if nvml {
+			b.effect(effect{kind: effNVMLRestore, site: Site{b.m, s.Span}})
+		}
 	case *syntax.Try:
 		b.stmts(s.Body)
 		var arms [][]event
@@ -419,6 +428,9 @@ func (b *builder) expr(e syntax.Expr) {
 		for _, eff := range r.effects {
 			b.effect(eff)
 		}
+		if desc, ok := b.opaqueCallee(e.Func); ok {
+			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
+		}
 	case *syntax.Attribute:
 		b.expr(e.X)
 		b.attrRead(e)
@@ -533,4 +545,97 @@ func (b *builder) nameRead(n *syntax.Name) {
 			return
 		}
 	}
+}
+
+// enter handles entering a context manager: some initialize only then
+// (`with cupy.cuda.Device(1):`), catalogued as "<path>.__enter__".
+func (b *builder) enter(e syntax.Expr) {
+	for _, v := range b.ev.expr(e, b.sc) {
+		if v.Kind != VPath {
+			continue
+		}
+		if ent, ok := catalog.Lookup(catalog.Call, v.Path+".__enter__"); ok && ent.Effect.TouchesCUDA() {
+			kind := effUse
+			if ent.Effect.Initializes() {
+				kind = effInit
+			}
+			b.effect(effect{kind: kind, entry: ent, api: "entering `" + strings.TrimSuffix(v.Path, "()") + "()`", site: Site{b.m, e.Pos()}})
+			return
+		}
+	}
+}
+
+// setsNVMLCheck recognises context managers that set
+// PYTORCH_NVML_BASED_CUDA_CHECK=1 for their block:
+// patch_environment(PYTORCH_NVML_BASED_CUDA_CHECK="1") (accelerate),
+// mock.patch.dict(os.environ, {"PYTORCH_NVML_BASED_CUDA_CHECK": "1"}).
+func setsNVMLCheck(e syntax.Expr) bool {
+	c, ok := e.(*syntax.Call)
+	if !ok {
+		return false
+	}
+	for _, a := range c.Args {
+		if a.Keyword == "PYTORCH_NVML_BASED_CUDA_CHECK" && isOneString(a.Value) {
+			return true
+		}
+		if d, ok := a.Value.(*syntax.Dict); ok {
+			for i, k := range d.Keys {
+				if ks, ok := k.(*syntax.String); ok && ks.Value == "PYTORCH_NVML_BASED_CUDA_CHECK" && isOneString(d.Values[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// opaqueCallee recognises calls of code the model cannot see: a parameter
+// (`fn(*args)`), or an attribute of self that was set from a parameter
+// (`self.launcher(*args)`). Method calls on other unknown objects (list.append)
+// are not opaque in this sense: they are overwhelmingly library code.
+func (b *builder) opaqueCallee(fn syntax.Expr) (string, bool) {
+	if b.sc.Kind != FunctionScope {
+		return "", false
+	}
+	fromParam := func(bs []*Binding) bool {
+		if len(bs) == 0 {
+			return false
+		}
+		for _, bd := range bs {
+			switch bd.Kind {
+			case BindParam:
+				if f := bd.Scope.Func; f != nil && f.Class != nil && isSelfParam(f, bd.Name) {
+					return false
+				}
+			case BindAssign:
+				n, ok := bd.Value.(*syntax.Name)
+				if !ok {
+					return false
+				}
+				inner := lookup(n.ID, bd.Scope)
+				if len(inner) == 0 || inner[0].Kind != BindParam {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	switch f := fn.(type) {
+	case *syntax.Name:
+		if fromParam(lookup(f.ID, b.sc)) {
+			return f.ID, true
+		}
+	case *syntax.Attribute:
+		n, ok := f.X.(*syntax.Name)
+		fun := b.sc.Func
+		if !ok || fun == nil || fun.Class == nil || !isSelfParam(fun, n.ID) {
+			return "", false
+		}
+		if fromParam(fun.Class.SelfAttrs[f.Attr]) {
+			return "self." + f.Attr, true
+		}
+	}
+	return "", false
 }

@@ -99,6 +99,9 @@ type Target struct {
 	Func *Function // nil when the target could not be resolved
 	Site Site      // where the target is named (target=..., pool.map(f, ...))
 	Desc string    // how it is named, for messages ("worker", "self.run")
+	// API is set for a library function the catalog says touches CUDA
+	// (executor.submit(cuda.to_device, ...)).
+	API string
 }
 
 // Object is a process-starting object created at one call site.

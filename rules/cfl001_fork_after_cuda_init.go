@@ -95,7 +95,7 @@ var CFL001 = &analysis.Analyzer{
 // reportForkAfterInit reports a ForkAfterInit hazard as CFL001 or CFL003.
 func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 	at := z.Init.Site
-	start := r.startRef(z.Start, at) + loopNote(z)
+	start := r.startsRef(z, at) + loopNote(z)
 	var msg string
 	switch z.Child.Verdict {
 	case model.ChildUsesCUDA:
@@ -120,6 +120,7 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: code, Message: msg}
 	rel := r.initRelated(z.Init)
 	rel = append(rel, r.startRelated(z.Start)...)
+	rel = append(rel, r.moreStartsRelated(z)...)
 	rel = append(rel, r.childRelated(z)...)
 	d.Related = dedupeRelated(rel)
 	if f, ok := r.spawnFix(z.Start); ok {

@@ -98,20 +98,17 @@ func (r reporter) reportForkserver(z *model.Hazard) {
 	}
 	var msg string
 	if z.Via == "__main__" {
-		where := "the main module"
-		if at.Mod != z.Entry {
-			where = fmt.Sprintf("`%s` (imported at the top level of the main module)", at.Mod.Name)
-		}
-		msg = fmt.Sprintf("%s initializes CUDA at import time of %s, which the forkserver imports before forking each child it starts for %s; %s %s. Move it under `if __name__ == \"__main__\":`",
-			apiName(z.Init.API), where, r.startRef(z.Start, at), children, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s %s. Move it under `if __name__ == \"__main__\":`",
+			apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), children, versions(z))
 	} else {
 		msg = fmt.Sprintf("%s initializes CUDA when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s %s. Initialize CUDA in the children instead",
-			apiName(z.Init.API), z.Via, r.startRef(z.Start, at), children, versions(z))
+			apiName(z.Init.API), z.Via, r.startsRef(z, at), children, versions(z))
 	}
 	pos, end := r.span(at)
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: DocCFL002.Code, Message: msg}
 	rel := r.initRelated(z.Init)
 	rel = append(rel, r.startRelated(z.Start)...)
+	rel = append(rel, r.moreStartsRelated(z)...)
 	rel = append(rel, r.childRelated(z)...)
 	d.Related = dedupeRelated(rel)
 	if z.Via == "__main__" && at.Mod == z.Entry && len(z.Init.Chain) == 0 {

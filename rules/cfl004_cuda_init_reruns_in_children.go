@@ -71,16 +71,13 @@ var CFL004 = &analysis.Analyzer{
 				continue
 			}
 			at := z.Init.Site
-			where := "the main module"
-			if at.Mod != z.Entry {
-				where = fmt.Sprintf("`%s` (imported at the top level of the main module)", at.Mod.Name)
-			}
-			msg := fmt.Sprintf("%s initializes CUDA at the top level of %s, which every child started at %s re-imports, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
-				apiName(z.Init.API), where, r.startRef(z.Start, at), versions(z))
+			msg := fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and every child started at %s re-imports it, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
+				apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), versions(z))
 			pos, end := r.span(at)
 			d := analysis.Diagnostic{Pos: pos, End: end, Category: DocCFL004.Code, Message: msg}
 			rel := r.initRelated(z.Init)
 			rel = append(rel, r.startRelated(z.Start)...)
+			rel = append(rel, r.moreStartsRelated(z)...)
 			d.Related = dedupeRelated(rel)
 			if at.Mod == z.Entry && len(z.Init.Chain) == 0 {
 				if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {

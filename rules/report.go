@@ -208,3 +208,44 @@ func loopNote(z *model.Hazard) string {
 	}
 	return " on the loop's next iteration"
 }
+
+// startsRef is startRef for a hazard's first start, counting the others.
+func (r reporter) startsRef(z *model.Hazard, from model.Site) string {
+	s := r.startRef(z.Start, from)
+	switch n := len(z.MoreStarts); n {
+	case 0:
+	case 1:
+		s += " and 1 other place"
+	default:
+		s += fmt.Sprintf(" and %d other places", n)
+	}
+	return s
+}
+
+// moreStartsRelated lists a hazard's further starts.
+func (r reporter) moreStartsRelated(z *model.Hazard) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, m := range z.MoreStarts {
+		verb := "started"
+		if m.Method.String() == "fork" {
+			verb = "forked"
+		}
+		out = append(out, r.related(m.Site, "Children are also %s here (%s)", verb, kindPhrase(m.Obj)))
+	}
+	return out
+}
+
+// importDetail says how an import-time initialization is reached from the
+// main module's top level: "" when it is written there, " (in `helper`,
+// which it imports at its top level)", " (in `get_model`, called from its
+// top level at line 95)".
+func (r reporter) importDetail(z *model.Hazard) string {
+	if len(z.Init.Chain) == 0 {
+		return ""
+	}
+	first := z.Init.Chain[0]
+	if first.Import != "" {
+		return fmt.Sprintf(" (in `%s`, which it imports at its top level)", first.Import)
+	}
+	return fmt.Sprintf(" (in `%s`, called from its top level at %s)", first.Func, r.where(first.Site, z.Init.Site))
+}
