@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
@@ -145,6 +146,84 @@ func dedupe(fs []finding.Finding) []finding.Finding {
 		}
 		seen[k] = true
 		out = append(out, f)
+	}
+	return out
+}
+
+// unusedNoqa reports, for the checked files where CFL100 is enabled, the
+// suppression comments that suppressed nothing (after every finding went
+// through Suppresses).
+func (c *converter) unusedNoqa(prog *pyprogram.Result, enabledFor func(string) bool, enabled func(path, code string) bool) []finding.Finding {
+	var out []finding.Finding
+	doc := rules.DocCFL100
+	for _, m := range prog.Checked() {
+		if !enabledFor(m.Path) {
+			continue
+		}
+		set := c.noqaSet(m.Path)
+		if set == nil {
+			continue
+		}
+		opts := noqa.UnusedOptions{
+			Known:         func(code string) bool { _, ok := rules.ByCode(code); return ok },
+			IgnoreBlanket: true,
+		}
+		if enabled != nil {
+			path := m.Path
+			opts.Enabled = func(code string) bool { return enabled(path, code) }
+		}
+		tf := prog.File(m)
+		for _, u := range set.Unused(opts) {
+			msg := "Unused `noqa` directive"
+			var parts []string
+			if len(u.Unmatched) > 0 {
+				parts = append(parts, "unused: "+codeList(u.Unmatched))
+			}
+			if len(u.Disabled) > 0 {
+				parts = append(parts, "non-enabled: "+codeList(u.Disabled))
+			}
+			if len(u.Unknown) > 0 {
+				parts = append(parts, "unknown: "+codeList(u.Unknown))
+			}
+			if u.Blanket {
+				msg = "Unused blanket `noqa` directive"
+			} else if len(parts) > 0 {
+				msg += " (" + strings.Join(parts, "; ") + ")"
+			}
+			f := finding.Finding{
+				Code: doc.Code, Name: doc.Name, Severity: doc.Severity, Message: msg, URL: doc.URL(),
+				Location: c.location(tf.Pos(u.Span.Start), tf.Pos(u.Span.End)),
+			}
+			edit := finding.Edit{Location: c.location(tf.Pos(u.Edit.Start), tf.Pos(u.Edit.End)), NewText: u.Edit.NewText}
+			f.Fixes = []finding.Fix{{Message: "Remove the unused `noqa` directive", Applicability: finding.Safe, Edits: []finding.Edit{edit}}}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func codeList(codes []string) string {
+	q := make([]string, len(codes))
+	for i, c := range codes {
+		q[i] = "`" + c + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// invalidNoqa turns malformed suppression comments into notices.
+func (c *converter) invalidNoqa(prog *pyprogram.Result) []finding.Notice {
+	if prog == nil {
+		return nil
+	}
+	var out []finding.Notice
+	for _, m := range prog.Checked() {
+		set := c.noqaSet(m.Path)
+		if set == nil {
+			continue
+		}
+		for _, inv := range set.Invalid() {
+			out = append(out, finding.Notice{Path: m.Path, Line: inv.Line, Message: inv.Message})
+		}
 	}
 	return out
 }

@@ -52,6 +52,10 @@ type Options struct {
 	// Suppress reports whether a finding's code is ignored for a path
 	// (per-file-ignores).
 	Suppress func(path, code string) bool
+	// UnusedNoqa reports whether CFL100 (unused-noqa) is enabled for a
+	// file, and Enabled whether a code is; nil means CFL100 is off.
+	UnusedNoqa func(path string) bool
+	Enabled    func(path, code string) bool
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// WorkDir makes finding paths relative; "" means the current directory.
@@ -133,6 +137,10 @@ func Run(opts Options) (*Result, error) {
 			res.Findings = append(res.Findings, conv.finding(d, r))
 		}
 	}
+	if opts.UnusedNoqa != nil && res.Program != nil {
+		res.Findings = append(res.Findings, conv.unusedNoqa(res.Program, opts.UnusedNoqa, opts.Enabled)...)
+	}
+	res.Notices = append(res.Notices, conv.invalidNoqa(res.Program)...)
 	res.Findings = dedupe(res.Findings)
 	for i := range res.Errors {
 		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)

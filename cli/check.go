@@ -28,6 +28,7 @@ type checkFlags struct {
 	selectCodes, ignore, extendSelect, extraInit, outputs, exclude, extendExclude listFlag
 	format, outputFile, color, configFile, targetVersion, platform                string
 	fix, unsafeFixes, diff, showSuppressed, exitZero, forceExclude, isolated      bool
+	noUnsafeFixes, statistics                                                     bool
 	noRespectGitignore                                                            bool
 	maxFileSize                                                                   int64
 	workers                                                                       int
@@ -47,6 +48,8 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.outputs, "output", "an additional FORMAT:PATH output, e.g. sarif:.sarif/cudaforklint.sarif (repeatable)")
 	fs.BoolVar(&c.fix, "fix", false, "apply safe fixes")
 	fs.BoolVar(&c.unsafeFixes, "unsafe-fixes", false, "also apply (with --fix) or show unsafe fixes")
+	fs.BoolVar(&c.noUnsafeFixes, "no-unsafe-fixes", false, "do not mention hidden unsafe fixes")
+	fs.BoolVar(&c.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
 	fs.BoolVar(&c.diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 if there are any")
 	fs.BoolVar(&c.showSuppressed, "show-suppressed", false, "also show findings suppressed by noqa comments or per-file-ignores")
 	fs.BoolVar(&c.exitZero, "exit-zero", false, "exit 0 even when there are findings (tool errors still exit 2)")
@@ -68,13 +71,7 @@ func envOr(key, def string) string {
 	return def
 }
 
-func ruleDocs() []*ruledoc.Doc {
-	var docs []*ruledoc.Doc
-	for _, r := range rules.All() {
-		docs = append(docs, r.Doc)
-	}
-	return docs
-}
+func ruleDocs() []*ruledoc.Doc { return rules.Docs() }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
@@ -185,7 +182,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		Fixed:          fixed,
 		ReadFile:       func(p string) ([]byte, error) { return res.ReadFile(run.abs(p)) },
 	}
-	opt := output.Options{Color: colorOn, UnsafeFixes: c.unsafeFixes}
+	opt := output.Options{Color: colorOn, UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+	if c.statistics {
+		if err := output.WriteStatistics(stdout, rep, opt); err != nil {
+			return fail(stderr, err)
+		}
+		printProblems(stderr, res)
+		return code
+	}
 	for _, d := range dests {
 		var werr error
 		if d.Stdout() {
@@ -370,6 +374,14 @@ func (r *checkRun) analyze() (*analyzer.Result, error) {
 		Suppress: func(path, code string) bool {
 			s := r.settingsFor(path)
 			return s != nil && s.PerFileIgnored(code)
+		},
+		UnusedNoqa: func(path string) bool {
+			s := r.settingsFor(path)
+			return s != nil && s.Selected(rules.DocCFL100.Code)
+		},
+		Enabled: func(path, code string) bool {
+			s := r.settingsFor(path)
+			return s == nil || s.Selected(code)
 		},
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,

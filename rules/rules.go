@@ -6,6 +6,7 @@
 //	CFL003 benign-fork-after-cuda-init  cfl003_benign_fork_after_cuda_init.go
 //	CFL004 cuda-init-reruns-in-children cfl004_cuda_init_reruns_in_children.go
 //	CFL005 process-start-at-import      cfl005_process_start_at_import.go
+//	CFL100 unused-noqa                  cfl100_unused_noqa.go (reported by the driver)
 //
 // Every rule requires the forkhazard pass (which simulates the program once)
 // and reports its own kind of hazard; report.go formats locations, messages
@@ -29,7 +30,7 @@ type Rule struct {
 	Doc      *ruledoc.Doc
 }
 
-// All returns every rule in code order.
+// All returns every rule with an analyzer, in code order.
 func All() []Rule {
 	return []Rule{
 		{CFL001, DocCFL001},
@@ -40,12 +41,25 @@ func All() []Rule {
 	}
 }
 
-// ByCode returns the rule with the given code.
+// Docs returns the documentation of every rule, CFL100 included, in code
+// order.
+func Docs() []*ruledoc.Doc {
+	var out []*ruledoc.Doc
+	for _, r := range All() {
+		out = append(out, r.Doc)
+	}
+	return append(out, DocCFL100)
+}
+
+// ByCode returns the rule with the given code (CFL100 has no Analyzer).
 func ByCode(code string) (Rule, bool) {
 	for _, r := range All() {
 		if r.Doc.Code == code {
 			return r, true
 		}
+	}
+	if code == DocCFL100.Code {
+		return Rule{Doc: DocCFL100}, true
 	}
 	return Rule{}, false
 }

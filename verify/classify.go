@@ -10,18 +10,8 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/rules"
 )
-
-// The rules verify reports. Kept here until the rules registry is wired in; codes, names and
-// severities are those of `check`.
-var rules = map[string]struct {
-	Name     string
-	Severity finding.Severity
-}{
-	"CFL001": {"fork-after-cuda-init", finding.Error},
-	"CFL002": {"forkserver-inherits-cuda", finding.Error},
-	"CFL003": {"benign-fork-after-cuda-init", finding.Warning},
-}
 
 // cuResultNames names the driver's results that show up around fork.
 var cuResultNames = map[int]string{
@@ -214,7 +204,8 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	}
 
 	initCall := initializingCall(init, g.children)
-	f := finding.Finding{Code: code, Name: rules[code].Name, Severity: rules[code].Severity}
+	rule, _ := rules.ByCode(code)
+	f := finding.Finding{Code: code, Name: rule.Doc.Name, Severity: rule.Doc.Severity, URL: rule.Doc.URL()}
 	loc, where := g.location(initCall, cwd)
 	f.Location = loc
 

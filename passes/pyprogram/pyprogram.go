@@ -94,6 +94,16 @@ type Result struct {
 	files map[string]*token.File
 }
 
+// Checked returns the checked modules that parsed, sorted by path.
+func (r *Result) Checked() []*model.Module {
+	var out []*model.Module
+	for _, ms := range r.Entries {
+		out = append(out, ms...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
 // Pos returns the token.Pos of a byte offset in a loaded module.
 func (r *Result) Pos(s model.Site, offset int) token.Pos {
 	return r.File(s.Mod).Pos(offset)
