@@ -1,0 +1,74 @@
+package analyzer_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/rules"
+)
+
+// FuzzCheck runs the whole pipeline — parser, model, simulation, every rule,
+// the conversion to findings — on arbitrary source, next to a local helper
+// module it may import. The seed corpus is every fixture under testdata/py,
+// so `go test` runs them all through this path; `go test -fuzz=FuzzCheck
+// ./analyzer` explores further.
+func FuzzCheck(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/py/*/*.py")
+	for _, s := range seeds {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(string(b))
+		}
+	}
+	f.Add("import os\npid = os.fork()\nif pid == 0:\n    import helper\n")
+	f.Add("from . import helper\nfrom .. import x\nimport helper as h\nh.go()\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		dir := t.TempDir()
+		main := filepath.Join(dir, "main.py")
+		if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		helper := "import torch\nimport multiprocessing as mp\nX = torch.zeros(1).cuda()\ndef go():\n    mp.Pool(2)\n"
+		if err := os.WriteFile(filepath.Join(dir, "helper.py"), []byte(helper), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := analyzer.Run(analyzer.Options{
+			Paths:      []string{main},
+			Rules:      rules.All(),
+			WorkDir:    dir,
+			UnusedNoqa: func(string) bool { return true },
+		})
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		for _, e := range res.Errors {
+			if strings.HasPrefix(e.Message, "internal error") {
+				t.Fatalf("internal error: %s", e.Message)
+			}
+		}
+		sizes := map[string]int{"main.py": len(src), "helper.py": len(helper)}
+		check := func(what string, l finding.Location) {
+			size, ok := sizes[l.Path]
+			if !ok {
+				t.Fatalf("%s in unexpected file %q", what, l.Path)
+			}
+			if l.Start.Offset < 0 || l.End.Offset > size || l.Start.Offset > l.End.Offset || l.Start.Line < 1 || l.Start.Column < 1 {
+				t.Fatalf("%s: bad location %+v (file size %d)", what, l, size)
+			}
+		}
+		for _, fd := range res.Findings {
+			check(fd.Code, fd.Location)
+			for _, r := range fd.Related {
+				check(fd.Code+" related", r.Location)
+			}
+			for _, fx := range fd.Fixes {
+				for _, e := range fx.Edits {
+					check(fd.Code+" fix", e.Location)
+				}
+			}
+		}
+	})
+}

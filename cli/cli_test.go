@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// run calls Main in dir and returns the exit code, stdout and stderr.
+func run(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const hazard = `import multiprocessing as mp
+import torch
+
+
+def child():
+    torch.ones(1, device="cuda")
+
+
+if __name__ == "__main__":
+    torch.cuda.init()
+    p = mp.get_context("fork").Process(target=child)
+    p.start()
+    p.join()
+`
+
+const safe = `import multiprocessing as mp
+import torch
+
+
+def child():
+    torch.ones(1, device="cuda")
+
+
+if __name__ == "__main__":
+    torch.cuda.init()
+    p = mp.get_context("spawn").Process(target=child)
+    p.start()
+    p.join()
+`
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "hazard.py", hazard)
+	write(t, dir, "safe.py", safe)
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"clean file", []string{"check", "safe.py"}, ExitClean},
+		{"finding", []string{"check", "hazard.py"}, ExitFindings},
+		{"exit-zero keeps findings quiet for the exit code", []string{"check", "--exit-zero", "hazard.py"}, ExitClean},
+		{"missing path is a tool error", []string{"check", "safe.py", "nope.py"}, ExitError},
+		{"exit-zero does not hide tool errors", []string{"check", "--exit-zero", "nope.py"}, ExitError},
+		{"bad flag", []string{"check", "--frobnicate"}, ExitError},
+		{"bad format", []string{"check", "--format", "xml", "safe.py"}, ExitError},
+		{"bad target version", []string{"check", "--target-version", "py39", "safe.py"}, ExitError},
+		{"ignored rule", []string{"check", "--ignore", "CFL001", "hazard.py"}, ExitClean},
+		{"target 3.14 only, fork is explicit", []string{"check", "--target-version", "py314", "hazard.py"}, ExitFindings},
+		{"unknown command", []string{"lint"}, ExitError},
+		{"rule", []string{"rule", "CFL001"}, ExitClean},
+		{"unknown rule", []string{"rule", "CFL999"}, ExitError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, dir, tt.args...)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.want, out, errs)
+			}
+		})
+	}
+}
+
+func TestConciseIsExact(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "hazard.py", hazard)
+	code, out, _ := run(t, dir, "check", "--format", "concise", ".")
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 1 || !regexp.MustCompile(`^hazard\.py:10:5: CFL001 .+$`).MatchString(lines[0]) {
+		t.Errorf("concise output:\n%s", out)
+	}
+}
+
+// TestBadInput: every kind of bad input gets one clear line on stderr, the
+// other files are still checked, nothing panics, and the run exits 2.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "hazard.py", hazard)
+	write(t, dir, "latin1.py", "x = '\xe9t\xe9'\n")
+	write(t, dir, "nul.py", "x = 1\x00\n")
+	write(t, dir, "huge.py", "# padding\n"+strings.Repeat("x = 1  # filler line for size\n", 400_000))
+	write(t, dir, "deep.py", "x = "+strings.Repeat("(", 10000)+"1"+strings.Repeat(")", 10000)+"\n")
+	if err := os.Symlink("loop", filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".", filepath.Join(dir, "self")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.py"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "broken.py", "def f(:\n    pass\n\nimport torch\ntorch.cuda.init()\n")
+	code, out, errs := run(t, dir, "check", "--format", "concise", ".", "missing.py")
+	if code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+	if !strings.Contains(out, "hazard.py:10:5: CFL001") {
+		t.Errorf("the good file was not checked:\n%s", out)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^error: latin1\.py:1: .*not valid UTF-8`),
+		regexp.MustCompile(`(?m)^error: nul\.py:1: .*NUL byte`),
+		regexp.MustCompile(`(?m)^error: huge\.py: file is \d+\.\d MB, larger than the 10\.5 MB limit`),
+		regexp.MustCompile(`(?m)^error: self: symbolic link loop`),
+		regexp.MustCompile(`(?m)^error: fifo\.py: not a regular file`),
+		regexp.MustCompile(`(?m)^error: missing\.py: no such file or directory`),
+		regexp.MustCompile(`(?m)^warning: broken\.py:1: could not parse the code at line 1`),
+	} {
+		if !want.MatchString(errs) {
+			t.Errorf("stderr lacks %v:\n%s", want, errs)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		if !strings.HasPrefix(line, "error: ") && !strings.HasPrefix(line, "warning: ") {
+			t.Errorf("stderr line is not one clear line: %q", line)
+		}
+	}
+	if strings.Contains(errs, "deep.py") {
+		t.Errorf("10,000 nested parentheses should just parse:\n%s", errs)
+	}
+}
+
+// TestUnreadableFile: a file the user cannot read is a tool error (root
+// reads everything, so there the file is simply checked).
+func TestUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "secret.py", safe)
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, dir, "check", "secret.py")
+	if os.Geteuid() == 0 {
+		if code != ExitClean {
+			t.Errorf("root: exit %d, stderr %s", code, errs)
+		}
+		return
+	}
+	if code != ExitError || !strings.Contains(errs, "secret.py: permission denied") {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}
+
+func TestConfigErrorNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\n\n[tool.cudaforklint]\nselct = [\"CFL001\"]\n")
+	write(t, dir, "safe.py", safe)
+	code, _, errs := run(t, dir, "check", "safe.py")
+	if code != ExitError || !regexp.MustCompile(`pyproject\.toml:5: unknown key "selct"`).MatchString(errs) {
+		t.Errorf("exit %d, stderr %s", code, errs)
+	}
+}
+
+func TestRequiresPythonNarrowsVersions(t *testing.T) {
+	dir := t.TempDir()
+	// Default start method: only 3.10–3.13 fork; requiring 3.14 leaves nothing.
+	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.14\"\n")
+	write(t, dir, "default.py", strings.Replace(hazard, `mp.get_context("fork").Process`, "mp.Process", 1))
+	if code, out, errs := run(t, dir, "check", "default.py"); code != ExitClean {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.12\"\n")
+	code, out, _ := run(t, dir, "check", "--format", "concise", "default.py")
+	if code != ExitFindings || !strings.Contains(out, "Python 3.12–3.13 on Linux") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
+func TestNoqa(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "hazard.py", strings.Replace(hazard, "torch.cuda.init()", "torch.cuda.init()  # noqa: CFL001", 1))
+	if code, out, _ := run(t, dir, "check", "hazard.py"); code != ExitClean {
+		t.Errorf("noqa did not suppress:\n%s", out)
+	}
+	code, out, _ := run(t, dir, "check", "--show-suppressed", "--format", "json", "hazard.py")
+	if code != ExitClean || !strings.Contains(out, `"suppressed": true`) && !strings.Contains(out, `"suppressed":true`) {
+		t.Errorf("--show-suppressed: exit %d\n%s", code, out)
+	}
+	write(t, dir, "file.py", "# cudaforklint: noqa: CFL001\n"+hazard)
+	if code, out, _ := run(t, dir, "check", "file.py"); code != ExitClean {
+		t.Errorf("file-level noqa did not suppress:\n%s", out)
+	}
+}
+
+func TestFormatsAndSeveralOutputs(t *testing.T) {
+	dir := t.TempDir()
+	// A non-ASCII string before the call makes byte and UTF-16 columns differ.
+	src := strings.Replace(hazard, "    torch.cuda.init()", "    s = 'é😀'; torch.cuda.init()", 1)
+	write(t, dir, "hazard.py", src)
+	code, out, errs := run(t, dir, "check", "--format", "json", "--output", "sarif:out/report.sarif", "--output", "github:out/gh.txt", "hazard.py")
+	if code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var findings []map[string]any
+	if err := json.Unmarshal([]byte(out), &findings); err != nil || len(findings) != 1 || findings[0]["code"] != "CFL001" {
+		t.Fatalf("json output (%v):\n%s", err, out)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "out/report.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine, StartColumn int
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(raw, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+		t.Fatalf("sarif (%v):\n%s", err, raw)
+	}
+	loc := log.Runs[0].Results[0].Locations[0].PhysicalLocation
+	// Line 10 is `    s = 'é😀'; torch.cuda.init()`: the call starts at byte
+	// column 19 (é is 2 bytes, 😀 4) but UTF-16 column 16 (é 1 unit, 😀 2).
+	if loc.ArtifactLocation.URI != "hazard.py" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine != 10 || loc.Region.StartColumn != 16 {
+		t.Errorf("sarif location %+v", loc)
+	}
+	gh, err := os.ReadFile(filepath.Join(dir, "out/gh.txt"))
+	if err != nil || !strings.HasPrefix(string(gh), "::error title=cudaforklint (CFL001),file=hazard.py,line=10,") {
+		t.Errorf("github output (%v):\n%s", err, gh)
+	}
+}
+
+// TestFixTwiceChangesNothing: --fix --unsafe-fixes rewrites the file so the
+// hazard is gone, keeps it parseable, and a second run changes nothing.
+func TestFixTwiceChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "hazard.py", hazard)
+	if err := os.Chmod(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, dir, "check", "--fix", "hazard.py")
+	if code != ExitFindings {
+		t.Fatalf("safe fixes only: exit %d (%s)", code, errs)
+	}
+	if b, _ := os.ReadFile(p); string(b) != hazard {
+		t.Fatalf("--fix applied an unsafe fix:\n%s", b)
+	}
+	code, out, errs := run(t, dir, "check", "--fix", "--unsafe-fixes", "hazard.py")
+	if code != ExitClean {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	first, _ := os.ReadFile(p)
+	if !strings.Contains(string(first), `mp.get_context("spawn")`) {
+		t.Errorf("fix not applied:\n%s", first)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode changed to %v", fi.Mode())
+	}
+	run(t, dir, "check", "--fix", "--unsafe-fixes", "hazard.py")
+	second, _ := os.ReadFile(p)
+	if string(first) != string(second) {
+		t.Errorf("second --fix changed the file:\n%s\n---\n%s", first, second)
+	}
+}
+
+func TestDiffDoesNotWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "hazard.py", hazard)
+	code, out, _ := run(t, dir, "check", "--diff", "--unsafe-fixes", "hazard.py")
+	if code != ExitFindings || !strings.Contains(out, `-    p = mp.get_context("fork").Process(target=child)`) || !strings.Contains(out, `+    p = mp.get_context("spawn").Process(target=child)`) {
+		t.Errorf("exit %d, diff:\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(p); string(b) != hazard {
+		t.Error("--diff wrote the file")
+	}
+}
+
+func TestRuleAllJSON(t *testing.T) {
+	code, out, _ := run(t, t.TempDir(), "rule", "--all", "--format", "json")
+	var docs []map[string]any
+	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != 6 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if docs[0]["code"] != "CFL001" || docs[0]["name"] != "fork-after-cuda-init" {
+		t.Errorf("first rule %v", docs[0])
+	}
+}
