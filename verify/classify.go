@@ -181,9 +181,16 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	if len(outs) == 0 {
 		return finding.Finding{}, false // every child exec'd at once: the subprocess pattern, safe
 	}
-	var cudaErrors, signatures []string
+	var cudaErrors, signatures, jaxWarnings, loaderRaised []string
 	for _, l := range output {
-		cudaErrors = append(cudaErrors, l)
+		switch {
+		case jaxForkWarningRe.MatchString(l):
+			jaxWarnings = append(jaxWarnings, l)
+		case loaderWorkerRaisedRe.MatchString(l):
+			loaderRaised = append(loaderRaised, l)
+		default:
+			cudaErrors = append(cudaErrors, l)
+		}
 		if forkSignatureRe.MatchString(l) {
 			signatures = append(signatures, l)
 		}
@@ -201,6 +208,10 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 		code, why = "CFL001", "a child failed without a driver call the wrapper could see, and the program printed CUDA errors"
 	case len(signatures) > 0:
 		code, why = "CFL001", "no child called the driver, but the program printed the error of a library's fork guard"
+	case failedQuiet > 0 && len(jaxWarnings) > 0:
+		code, why = "CFL001", "a child hung or died before any driver call, after JAX warned that forking its multithreaded runtime deadlocks"
+	case len(loaderRaised) > 0:
+		code, why = "CFL001", "a DataLoader worker raised RuntimeError, as torch's fork guard does in a worker before any driver call"
 	}
 
 	initCall := initializingCall(init, g.children)

@@ -397,6 +397,14 @@ var (
 	// forkSignatureRe matches messages that only a process using CUDA state it inherited by fork
 	// prints (torch's and numba's fork guards, the driver's and the runtime's error names).
 	forkSignatureRe = regexp.MustCompile(`Cannot re-initialize CUDA in forked subprocess|CUDA initialized before forking|CUDA_ERROR_NOT_INITIALIZED|cudaErrorInitializationError`)
+	// jaxForkWarningRe matches JAX's warning at os.fork() once its runtime (and its threads)
+	// started: the forked child of such a process typically deadlocks before any driver call
+	// (measured on the H200: the fork-matrix jax rows hang).
+	jaxForkWarningRe = regexp.MustCompile(`os\.fork\(\) was called\. os\.fork\(\) is incompatible with multithreaded code, and JAX is multithreaded`)
+	// loaderWorkerRaisedRe matches the parent's re-raise of a DataLoader worker's exception:
+	// torch's fork guard raises RuntimeError in the worker before any driver call, and the worker
+	// itself exits 0 after handing the exception to the parent.
+	loaderWorkerRaisedRe = regexp.MustCompile(`Caught RuntimeError in DataLoader worker process \d+`)
 )
 
 const maxOutputLines = 50
@@ -412,7 +420,8 @@ type outputLines struct {
 // CUDARuntimeError, an AssertionError of cuda.bindings) and XLA's check failures start the line.
 func (o *outputLines) add(line string) {
 	line = strings.TrimRight(line, "\r")
-	if line == "" || line[0] == ' ' || line[0] == '\t' || !cudaWordRe.MatchString(line) || !errorWordRe.MatchString(line) {
+	special := jaxForkWarningRe.MatchString(line) || loaderWorkerRaisedRe.MatchString(line)
+	if line == "" || !special && (line[0] == ' ' || line[0] == '\t' || !cudaWordRe.MatchString(line) || !errorWordRe.MatchString(line)) {
 		return
 	}
 	if len(line) > 400 {

@@ -149,6 +149,14 @@ func TestClassifyVerdicts(t *testing.T) {
 		{"forkserver", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}},
 			[]string{"python3", "-c", "from multiprocessing.forkserver import main; main(8, 9, ['m'])"}, nil, "CFL002"},
 		{"child only execs", []Event{{Ev: "start", PID: 11, PPID: 10, Argv: []string{"/bin/true"}}}, nil, nil, ""},
+		// Measured on the H200 (docs/verification.md): the jax children hang before any driver call.
+		{"jax: a hung child after JAX's fork warning", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(9)}}, nil,
+			[]string{"/usr/lib/python3.12/multiprocessing/popen_fork.py:66: RuntimeWarning: os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded, so this will likely lead to a deadlock."}, "CFL001"},
+		{"jax: the warning alone, child fine", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}}, nil,
+			[]string{"/usr/lib/python3.12/multiprocessing/popen_fork.py:66: RuntimeWarning: os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded, so this will likely lead to a deadlock."}, "CFL003"},
+		// A DataLoader worker exits 0 after handing torch's fork-guard error to the parent.
+		{"torch: a DataLoader worker raised", []Event{{Ev: "wait", PID: 10, Child: 11, Status: ip(0)}}, nil,
+			[]string{"CHILD_EXIT 1 RuntimeError Caught RuntimeError in DataLoader worker process 0."}, "CFL001"},
 	}
 	for _, c := range cases {
 		evs := append(append([]Event{}, base...), c.extra...)
