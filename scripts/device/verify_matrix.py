@@ -132,7 +132,7 @@ def scenario_job(args, item, ground):
     if g is not None:
         # forkmatrix.json marks the DataLoader scenarios that printed "CHILD_EXIT 0" as
         # child_ok=false because they print no CHILD_OK; forkmatrix.md lists them as ok.
-        bad = not g["child_ok"] and g.get("child_exit", "").strip() != "CHILD_EXIT 0"
+        bad = not g["child_ok"] and (g.get("child_exit") or "").strip() != "CHILD_EXIT 0"
         row["ground"] = "fails/hangs" if bad else "ok"
         row["agrees"] = "n/a" if rf is None else ("yes" if proven(rf) == bad else "NO")
     shutil.rmtree(d, ignore_errors=True)
@@ -210,6 +210,8 @@ def overhead(args):
     pass, wrapper, process tree and report)."""
     d = tempfile.mkdtemp(prefix="vo-")
     progs = {"DataLoader, 4 fork workers, 200 batches": DATALOADER, "spawn Pool(4), 32 GPU matmuls": SPAWN_POOL}
+    if args.progs:
+        progs = {k: v for k, v in progs.items() if any(p in k for p in args.progs.split(","))}
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     modes = ["plain", "wrapper", "verify"] if args.shim else ["plain", "verify"]
     lines = ["Wall time of real torch programs (%d runs each, modes interleaved). 'wrapper': LD_PRELOAD of the "
@@ -264,6 +266,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--no-matrix", action="store_true")
     ap.add_argument("--no-overhead", action="store_true")
+    ap.add_argument("--progs", default="", help="overhead programs to run, by a word of their title (DataLoader, spawn)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if not args.no_matrix:
