@@ -744,7 +744,8 @@ func configClasses(s target.Set) []configClass {
 	var order []key
 	classes := map[key]*configClass{}
 	for _, c := range s.Configs() {
-		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain(), c.HasFork(), c.HasCUDA()}
+		// Without fork there is no forkserver, so its import of __main__ cannot matter.
+		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA()}
 		if cl, ok := classes[k]; ok {
 			cl.all |= target.Of(c)
 			continue

@@ -1,0 +1,1 @@
+"""A package whose modules reach each other through relative imports."""
