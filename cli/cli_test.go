@@ -331,3 +331,53 @@ func TestRuleAllJSON(t *testing.T) {
 		t.Errorf("first rule %v", docs[0])
 	}
 }
+
+// TestGuardFix: the fix for top-level CUDA initialization moves the plain
+// statements around it under the existing main guard; the result parses and
+// the finding is gone.
+func TestGuardFix(t *testing.T) {
+	dir := t.TempDir()
+	src := `import multiprocessing as mp
+
+import torch
+
+torch.cuda.init()
+WEIGHTS = torch.ones(4, device="cuda")
+
+
+def work(x):
+    return x + 1
+
+
+if __name__ == "__main__":
+    with mp.get_context("spawn").Pool(2) as pool:
+        print(pool.map(work, range(3)))
+`
+	p := write(t, dir, "main.py", src)
+	if code, out, errs := run(t, dir, "check", "--format", "concise", "main.py"); code != ExitFindings || !strings.Contains(out, "CFL004") {
+		t.Fatalf("before: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := run(t, dir, "check", "--fix", "--unsafe-fixes", "main.py"); code != ExitClean {
+		t.Fatalf("after fix: exit %d\n%s%s", code, out, errs)
+	}
+	got, _ := os.ReadFile(p)
+	want := `import multiprocessing as mp
+
+import torch
+
+
+
+def work(x):
+    return x + 1
+
+
+if __name__ == "__main__":
+    torch.cuda.init()
+    WEIGHTS = torch.ones(4, device="cuda")
+    with mp.get_context("spawn").Pool(2) as pool:
+        print(pool.map(work, range(3)))
+`
+	if string(got) != want {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
+	}
+}
