@@ -4,8 +4,8 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/rules"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/rules from the rules' docs")
