@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
@@ -426,5 +425,3 @@ func (r *checkRun) enabledDocs() []*ruledoc.Doc {
 	}
 	return out
 }
-
-var _ = strings.TrimSpace

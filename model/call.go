@@ -390,14 +390,6 @@ func argExpr(c *syntax.Call, pos int, kw string) syntax.Expr {
 	return nil
 }
 
-// argSpan is the span of the same argument, for fixes and related locations.
-func argSpan(c *syntax.Call, pos int, kw string) (syntax.Span, bool) {
-	if e := argExpr(c, pos, kw); e != nil {
-		return e.Pos(), true
-	}
-	return syntax.Span{}, false
-}
-
 func nvmlAssignment(c *syntax.Call) bool {
 	if len(c.Args) < 2 {
 		return false

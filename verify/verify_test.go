@@ -216,16 +216,6 @@ func (e *testEnv) marker(t *testing.T, file, name string) int {
 	return 0
 }
 
-func findingsWith(fs []finding.Finding, code string) []finding.Finding {
-	var out []finding.Finding
-	for _, f := range fs {
-		if f.Code == code {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // one returns the only finding of the report, which must have the given code.
 func one(t *testing.T, rep *Report, code string) finding.Finding {
 	t.Helper()
