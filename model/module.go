@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -33,6 +34,17 @@ type Module struct {
 	// importInits caches what importing the module initializes.
 	importInits     []*InitRecord
 	importInitsDone bool
+}
+
+// ReimportedByChildren reports whether spawn and forkserver children (and,
+// with the preload fix, the forkserver) import this file when it is the main
+// module. A package's __main__.py, run with `python -m pkg`, is not: its
+// code runs "main only" unconditionally, and multiprocessing's spawn skips
+// modules named __main__ (spawn._fixup_main_from_name); the same goes for
+// IPython's launcher script, which it special-cases by name.
+func (m *Module) ReimportedByChildren() bool {
+	base := filepath.Base(m.Path)
+	return base != "__main__.py" && base != "ipython.py"
 }
 
 // Guard is one main-guard if statement.

@@ -318,7 +318,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
-		if st.phase == PhaseImport && m != target.Fork && o.Kind != ObjFork && o.Kind != ObjManager && s.fn == nil {
+		if st.phase == PhaseImport && m != target.Fork && o.Kind != ObjFork && o.Kind != ObjManager && s.fn == nil && s.entry.ReimportedByChildren() {
 			s.out.add(&Hazard{Kind: StartAtImport, Start: rec}, s)
 		}
 		if !s.cfg.HasCUDA() {
@@ -388,7 +388,11 @@ func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 
 // entryImportInits is what running the entry module's top level as an
 // import initializes: what a spawn child, or the forkserver, does to it.
+// Nothing, for a main module children never re-import.
 func (s *simulator) entryImportInits() []*InitRecord {
+	if !s.entry.ReimportedByChildren() {
+		return nil
+	}
 	return s.entry.importTimeInits(s.cfg)
 }
 
