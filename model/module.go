@@ -27,10 +27,12 @@ type Module struct {
 	// objects created by calls (pools, processes, loaders, contexts), keyed by
 	// the call's span, so that every evaluation of the same expression sees
 	// the same object.
-	objects map[syntax.Span]*Object
-	top     *funcSummary // the module body's summary
-	fx      facts
-	touch   [2]touchMemo
+	objects     map[syntax.Span]*Object
+	top         *funcSummary // the module body's summary
+	fx          facts
+	touch       [2]touchMemo
+	used        map[string]bool // see usedNames
+	importStmts []syntax.Stmt   // see imports
 	// importInits caches what importing the module initializes.
 	importInits     []*InitRecord
 	importInitsDone bool

@@ -1,0 +1,122 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/syntax"
+
+// Before a function is simulated as an entry point of its own, the model
+// asks whether it can start processes at all. Answering that with its
+// summary (facts) means resolving every call in it; most functions of a large
+// code base could never start anything, and their names show it. mayStart
+// over-approximates from identifiers alone: a function may start processes
+// if its body names a process-starting API (or imports something), or names
+// a function that may. Only those get summarized.
+
+// startIdents are the identifiers every process start is written with:
+// the constructors and functions of mpapi.go, and the methods that start an
+// object created elsewhere.
+var startIdents = map[string]bool{
+	"Process": true, "Pool": true, "ProcessPoolExecutor": true, "DataLoader": true,
+	"fork": true, "forkpty": true, "spawn": true, "start_processes": true,
+	"Manager": true, "SyncManager": true, "start": true, "submit": true,
+}
+
+// mayStart returns the functions of the loaded modules that may start
+// processes, transitively through the functions they call by name.
+func (p *Program) mayStart() map[*Function]bool {
+	mods := p.Loaded()
+	starts := map[string]bool{}
+	for id := range startIdents {
+		starts[id] = true
+	}
+	// Local subclasses of Process (class Worker(mp.Process)) start when
+	// instantiated and .start()ed: their names count as start identifiers.
+	for changed := true; changed; {
+		changed = false
+		for _, m := range mods {
+			for _, c := range m.Classes {
+				if starts[c.Name] {
+					continue
+				}
+				for _, b := range c.Def.Bases {
+					if id := lastIdent(b.Value); id != "" && starts[id] && id != "start" {
+						starts[c.Name], changed = true, true
+						break
+					}
+				}
+			}
+		}
+	}
+	callers := map[string][]*Function{} // callee identifier → functions calling it
+	may := map[*Function]bool{}
+	var queue []*Function
+	for _, m := range mods {
+		for _, f := range m.Funcs {
+			callees, localImport := calleeIdents(f)
+			seed := localImport
+			for id := range callees {
+				callers[id] = append(callers[id], f)
+				seed = seed || starts[id]
+			}
+			if seed {
+				may[f] = true
+				queue = append(queue, f)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		for _, g := range callers[f.Name] {
+			if !may[g] {
+				may[g] = true
+				queue = append(queue, g)
+			}
+		}
+	}
+	return may
+}
+
+// lastIdent is the last identifier of a dotted expression (mp.Process → Process).
+func lastIdent(e syntax.Expr) string {
+	switch e := e.(type) {
+	case *syntax.Name:
+		return e.ID
+	case *syntax.Attribute:
+		return e.Attr
+	}
+	return ""
+}
+
+// calleeIdents lists the identifiers a function's body (its nested
+// definitions included) calls — f(...) gives f, x.m(...) gives m — and
+// whether it imports a local module (whose top level then runs).
+func calleeIdents(f *Function) (map[string]bool, bool) {
+	idents := map[string]bool{}
+	local := false
+	visit := func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Call:
+			if id := lastIdent(n.Func); id != "" {
+				idents[id] = true
+			}
+		case *syntax.Import:
+			for _, a := range n.Names {
+				if _, ok := f.Module.resolveImport(a.Name, 0); ok {
+					local = true
+				}
+			}
+		case *syntax.ImportFrom:
+			if _, ok := f.Module.resolveImport(n.Module, n.Level); ok {
+				local = true
+			}
+		}
+		return true
+	}
+	if f.Lambda != nil {
+		syntax.Inspect(f.Lambda.Body, visit)
+		return idents, local
+	}
+	for _, s := range f.Def.Body {
+		syntax.Inspect(s, visit)
+	}
+	return idents, local
+}
