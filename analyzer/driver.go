@@ -35,6 +35,11 @@ import (
 // multiprocessing code, and parsing them costs seconds and memory.
 const DefaultMaxFileSize = 10 << 20
 
+// ForceFullEnv, set to 1, turns the byte prefilter off (every checked file
+// is parsed and simulated): the benchmark's worst case, and a way to rule
+// the prefilter out when a finding seems missing.
+const ForceFullEnv = "CUDAFORKLINT_FORCE_FULL"
+
 // Options configure one run.
 type Options struct {
 	// Paths are files and directories to check; empty means ".".
@@ -97,6 +102,9 @@ func Run(opts Options) (*Result, error) {
 	}
 	if opts.MaxFileSize == 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if os.Getenv(ForceFullEnv) == "1" {
+		opts.Settings.ForceFull = true
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {

@@ -117,6 +117,19 @@ var externalRoots = func() map[string]bool {
 // leading dots) imported from m with the given relative level. It returns
 // ok=false for modules that are not files of the project.
 func (m *Module) resolveImport(name string, level int) (string, bool) {
+	return ResolveImport(m.Prog.src.IsFile, m.Prog.opts.Roots, m.Path, m.importRoot, name, level)
+}
+
+// IsExternalRoot reports whether a top-level module name always means an
+// installed or standard library, never a file of the project.
+func IsExternalRoot(root string) bool { return externalRoots[root] }
+
+// ResolveImport is the model's import resolution, shared with the byte-level
+// prefilter (passes/pyprogram) so that both find the same files: it returns
+// the local file that `import name` (with the given relative level) names
+// when written in the file at path, whose package root is importRoot (see
+// ModuleNameAndRoot), with roots searched last for absolute imports.
+func ResolveImport(isFile func(string) bool, roots []string, path, importRoot, name string, level int) (string, bool) {
 	if level == 0 {
 		root := name
 		if i := strings.IndexByte(root, '.'); i >= 0 {
@@ -128,34 +141,42 @@ func (m *Module) resolveImport(name string, level int) (string, bool) {
 	}
 	var dirs []string
 	if level > 0 {
-		dir := filepath.Dir(m.Path)
+		dir := filepath.Dir(path)
 		for i := 1; i < level; i++ {
 			dir = filepath.Dir(dir)
 		}
 		dirs = []string{dir}
 	} else {
-		dirs = append(dirs, m.importRoot, filepath.Dir(m.Path))
-		dirs = append(dirs, m.Prog.opts.Roots...)
+		dirs = make([]string, 0, 2+len(roots))
+		dirs = append(dirs, importRoot, filepath.Dir(path))
+		dirs = append(dirs, roots...)
 	}
 	rel := filepath.FromSlash(strings.ReplaceAll(name, ".", "/"))
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		if d == "" || seen[d] {
+	for i, d := range dirs {
+		if d == "" || seenBefore(dirs[:i], d) {
 			continue
 		}
-		seen[d] = true
 		base := filepath.Join(d, rel)
 		if name == "" {
 			base = d
 		}
-		if name != "" && m.Prog.src.IsFile(base+".py") {
+		if name != "" && isFile(base+".py") {
 			return base + ".py", true
 		}
-		if init := filepath.Join(base, "__init__.py"); m.Prog.src.IsFile(init) {
+		if init := filepath.Join(base, "__init__.py"); isFile(init) {
 			return init, true
 		}
 	}
 	return "", false
+}
+
+func seenBefore(list []string, d string) bool {
+	for _, x := range list {
+		if x == d {
+			return true
+		}
+	}
+	return false
 }
 
 // importedModule loads the local module for an import, or returns nil.
@@ -176,13 +197,19 @@ func (m *Module) importedModule(name string, level int) *Module {
 // from): /r/pkg/sub/mod.py with /r/pkg/__init__.py and /r/pkg/sub/__init__.py
 // is "pkg.sub.mod" under /r.
 func moduleNameAndRoot(src Source, path string) (string, string) {
+	return ModuleNameAndRoot(src.IsFile, path)
+}
+
+// ModuleNameAndRoot is moduleNameAndRoot over an IsFile function, for the
+// prefilter.
+func ModuleNameAndRoot(isFile func(string) bool, path string) (string, string) {
 	dir, file := filepath.Split(path)
 	dir = filepath.Clean(dir)
 	parts := []string{strings.TrimSuffix(file, ".py")}
 	if parts[0] == "__init__" {
 		parts = nil
 	}
-	for src.IsFile(filepath.Join(dir, "__init__.py")) {
+	for isFile(filepath.Join(dir, "__init__.py")) {
 		parts = append([]string{filepath.Base(dir)}, parts...)
 		parent := filepath.Dir(dir)
 		if parent == dir {

@@ -141,6 +141,15 @@ func convertSafely(recs []rec, src []byte) (f *File, err error) {
 	return convert(recs, src), nil
 }
 
+// CheckSource returns the *SourceError Parse would return for source it
+// cannot analyse at all, without parsing; nil if Parse would parse it.
+func CheckSource(src []byte) error {
+	if err := checkSource(src); err != nil {
+		return err
+	}
+	return nil
+}
+
 // checkSource rejects source Parse cannot analyse.
 func checkSource(src []byte) error {
 	if len(src) > maxSource {

@@ -52,11 +52,16 @@ type Settings struct {
 	// Workers bounds the parallel parse (0: GOMAXPROCS).
 	Workers int
 	// IsFile reports whether a path is a readable regular file (for import
-	// resolution). Nil means os.Stat.
+	// resolution). Nil means the answer os.Stat would give, read from one
+	// cached listing per directory.
 	IsFile func(path string) bool
 	// Relevant, when set, tells which checked files can matter at all; the
-	// others are not parsed (see the driver's byte prefilter).
+	// others are not parsed. Nil means the byte prefilter (prefilter.go)
+	// decides.
 	Relevant func(path string) bool
+	// ForceFull turns the prefilter off: every checked file is parsed and
+	// simulated (CUDAFORKLINT_FORCE_FULL=1; the benchmark's worst case).
+	ForceFull bool
 }
 
 var (
@@ -88,6 +93,10 @@ type Result struct {
 	Notices []finding.Notice
 	// Skipped counts checked files the prefilter proved irrelevant.
 	Skipped int
+	// NoqaOnly are checked files the prefilter proved irrelevant that were
+	// parsed all the same, for the driver's noqa checks and syntax-error
+	// notices (they mention noqa or CUDA); they are not simulated.
+	NoqaOnly []*model.Module
 
 	fset  *token.FileSet
 	mu    sync.Mutex
@@ -100,6 +109,7 @@ func (r *Result) Checked() []*model.Module {
 	for _, ms := range r.Entries {
 		out = append(out, ms...)
 	}
+	out = append(out, r.NoqaOnly...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
@@ -151,20 +161,38 @@ func run(pass *analysis.Pass) (any, error) {
 	set := current()
 	isFile := set.IsFile
 	if isFile == nil {
-		isFile = statIsFile
+		isFile = newDirCache().IsFile
 	}
 	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
 		model.Options{Roots: set.Roots, ExtraInitializers: set.ExtraInitializers})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
 
-	var files []string
-	for _, f := range pass.OtherFiles {
-		if set.Relevant != nil && !set.Relevant(f) {
-			res.Skipped++
-			continue
+	files := pass.OtherFiles
+	noqaOnly := map[string]bool{}
+	switch {
+	case set.ForceFull:
+	case set.Relevant != nil:
+		files = nil
+		for _, f := range pass.OtherFiles {
+			if set.Relevant(f) {
+				files = append(files, f)
+			}
 		}
-		files = append(files, f)
+	default:
+		d := runPrefilter(pass.OtherFiles, pass.ReadFile, isFile, set.Roots, set.ExtraInitializers, set.Workers)
+		files = nil
+		for _, f := range pass.OtherFiles {
+			c := filepath.Clean(f)
+			switch {
+			case d.simulate[c]:
+				files = append(files, f)
+			case d.noqa[c]:
+				files = append(files, f)
+				noqaOnly[f] = true
+			}
+		}
 	}
+	res.Skipped = len(pass.OtherFiles) - len(files) + len(noqaOnly)
 	mods := make([]*model.Module, len(files))
 	errs := make([]error, len(files))
 	workers := set.Workers
@@ -199,6 +227,10 @@ func run(pass *analysis.Pass) (any, error) {
 			pos := tf.Position(tf.Pos(sp.Start))
 			res.Notices = append(res.Notices, finding.Notice{Path: f, Line: pos.Line,
 				Message: fmt.Sprintf("could not parse the code at line %d, column %d; analyzed the rest of the file", pos.Line, pos.Column)})
+		}
+		if noqaOnly[f] {
+			res.NoqaOnly = append(res.NoqaOnly, m)
+			continue
 		}
 		ts := target.Default()
 		if set.TargetsFor != nil {

@@ -1,0 +1,362 @@
+package pyprogram
+
+import (
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// The prefilter decides, from the files' bytes alone, which checked files
+// can have findings; the others are neither parsed nor simulated.
+//
+// Every finding comes from a hazard, and every hazard from simulating an
+// entry (a checked module) that reaches a process start: CFL005 needs a
+// start that is not a fork (a Process, a Pool, a ProcessPoolExecutor,
+// torch.multiprocessing.spawn, a DataLoader with workers); the other rules
+// need a start and a CUDA initialization. The simulation of an entry X only
+// ever sees code of the modules it loads, and the model loads a module only
+// through (1) an import statement, (2) an attribute of a loaded module that
+// names a submodule, or (3) a set_forkserver_preload name; in each case the
+// module's name is written, as a whole identifier, in a loaded module. A
+// start is a call whose callee value is a path rooted at a family module
+// (multiprocessing, multiprocess, concurrent, torch, torch_geometric, os,
+// pty) ending in an API name (Process, Pool, ProcessPoolExecutor, spawn,
+// start_processes, DataLoader, fork, forkpty, Manager, SyncManager); paths
+// are built from identifiers written in loaded modules (imports and
+// attributes). A CUDA initialization is likewise a catalog path rooted at a
+// catalog library, a catalog method written after a dot, or an extra
+// initializer.
+//
+// So the prefilter over-approximates what each checked file can load (the
+// reach: the file, the local modules its import statements name, resolved as
+// the model resolves them, the submodules of every reached module whose name
+// appears anywhere, and names in string literals of files that mention
+// set_forkserver_preload), and keeps a file when its reach contains a
+// family root together with one of its API names (CFL005), or, for the
+// other rules, any such pair and a CUDA name. Files whose bytes cannot be
+// analysed (unreadable, NUL, not UTF-8) are kept so that the loader reports
+// them as before; files mentioning noqa or CUDA are parsed (for the driver's
+// noqa checks and the syntax-error notices) but not simulated.
+
+// relevantBits decides from the bits of a reach whether it can have findings.
+func relevantBits(b uint32) bool {
+	has := func(a, f uint32) bool { return b&a != 0 && b&f != 0 }
+	notFork := has(bitProc, bitFamMP) || has(bitPPE, bitFamConc) || has(bitSpawn, bitFamTorch) || has(bitLoader, bitFamTorch)
+	if notFork {
+		return true
+	}
+	any := has(bitFork, bitFamOS) || has(bitManager, bitFamMP)
+	return any && b&(bitCUDA|bitPreload) != 0
+}
+
+// pnode is a file in the prefilter's graph.
+type pnode struct {
+	path    string
+	checked bool
+	keep    bool // cannot be judged from its bytes: keep it
+	scan    fileScan
+	edges   []int
+	modName string
+	modRoot string
+}
+
+// prefilter holds one run's graph.
+type prefilter struct {
+	read   func(string) ([]byte, error)
+	isFile func(string) bool
+	roots  []string
+	extra  map[string]uint32
+
+	nodes  []*pnode
+	index  map[string]int
+	tokens *tokenSet
+	dirs   *dirCache // listings for the submodule edges
+}
+
+// decision is the prefilter's verdict on the checked files.
+type decision struct {
+	simulate map[string]bool // entries
+	noqa     map[string]bool // parsed for noqa only
+}
+
+func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int) decision {
+	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache()}
+	if len(extraInit) > 0 {
+		pf.extra = map[string]uint32{}
+		for _, e := range extraInit {
+			pf.extra[e[strings.LastIndexByte(e, '.')+1:]] |= bitCUDA
+		}
+	}
+	var pending []int
+	for _, f := range files {
+		f = filepath.Clean(f)
+		if _, ok := pf.index[f]; ok {
+			continue
+		}
+		pf.index[f] = len(pf.nodes)
+		pending = append(pending, len(pf.nodes))
+		pf.nodes = append(pf.nodes, &pnode{path: f, checked: true})
+	}
+	// Scan, resolve, add what is found on disk, until nothing new appears;
+	// then the submodule edges, with every token known, which may add files
+	// again.
+	//
+	// A file whose own bytes already qualify is not expanded: whatever
+	// reaches it qualifies too. When every checked file qualifies by itself
+	// (a pre-commit run on a training script), nothing else is read.
+	for len(pending) > 0 {
+		for len(pending) > 0 {
+			pf.scanAll(pending, workers)
+			var next []int
+			for _, n := range pending {
+				if !pf.decided(n) {
+					next = pf.resolveImports(n, next)
+				}
+			}
+			pending = next
+		}
+		for n := range pf.nodes {
+			if !pf.decided(n) {
+				pending = pf.submodules(n, pending)
+			}
+		}
+	}
+	reach := pf.reachBits()
+	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}}
+	for n, nd := range pf.nodes {
+		if !nd.checked {
+			continue
+		}
+		switch {
+		case nd.keep || relevantBits(reach[n]):
+			d.simulate[nd.path] = true
+		case nd.scan.bits&(bitNoqa|bitCUDA) != 0:
+			// Parsed, not simulated: for the driver's noqa checks, and
+			// so that a file that uses CUDA still gets its syntax-error
+			// notices.
+			d.noqa[nd.path] = true
+		}
+	}
+	return d
+}
+
+// decided reports whether a node's own bytes settle its reach's verdict.
+func (pf *prefilter) decided(n int) bool {
+	nd := pf.nodes[n]
+	return nd.keep || relevantBits(nd.scan.bits)
+}
+
+// scanAll scans the given nodes in parallel.
+func (pf *prefilter) scanAll(list []int, workers int) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(list))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := make(chan int, len(list))
+	for _, n := range list {
+		next <- n
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newScanner(pf.extra)
+			for n := range next {
+				nd := pf.nodes[n]
+				src, err := pf.read(nd.path)
+				if err != nil || !sourceOK(src) {
+					nd.keep = true
+					continue
+				}
+				nd.scan = sc.scan(src)
+				nd.modName, nd.modRoot = model.ModuleNameAndRoot(pf.isFile, nd.path)
+			}
+			mu.Lock()
+			pf.tokens.merge(sc.tokens)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// sourceOK reports whether syntax.Parse accepts the source: source it
+// refuses is kept so that the loader reports it as before.
+func sourceOK(src []byte) bool { return syntax.CheckSource(src) == nil }
+
+// add returns the node for a file found on disk, adding it (to be scanned)
+// if it is new.
+func (pf *prefilter) add(path string, pending []int) (int, []int) {
+	if n, ok := pf.index[path]; ok {
+		return n, pending
+	}
+	n := len(pf.nodes)
+	pf.index[path] = n
+	pf.nodes = append(pf.nodes, &pnode{path: path})
+	return n, append(pending, n)
+}
+
+func (pf *prefilter) edge(from int, path string, pending []int) []int {
+	n, pending := pf.add(path, pending)
+	pf.nodes[from].edges = append(pf.nodes[from].edges, n)
+	return pending
+}
+
+// resolveImports adds the edges of a node's import statements (every prefix
+// of every dotted name, as the model's importName tries them) and of the
+// module names in its strings when it mentions set_forkserver_preload.
+func (pf *prefilter) resolveImports(n int, pending []int) []int {
+	nd := pf.nodes[n]
+	if nd.keep {
+		return pending
+	}
+	try := func(name string, level int) {
+		if p, ok := model.ResolveImport(pf.isFile, pf.roots, nd.path, nd.modRoot, name, level); ok && p != nd.path {
+			pending = pf.edge(n, p, pending)
+		}
+	}
+	prefixes := func(name string, level int) {
+		if name == "" {
+			try("", level)
+			return
+		}
+		for i := 0; i <= len(name); i++ {
+			if i == len(name) || name[i] == '.' {
+				try(name[:i], level)
+			}
+		}
+	}
+	for _, r := range nd.scan.imports {
+		if r.level == 0 && r.name == "" {
+			continue
+		}
+		prefixes(r.name, r.level)
+	}
+	for _, s := range nd.scan.strs {
+		prefixes(s, 0)
+	}
+	return pending
+}
+
+// submodules adds the edges from a module to its submodules (a module's
+// attribute may name one: `import pkg` then `pkg.sub.f()`) whose name
+// appears in some scanned file, resolved as the model's attribute lookup
+// does (`pkg.sub` imported from the module).
+func (pf *prefilter) submodules(n int, pending []int) []int {
+	nd := pf.nodes[n]
+	if nd.keep || nd.modName == "" {
+		return pending
+	}
+	root := nd.modName
+	if i := strings.IndexByte(root, '.'); i >= 0 {
+		root = root[:i]
+	}
+	if model.IsExternalRoot(root) {
+		return pending
+	}
+	rel := filepath.FromSlash(strings.ReplaceAll(nd.modName, ".", "/"))
+	seen := map[string]bool{}
+	for _, d := range append([]string{nd.modRoot, filepath.Dir(nd.path)}, pf.roots...) {
+		dir := filepath.Join(d, rel)
+		if d == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		for entry := range pf.dirs.listing(dir) {
+			name := strings.TrimSuffix(entry, ".py")
+			if !pf.tokens.has(name) {
+				continue
+			}
+			if p, ok := model.ResolveImport(pf.isFile, pf.roots, nd.path, nd.modRoot, nd.modName+"."+name, 0); ok && p != nd.path {
+				if m, ok := pf.index[p]; !ok || !slices.Contains(nd.edges, m) {
+					pending = pf.edge(n, p, pending)
+				}
+			}
+		}
+	}
+	return pending
+}
+
+// reachBits ORs every node's bits over what it reaches (Tarjan's strongly
+// connected components; each component's bits are final when it closes).
+func (pf *prefilter) reachBits() []uint32 {
+	n := len(pf.nodes)
+	out := make([]uint32, n)
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	counter := 0
+	type frame struct{ v, e int }
+	for s := 0; s < n; s++ {
+		if index[s] >= 0 {
+			continue
+		}
+		call := []frame{{s, 0}}
+		index[s], low[s] = counter, counter
+		counter++
+		stack = append(stack, s)
+		onStack[s] = true
+		out[s] = pf.nodes[s].scan.bits
+		for len(call) > 0 {
+			top := &call[len(call)-1]
+			v := top.v
+			if top.e < len(pf.nodes[v].edges) {
+				w := pf.nodes[v].edges[top.e]
+				top.e++
+				if index[w] < 0 {
+					index[w], low[w] = counter, counter
+					counter++
+					stack = append(stack, w)
+					onStack[w] = true
+					out[w] = pf.nodes[w].scan.bits
+					call = append(call, frame{w, 0})
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+					out[v] |= out[w]
+				} else {
+					out[v] |= out[w]
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+				out[u] |= out[v]
+			}
+			if low[v] == index[v] {
+				// v roots a component: every member gets the union.
+				var members []int
+				var bits uint32
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					members = append(members, w)
+					bits |= out[w]
+					if w == v {
+						break
+					}
+				}
+				for _, w := range members {
+					out[w] = bits
+				}
+				if len(call) > 0 {
+					out[call[len(call)-1].v] |= bits
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,424 @@
+package pyprogram
+
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+)
+
+// The byte scan: what the prefilter learns about a file without parsing it.
+// It reads every identifier once (identifier bytes: ASCII letters, digits,
+// '_', and every byte >= 0x80, so that non-ASCII identifiers are whole
+// tokens), sets a bit for each token the analysis depends on, collects the
+// file's distinct identifiers (for submodule lookups) and the module names
+// its import statements could name. Strings and comments are scanned like
+// code: that only over-approximates.
+
+// Token bits. A process start needs an API name and its family's root module
+// somewhere in what an entry can reach (see relevantBits); a CUDA
+// initialization needs one of the catalog's names.
+const (
+	bitFamMP    uint32 = 1 << iota // multiprocessing, multiprocess (torch.multiprocessing too)
+	bitFamConc                     // concurrent (concurrent.futures)
+	bitFamTorch                    // torch, torch_geometric
+	bitFamOS                       // os, pty
+	bitProc                        // Process, Pool
+	bitPPE                         // ProcessPoolExecutor
+	bitSpawn                       // spawn, start_processes (torch.multiprocessing)
+	bitLoader                      // DataLoader
+	bitFork                        // fork, forkpty
+	bitManager                     // Manager, SyncManager
+	bitCUDA                        // a catalog library or CUDA method, an extra initializer
+	bitPreload                     // set_forkserver_preload: names modules in strings
+	bitNoqa                        // a noqa directive may be here (for the driver's noqa checks)
+
+	// flagMethod marks, in baseTokens, a catalog method row: CUDA only when
+	// written after a dot. It is never set in a file's bits.
+	flagMethod uint32 = 1 << 31
+)
+
+// baseTokens maps identifiers to their bits.
+var baseTokens = func() map[string]uint32 {
+	m := map[string]uint32{
+		"multiprocessing": bitFamMP, "multiprocess": bitFamMP,
+		"concurrent": bitFamConc,
+		"torch":      bitFamTorch, "torch_geometric": bitFamTorch,
+		"os": bitFamOS, "pty": bitFamOS,
+		"Process": bitProc, "Pool": bitProc,
+		"ProcessPoolExecutor": bitPPE,
+		"spawn":               bitSpawn, "start_processes": bitSpawn,
+		"DataLoader": bitLoader,
+		"fork":       bitFork, "forkpty": bitFork,
+		"Manager": bitManager, "SyncManager": bitManager,
+		"set_forkserver_preload": bitPreload,
+	}
+	cuda := func(name string) {
+		if name != "" {
+			m[name] |= bitCUDA
+		}
+	}
+	for _, l := range catalog.Libraries() {
+		cuda(l)
+	}
+	for _, r := range catalog.Rows() {
+		if r.Shape == catalog.Method {
+			continue // methodTokens: only as `.name`
+		}
+		root := r.Name
+		if i := strings.IndexByte(root, '.'); i >= 0 {
+			root = root[:i]
+		}
+		cuda(root)
+	}
+	cuda("cuda")
+	// The catalog's method rows (`x.cuda()`, `x.to(0)`) count as CUDA only
+	// when written after a dot, since "to" is everywhere.
+	for _, r := range catalog.Rows() {
+		if r.Shape == catalog.Method {
+			m[strings.TrimPrefix(r.Name, ".")] |= flagMethod
+		}
+	}
+	m["import"] |= flagImport
+	return m
+}()
+
+// flagImport marks the import keyword in baseTokens.
+const flagImport uint32 = 1 << 30
+
+// impRef is what one import statement may load: the dotted names tried with
+// every prefix (`import a.b.c` loads a, a.b and a.b.c) at a relative level.
+type impRef struct {
+	level int
+	name  string // dotted, without the leading dots; "" for `from . import x`'s package
+}
+
+// fileScan is the scan of one file.
+type fileScan struct {
+	bits    uint32
+	imports []impRef
+	strs    []string // dotted names in string literals, when bitPreload is set
+}
+
+func isIdentByte(b byte) bool { return identByte[b] }
+
+var identByte = func() (t [256]bool) {
+	for b := 0; b < 256; b++ {
+		c := byte(b)
+		t[b] = c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c >= 0x80
+	}
+	return
+}()
+
+// scanner scans files; one per goroutine. tokens records every identifier
+// it saw, over all its files, in a one-hash Bloom filter: a false positive
+// only adds an edge to the graph.
+type scanner struct {
+	extra  map[string]uint32
+	tokens *tokenSet
+}
+
+func newScanner(extra map[string]uint32) *scanner {
+	return &scanner{extra: extra, tokens: newTokenSet()}
+}
+
+// tokenSet is a Bloom filter of identifiers with one hash function.
+type tokenSet struct{ bits []uint64 }
+
+const tokenSetBits = 1 << 21 // 256 KB: stays in cache
+
+func newTokenSet() *tokenSet { return &tokenSet{bits: make([]uint64, tokenSetBits/64)} }
+
+func tokenHash(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	return h % tokenSetBits
+}
+
+func (t *tokenSet) add(b []byte) {
+	h := tokenHash(b)
+	t.bits[h/64] |= 1 << (h % 64)
+}
+
+// has reports whether s may have been added.
+func (t *tokenSet) has(s string) bool {
+	h := tokenHash([]byte(s))
+	return t.bits[h/64]&(1<<(h%64)) != 0
+}
+
+func (t *tokenSet) merge(o *tokenSet) {
+	for i, w := range o.bits {
+		t.bits[i] |= w
+	}
+}
+
+func (sc *scanner) scan(src []byte) fileScan {
+	var fs fileScan
+	for i := 0; i < len(src); {
+		b := src[i]
+		if !isIdentByte(b) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isIdentByte(src[j]) {
+			j++
+		}
+		if b >= '0' && b <= '9' {
+			i = j // a number (or its suffix)
+			continue
+		}
+		id := src[i:j]
+		if bits, ok := baseTokens[string(id)]; ok {
+			fs.bits |= bits &^ (flagMethod | flagImport)
+			if bits&flagMethod != 0 && afterDot(src, i) {
+				fs.bits |= bitCUDA
+			}
+			if bits&flagImport != 0 {
+				fs.imports = appendImports(fs.imports, src, i, j)
+			}
+		}
+		if len(sc.extra) > 0 {
+			fs.bits |= sc.extra[string(id)]
+		}
+		if len(id) >= 4 && hasNoqa(id) {
+			fs.bits |= bitNoqa
+		}
+		sc.tokens.add(id)
+		i = j
+	}
+	if fs.bits&bitPreload != 0 {
+		fs.strs = dottedStrings(src)
+	}
+	return fs
+}
+
+// hasNoqa reports whether id contains "noqa" in any case.
+func hasNoqa(id []byte) bool {
+	for k := 0; k+4 <= len(id); k++ {
+		if id[k]|0x20 == 'n' && id[k+1]|0x20 == 'o' && id[k+2]|0x20 == 'q' && id[k+3]|0x20 == 'a' {
+			return true
+		}
+	}
+	return false
+}
+
+// afterDot reports whether the identifier at i may follow a '.': only white
+// space and line continuations between them, or a line break after a line
+// that holds a comment (inside brackets a comment may sit between them).
+func afterDot(src []byte, i int) bool {
+	k := i - 1
+	for k >= 0 {
+		switch src[k] {
+		case ' ', '\t', '\f', '\r', '\\':
+			k--
+			continue
+		case '\n':
+			line := k - 1
+			for line >= 0 && src[line] != '\n' {
+				if src[line] == '#' {
+					return true
+				}
+				line--
+			}
+			k--
+			continue
+		}
+		break
+	}
+	return k >= 0 && src[k] == '.'
+}
+
+// skipSpace skips white space, line continuations and, when multiline (inside
+// parentheses), line breaks and comments.
+func skipSpace(src []byte, i int, multiline bool) int {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\r':
+			i++
+		case c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r'):
+			i += 2
+		case multiline && c == '\n':
+			i++
+		case multiline && c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// ident reads an identifier at i.
+func ident(src []byte, i int) (string, int) {
+	j := i
+	for j < len(src) && isIdentByte(src[j]) {
+		j++
+	}
+	return string(src[i:j]), j
+}
+
+// dotted reads `a . b . c` at i.
+func dotted(src []byte, i int, multiline bool) (string, int) {
+	var parts []string
+	for {
+		id, j := ident(src, i)
+		if id == "" {
+			break
+		}
+		parts = append(parts, id)
+		k := skipSpace(src, j, multiline)
+		if k < len(src) && src[k] == '.' {
+			i = skipSpace(src, k+1, multiline)
+			continue
+		}
+		i = j
+		break
+	}
+	return strings.Join(parts, "."), i
+}
+
+// appendImports reads the import statement whose `import` keyword is at
+// src[start:end]: backwards for `from <dots><module>`, forwards for the
+// names.
+func appendImports(out []impRef, src []byte, start, end int) []impRef {
+	if start > 0 && isIdentByte(src[start-1]) || end < len(src) && isIdentByte(src[end]) {
+		return out
+	}
+	level, module, isFrom := fromClause(src, start)
+	i := skipSpace(src, end, false)
+	paren := false
+	if isFrom && i < len(src) && src[i] == '(' {
+		paren = true
+		i = skipSpace(src, i+1, true)
+	}
+	if isFrom {
+		out = append(out, impRef{level: level, name: module})
+	}
+	for {
+		var name string
+		name, i = dotted(src, i, paren)
+		if name == "" {
+			break
+		}
+		if isFrom {
+			out = append(out, impRef{level: level, name: joinDotted(module, name)})
+		} else {
+			out = append(out, impRef{name: name})
+		}
+		i = skipSpace(src, i, paren)
+		if as, j := ident(src, i); as == "as" {
+			i = skipSpace(src, j, paren)
+			_, i = ident(src, i)
+			i = skipSpace(src, i, paren)
+		}
+		if i < len(src) && src[i] == ',' {
+			i = skipSpace(src, i+1, paren)
+			continue
+		}
+		break
+	}
+	return out
+}
+
+// fromClause looks backwards from an `import` keyword for `from <dots><name>`.
+func fromClause(src []byte, importAt int) (level int, module string, ok bool) {
+	var parts []string // identifiers, backwards
+	dots := 0          // dots seen since the last identifier (backwards)
+	k := importAt - 1
+	for {
+		k = skipSpaceBack(src, k)
+		if k < 0 {
+			return 0, "", false
+		}
+		switch {
+		case src[k] == '.':
+			dots++
+			k--
+			continue
+		case isIdentByte(src[k]):
+			j := k
+			for j >= 0 && isIdentByte(src[j]) {
+				j--
+			}
+			id := string(src[j+1 : k+1])
+			k = j
+			if id == "from" {
+				mod := make([]string, len(parts))
+				for n := range parts {
+					mod[n] = parts[len(parts)-1-n]
+				}
+				return dots, strings.Join(mod, "."), true
+			}
+			if len(parts) > 0 && dots == 0 {
+				return 0, "", false // two identifiers in a row: not a module name
+			}
+			parts = append(parts, id)
+			dots = 0
+			continue
+		}
+		return 0, "", false
+	}
+}
+
+// skipSpaceBack skips white space and line continuations backwards.
+func skipSpaceBack(src []byte, k int) int {
+	for k >= 0 {
+		switch src[k] {
+		case ' ', '\t', '\f':
+			k--
+		case '\n', '\r':
+			// Only a continued line may go on: the byte before is a backslash.
+			j := k - 1
+			if src[k] == '\n' && j >= 0 && src[j] == '\r' {
+				j--
+			}
+			if j >= 0 && src[j] == '\\' {
+				k = j - 1
+				continue
+			}
+			return -1
+		default:
+			return k
+		}
+	}
+	return k
+}
+
+func joinDotted(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}
+
+// dottedStrings returns the contents of string literals that look like dotted
+// module names ("pkg.mod"), for set_forkserver_preload's list.
+func dottedStrings(src []byte) []string {
+	var out []string
+	for i := 0; i < len(src); i++ {
+		q := src[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		j := i + 1
+		for j < len(src) && (isIdentByte(src[j]) || src[j] == '.') {
+			j++
+		}
+		if j < len(src) && src[j] == q && j > i+1 {
+			out = append(out, string(src[i+1:j]))
+		}
+		i = j - 1
+		if j < len(src) && src[j] == q {
+			i = j
+		}
+	}
+	return out
+}
