@@ -1,0 +1,520 @@
+//go:build ignore
+
+// bench is the benchmark driver behind scripts/bench/bench.sh: it runs
+// cudaforklint, its floors (reading the files, tree-sitter parse-only,
+// syntax.Parse) and its peers (pyflakes, ruff's F rules in WebAssembly) on the
+// same files in one run, each several times as a separate process, and prints
+// min and median wall time, throughput, peak RSS and the ratios the targets
+// are stated in (docs/performance.md).
+//
+//	bench run -work DIR -cfl BIN -self BIN -ruff DIR [-runs N] [-doc FILE]
+//	bench floor-read LIST | floor-parse LIST WORKERS | floor-syntax LIST WORKERS
+//	bench gen DIR N    (writes the generated corpus: go run scripts/bench/bench.go gen DIR N)
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+
+	"github.com/cudaforklint/cudaforklint/benchcorpus"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: bench run|floor-read|floor-parse|floor-syntax ...")
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "run":
+		benchRun(os.Args[2:])
+	case "gen":
+		n, err := strconv.Atoi(os.Args[3])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		files, err := benchcorpus.Generate(os.Args[2], n, 1)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("%d files\n", len(files))
+	case "floor-read":
+		floor(os.Args[2], 0, func([]byte) {})
+	case "floor-parse":
+		w, _ := strconv.Atoi(os.Args[3])
+		lang := python.GetLanguage()
+		var pool sync.Pool
+		floor(os.Args[2], w, func(src []byte) {
+			p, _ := pool.Get().(*sitter.Parser)
+			if p == nil {
+				p = sitter.NewParser()
+				p.SetLanguage(lang)
+			}
+			tree, err := p.ParseCtx(context.Background(), nil, src)
+			if err == nil {
+				tree.Close()
+			}
+			pool.Put(p)
+		})
+	case "floor-syntax":
+		w, _ := strconv.Atoi(os.Args[3])
+		floor(os.Args[2], w, func(src []byte) { syntax.Parse(src) })
+	default:
+		fmt.Fprintln(os.Stderr, "unknown mode", os.Args[1])
+		os.Exit(2)
+	}
+}
+
+// floor reads every listed file (and applies fn to it) with w workers
+// (0: GOMAXPROCS).
+func floor(list string, w int, fn func([]byte)) {
+	files := readList(list)
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for i := 0; i < w; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				if b, err := os.ReadFile(f); err == nil {
+					fn(b)
+				}
+			}
+		}()
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+}
+
+func readList(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return strings.Fields(string(b))
+}
+
+// corpus is a directory of Python files and its list file.
+type corpus struct {
+	name  string
+	dir   string
+	list  string
+	files int
+	bytes int64
+}
+
+func makeCorpus(name, dir, listPath string) corpus {
+	c := corpus{name: name, dir: dir, list: listPath}
+	var files []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			files = append(files, p)
+			if fi, err := d.Info(); err == nil {
+				c.bytes += fi.Size()
+			}
+		}
+		return nil
+	})
+	sort.Strings(files)
+	c.files = len(files)
+	os.WriteFile(listPath, []byte(strings.Join(files, "\n")+"\n"), 0o644)
+	return c
+}
+
+// copyStdlib copies the *.py files of python3's standard library, without
+// site-packages, to dst.
+func copyStdlib(dst string) (string, error) {
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
+	if err != nil {
+		return "", fmt.Errorf("python3: %v", err)
+	}
+	src := strings.TrimSpace(string(out))
+	if _, err := os.Stat(dst); err == nil {
+		return src, nil
+	}
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == "site-packages" || d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".py") || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		t := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(t), 0o755)
+		return os.WriteFile(t, b, 0o644)
+	})
+	return src, err
+}
+
+// measurement is one benchmarked command.
+type measurement struct {
+	name    string
+	corpus  *corpus
+	cores   int
+	times   []time.Duration
+	rssKB   int64
+	skipped string // why it did not run
+
+	// the command, run once per round (repeat times)
+	dir    string
+	env    []string
+	bin    string
+	args   []string
+	repeat int
+}
+
+func (m *measurement) min() time.Duration { return sorted(m.times)[0] }
+func (m *measurement) median() time.Duration {
+	s := sorted(m.times)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func sorted(t []time.Duration) []time.Duration {
+	s := append([]time.Duration(nil), t...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s
+}
+
+// timeCmd runs a command n times and records wall time and peak RSS.
+func timeCmd(m *measurement, n int, dir string, env []string, name string, args ...string) {
+	for i := 0; i < n; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		var stderr bytes.Buffer
+		cmd.Stdout = nil
+		cmd.Stderr = &stderr
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if cmd.ProcessState == nil {
+			m.skipped = fmt.Sprintf("%s: %v", name, err)
+			return
+		}
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() > 2 || err != nil && !isExit(err) {
+			m.skipped = fmt.Sprintf("%s failed: %v %s", name, err, firstLine(stderr.String()))
+			return
+		}
+		m.times = append(m.times, d)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > m.rssKB {
+			m.rssKB = ru.Maxrss
+		}
+	}
+}
+
+func isExit(err error) bool { _, ok := err.(*exec.ExitError); return ok }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func benchRun(args []string) {
+	fl := flag.NewFlagSet("run", flag.ExitOnError)
+	work := fl.String("work", "", "work directory (corpora, lists)")
+	cfl := fl.String("cfl", "", "cudaforklint binary")
+	self := fl.String("self", "", "this program, built")
+	ruffDir := fl.String("ruff", "", "directory with node_modules/@astral-sh/ruff-wasm-nodejs")
+	runs := fl.Int("runs", 3, "runs of each command")
+	genN := fl.Int("gen", 800, "scripts in the generated corpus")
+	doc := fl.String("doc", "", "docs/performance.md to update between its bench markers")
+	script := fl.String("script", "scripts/bench/ruff_check.mjs", "the ruff runner")
+	fl.Parse(args)
+	if *work == "" || *cfl == "" || *self == "" {
+		fl.Usage()
+		os.Exit(2)
+	}
+	os.MkdirAll(*work, 0o755)
+	cores := runtime.NumCPU()
+	allCores := fmt.Sprintf("%d", cores)
+
+	stdlibSrc, err := copyStdlib(filepath.Join(*work, "stdlib"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// The doubled corpus: two copies side by side.
+	double := filepath.Join(*work, "stdlib2x")
+	if _, err := os.Stat(double); err != nil {
+		for _, half := range []string{"a", "b"} {
+			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(double, half))
+		}
+	}
+	gen := filepath.Join(*work, fmt.Sprintf("gen%d", *genN))
+	if _, err := os.Stat(gen); err != nil {
+		if _, err := benchcorpus.Generate(gen, *genN, 1); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	std := makeCorpus("stdlib", filepath.Join(*work, "stdlib"), filepath.Join(*work, "stdlib.list"))
+	std2 := makeCorpus("stdlib ×2", double, filepath.Join(*work, "stdlib2x.list"))
+	gc := makeCorpus(fmt.Sprintf("generated (%d jobs)", *genN), gen, filepath.Join(*work, "gen.list"))
+
+	var ms []*measurement
+	add := func(m *measurement) *measurement { ms = append(ms, m); return m }
+	one := []string{"GOMAXPROCS=1"}
+	full := []string{"CUDAFORKLINT_FORCE_FULL=1"}
+	check := func(c *corpus) []string {
+		return []string{"check", "--isolated", "--exit-zero", "--format", "concise", "."}
+	}
+	progress := func(m *measurement) {
+		if m.skipped != "" {
+			fmt.Fprintf(os.Stderr, "  %-44s %-24s skipped: %s\n", m.name, m.corpus.name, m.skipped)
+			return
+		}
+		fmt.Fprintf(os.Stderr, "  %-44s %-24s %d cores  last %.3fs\n", m.name, m.corpus.name, m.cores, m.times[len(m.times)-1].Seconds())
+	}
+	// Commands are registered, then run round-robin, one run of each per
+	// round: load from other processes on the machine then hits every
+	// command alike, and min over the rounds filters it.
+	run := func(name string, c *corpus, cores int, env []string, bin string, args ...string) *measurement {
+		return add(&measurement{name: name, corpus: c, cores: cores, dir: c.dir, env: env, bin: bin, args: args, repeat: 1})
+	}
+	fmt.Fprintf(os.Stderr, "corpora: %s %d files %.1f MB; %s %d files; %s %d files %.1f MB\n",
+		std.dir, std.files, mb(std.bytes), std2.name, std2.files, gc.name, gc.files, mb(gc.bytes))
+
+	read := run("floor: read the files", &std, cores, nil, *self, "floor-read", std.list)
+	ts1 := run("floor: tree-sitter parse-only", &std, 1, one, *self, "floor-parse", std.list, "1")
+	tsN := run("floor: tree-sitter parse-only", &std, cores, nil, *self, "floor-parse", std.list, allCores)
+	run("floor: syntax.Parse (parse, C walk, convert)", &std, cores, nil, *self, "floor-syntax", std.list, allCores)
+	users1 := run("check (as users run it)", &std, 1, one, *cfl, append(check(&std), "--workers", "1")...)
+	usersN := run("check (as users run it)", &std, cores, nil, *cfl, check(&std)...)
+	full1 := run("check, forced full", &std, 1, append(one, full...), *cfl, append(check(&std), "--workers", "1")...)
+	fullN := run("check, forced full", &std, cores, full, *cfl, check(&std)...)
+	users2x := run("check (as users run it)", &std2, cores, nil, *cfl, check(&std2)...)
+	full2x := run("check, forced full", &std2, cores, full, *cfl, check(&std2)...)
+	genUsers := run("check (as users run it)", &gc, cores, nil, *cfl, check(&gc)...)
+	genFull := run("check, forced full", &gc, cores, full, *cfl, check(&gc)...)
+	tsGen := run("floor: tree-sitter parse-only", &gc, cores, nil, *self, "floor-parse", gc.list, allCores)
+
+	// The pre-commit case: one file of the generated corpus, its helpers
+	// found on disk.
+	single := &corpus{name: "one generated job (pre-commit)", dir: gen, files: 1}
+	if fi, err := os.Stat(filepath.Join(gen, "proj00", "job_0000.py")); err == nil {
+		single.bytes = fi.Size()
+	}
+	singleM := run("check one file", single, cores, nil, *cfl, "check", "--isolated", "--exit-zero", "--force-exclude", "proj00/job_0000.py")
+	singleM.repeat = 4
+
+	pyflakes := run("peer: pyflakes", &std, 1, nil, "/usr/bin/python3", "-m", "pyflakes", ".")
+	pyflakesVersion := ""
+	if out, err := exec.Command("/usr/bin/python3", "-m", "pyflakes", "--version").Output(); err == nil {
+		pyflakesVersion = strings.TrimSpace(string(out))
+	} else {
+		pyflakes.skipped = "pyflakes not installed (apt-get install python3-pyflakes)"
+	}
+	ruff := add(&measurement{name: "peer: ruff-wasm F rules", corpus: &std, cores: 1, repeat: 1})
+	ruffVersion := ""
+	scriptAbs, _ := filepath.Abs(*script)
+	nodeEnv := []string{"NODE_PATH=" + filepath.Join(*ruffDir, "node_modules")}
+	runner := filepath.Join(*ruffDir, "ruff_check.mjs")
+	if b, err := os.ReadFile(scriptAbs); err == nil && *ruffDir != "" {
+		os.WriteFile(runner, b, 0o644) // next to node_modules, so the import resolves
+		if out, err := exec.Command("node", runner, std.list, "--version").Output(); err == nil {
+			ruffVersion = strings.TrimSpace(string(out))
+			ruff.dir, ruff.env, ruff.bin, ruff.args = std.dir, nodeEnv, "node", []string{runner, std.list}
+		} else {
+			ruff.skipped = "ruff-wasm not installed: " + err.Error()
+		}
+	} else {
+		ruff.skipped = "no ruff directory"
+	}
+
+	for round := 1; round <= *runs; round++ {
+		fmt.Fprintf(os.Stderr, "round %d of %d\n", round, *runs)
+		for _, m := range ms {
+			if m.skipped == "" && m.bin != "" {
+				timeCmd(m, m.repeat, m.dir, m.env, m.bin, m.args...)
+				progress(m)
+			}
+		}
+	}
+
+	// The table.
+	var b strings.Builder
+	ref := func(m *measurement) float64 {
+		if m.skipped != "" || len(m.times) == 0 {
+			return 0
+		}
+		return m.median().Seconds()
+	}
+	fmt.Fprintf(&b, "| what | corpus | cores | files | MB | min s | median s | MB/s | peak RSS MB | ruff-wasm time ÷ this | this ÷ parse-only (same cores) |\n")
+	fmt.Fprintf(&b, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, m := range ms {
+		if m.skipped != "" || len(m.times) == 0 {
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | – | – | – | – | – | – (%s) |\n", m.name, m.corpus.name, m.cores, m.corpus.files, mb(m.corpus.bytes), m.skipped)
+			continue
+		}
+		vsRuff, vsParse := "", ""
+		if r := ref(ruff); r > 0 && m.corpus == &std {
+			vsRuff = fmt.Sprintf("%.2f×", r/m.median().Seconds())
+		}
+		var p *measurement
+		switch {
+		case m.corpus == &std && m.cores == 1:
+			p = ts1
+		case m.corpus == &std:
+			p = tsN
+		case m.corpus == &gc:
+			p = tsGen
+		}
+		if p != nil && p != m && ref(p) > 0 && !strings.HasPrefix(m.name, "peer") {
+			vsParse = fmt.Sprintf("%.2f×", m.median().Seconds()/ref(p))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | %.3f | %.3f | %.1f | %.0f | %s | %s |\n",
+			m.name, m.corpus.name, m.cores, m.corpus.files, mb(m.corpus.bytes), m.min().Seconds(), m.median().Seconds(),
+			mb(m.corpus.bytes)/m.median().Seconds(), float64(m.rssKB)/1024, vsRuff, vsParse)
+	}
+	ratio := func(a, c *measurement) string {
+		if ref(a) == 0 || ref(c) == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.2f", ref(a)/ref(c))
+	}
+	fmt.Fprintf(&b, "\nRatios (medians):\n\n")
+	fmt.Fprintf(&b, "- forced full, %d cores: ruff-wasm ÷ it = %s (target ≥ 1); it ÷ tree-sitter parse-only on %d cores = %s (target ≤ 1.5)\n", cores, ratio(ruff, fullN), cores, ratio(fullN, tsN))
+	fmt.Fprintf(&b, "- as users run it, %d cores: ruff-wasm ÷ it = %s (target ≥ 10)\n", cores, ratio(ruff, usersN))
+	fmt.Fprintf(&b, "- speed-up 1 → %d cores: as users %s, forced full %s (target ≥ 1.8)\n", cores, ratio(users1, usersN), ratio(full1, fullN))
+	fmt.Fprintf(&b, "- 2× the files: as users %s×, forced full %s× the time (target ≤ 2.1)\n", ratio(users2x, usersN), ratio(full2x, fullN))
+	fmt.Fprintf(&b, "- generated corpus, as users ÷ forced full: %s\n", ratio(genUsers, genFull))
+	fmt.Fprintf(&b, "- one-file check: median %.0f ms (target ≤ 50 ms)\n", ref(singleM)*1000)
+	fmt.Fprintf(&b, "- reading the files: %.0f MB/s\n", mb(std.bytes)/ref(read))
+
+	// Machine and versions.
+	var env strings.Builder
+	fmt.Fprintf(&env, "- date: %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&env, "- machine: %s, %d cores, %s\n", cpuModel(), cores, memTotal())
+	fmt.Fprintf(&env, "- %s; cudaforklint at %s\n", runtime.Version(), gitHead())
+	fmt.Fprintf(&env, "- corpus: %s (python3's standard library, site-packages excluded, copied), %d files, %.1f MB; generated: %d files, %.1f MB\n", stdlibSrc, std.files, mb(std.bytes), gc.files, mb(gc.bytes))
+	fmt.Fprintf(&env, "- peers: pyflakes %s (Debian python3-pyflakes, /usr/bin/python3); ruff %s (@astral-sh/ruff-wasm-nodejs, node %s), F rules, one process each\n", pyflakesVersion, ruffVersion, nodeVersion())
+	fmt.Fprintf(&env, "- each command run %d times as its own process, round-robin (one run of each per round, so that load from other processes hits all alike; the one-file check %d times); min and median wall time; peak RSS is the largest ru_maxrss\n", *runs, 4**runs)
+
+	out := "### Machine\n\n" + env.String() + "\n### Results\n\n" + b.String()
+	fmt.Println(out)
+	if *doc != "" {
+		if err := updateDoc(*doc, out); err != nil {
+			fmt.Fprintln(os.Stderr, "doc:", err)
+		}
+	}
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func copyTree(src, dst string) {
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		t := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(t), 0o755)
+		return os.WriteFile(t, b, 0o644)
+	})
+}
+
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			return strings.TrimSpace(l[strings.IndexByte(l, ':')+1:])
+		}
+	}
+	return runtime.GOARCH
+}
+
+func memTotal() string {
+	b, _ := os.ReadFile("/proc/meminfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "MemTotal:") {
+			f := strings.Fields(l)
+			if len(f) >= 2 {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				return fmt.Sprintf("%.0f GiB memory", kb/1024/1024)
+			}
+		}
+	}
+	return ""
+}
+
+func gitHead() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown commit"
+	}
+	s := "commit " + strings.TrimSpace(string(out))
+	if out, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(out) > 0 {
+		s += " (with uncommitted changes)"
+	}
+	return s
+}
+
+func nodeVersion() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+const beginMark, endMark = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+// updateDoc replaces the text between the bench markers.
+func updateDoc(path, text string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no %s ... %s markers", path, beginMark, endMark)
+	}
+	s = s[:i+len(beginMark)] + "\n" + text + "\n" + s[j:]
+	return os.WriteFile(path, []byte(s), 0o644)
+}
