@@ -32,7 +32,9 @@ type Module struct {
 	fx          facts
 	touch       [2]touchMemo
 	used        map[string]bool // see usedNames
-	importStmts []syntax.Stmt   // see imports
+	cuda        factState       // see cudaPossible
+	cudaResult  bool
+	importStmts []syntax.Stmt // see imports
 	// importInits caches what importing the module initializes.
 	importInits     []*InitRecord
 	importInitsDone bool

@@ -1,6 +1,11 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // Before a function is simulated as an entry point of its own, the model
 // asks whether it can start processes at all. Answering that with its
@@ -119,4 +124,106 @@ func calleeIdents(f *Function) (map[string]bool, bool) {
 		syntax.Inspect(s, visit)
 	}
 	return idents, local
+}
+
+// cudaPossible reports whether code of m, or of the local modules it
+// imports, can initialize CUDA at all: it imports a CUDA library (the
+// catalog's libraries), calls a catalogued method on an object (x.cuda(),
+// x.to(...)), or the project has extra initializers. An uncalled function of
+// a module where it cannot is not simulated as an entry point: with no CUDA
+// initialization it can only produce hazards that need none (CFL005), and
+// those are found from module bodies.
+func (m *Module) cudaPossible() bool {
+	switch m.cuda {
+	case factDone:
+		return m.cudaResult
+	case factBusy:
+		return false // a cycle: its other members decide
+	}
+	m.cuda = factBusy
+	got := m.cudaPossibleUncached()
+	m.cuda, m.cudaResult = factDone, got
+	return got
+}
+
+func (m *Module) cudaPossibleUncached() bool {
+	if len(m.Prog.extra) > 0 {
+		return true
+	}
+	if m.callsMethod(catalogMethods) {
+		return true
+	}
+	for _, s := range m.imports() {
+		switch s := s.(type) {
+		case *syntax.Import:
+			for _, a := range s.Names {
+				if cudaLibraries[rootOf(a.Name)] {
+					return true
+				}
+				if dep := m.importedModule(a.Name, 0); dep != nil && dep.cudaPossible() {
+					return true
+				}
+			}
+		case *syntax.ImportFrom:
+			if s.Level == 0 && cudaLibraries[rootOf(s.Module)] {
+				return true
+			}
+			if dep := m.importedModule(s.Module, s.Level); dep != nil && dep.cudaPossible() {
+				return true
+			}
+			for _, a := range s.Names {
+				if dep := m.importedModule(joinDotted(s.Module, a.Name), s.Level); dep != nil && dep.cudaPossible() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func rootOf(dotted string) string {
+	if i := strings.IndexByte(dotted, '.'); i >= 0 {
+		return dotted[:i]
+	}
+	return dotted
+}
+
+// cudaLibraries and catalogMethods come from the catalog: the library
+// roots, and the method names of its Method rows (without the dot).
+var cudaLibraries, catalogMethods = func() (map[string]bool, []string) {
+	libs := map[string]bool{}
+	for _, l := range catalog.Libraries() {
+		libs[l] = true
+	}
+	var methods []string
+	for _, r := range catalog.Rows() {
+		if r.Shape == catalog.Method {
+			methods = append(methods, strings.TrimPrefix(r.Name, "."))
+		}
+	}
+	return libs, methods
+}()
+
+// callsMethod reports whether m calls a method with one of the names
+// (x.cuda(), model.to(device)).
+func (m *Module) callsMethod(names []string) bool {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	found := false
+	for _, s := range m.File.Body {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Call); ok {
+				if a, ok := c.Func.(*syntax.Attribute); ok && want[a.Attr] {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -673,7 +673,7 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 		importers := p.importersByStem()
 		may := p.mayStart()
 		for _, m := range mods {
-			if isProcessLibrary(m) {
+			if isProcessLibrary(m) || !m.cudaPossible() {
 				continue
 			}
 			for _, f := range m.Funcs {
