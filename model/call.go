@@ -316,10 +316,7 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
 		return
 	}
-	kind := effUse
-	if e.Effect.Initializes() {
-		kind = effInit
-	}
+	kind := effectKindOf(e)
 	r.effect(effect{kind: kind, entry: e, api: displayAPI(api, e), cond: cond, site: site})
 	r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()", CUDA: true})
 }
@@ -428,4 +425,13 @@ func nonIterating(fn syntax.Expr, sc *Scope) bool {
 		return true
 	}
 	return false
+}
+
+// effectKindOf is the effect a catalog row that touches CUDA has on the
+// calling process: an initialization, or a use of an initialized driver.
+func effectKindOf(e *catalog.Entry) effectKind {
+	if e.Effect.Initializes() {
+		return effInit
+	}
+	return effUse
 }

@@ -24,32 +24,23 @@ type facts struct {
 	starts bool
 }
 
-func (f *Function) facts() facts {
-	switch f.fx.state {
-	case factDone:
-		return f.fx
-	case factBusy:
-		// Recursion: what the cycle adds is found through its other members.
-		return facts{}
-	}
-	f.fx.state = factBusy
-	got := eventFacts(f.summaryOf())
-	got.state = factDone
-	f.fx = got
-	return got
-}
+func (f *Function) facts() facts { return memoFacts(&f.fx, f.summaryOf) }
 
-func (m *Module) topFacts() facts {
-	switch m.fx.state {
+func (m *Module) topFacts() facts { return memoFacts(&m.fx, m.topSummary) }
+
+// memoFacts computes the facts of some events once. A recursive request
+// answers "nothing": what a cycle adds is found through its other members.
+func memoFacts(fx *facts, events func() []event) facts {
+	switch fx.state {
 	case factDone:
-		return m.fx
+		return *fx
 	case factBusy:
 		return facts{}
 	}
-	m.fx.state = factBusy
-	got := eventFacts(m.topSummary())
+	fx.state = factBusy
+	got := eventFacts(events())
 	got.state = factDone
-	m.fx = got
+	*fx = got
 	return got
 }
 

@@ -570,11 +570,21 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 
 // moduleTouches memoizes touches for importing a module (its top level).
 func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, string, bool) {
-	i := 0
+	return s.memoTouches(&m.touch, m.topSummary, st, depth)
+}
+
+// funcTouches memoizes touches for a function's summary.
+func (s *simulator) funcTouches(f *Function, st *simState, depth int) (Site, string, bool) {
+	return s.memoTouches(&f.touch, f.summaryOf, st, depth)
+}
+
+// memoTouches runs touches over events once per value of the default
+// device (the only state it depends on), cutting recursion.
+func (s *simulator) memoTouches(memo *[2]touchMemo, events func() []event, st *simState, depth int) (Site, string, bool) {
+	t := &memo[0]
 	if st.defaultCUDA {
-		i = 1
+		t = &memo[1]
 	}
-	t := &m.touch[i]
 	switch t.state {
 	case factDone:
 		return t.site, t.api, t.ok
@@ -582,27 +592,8 @@ func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, str
 		return Site{}, "", false
 	}
 	t.state = factBusy
-	site, api, ok := s.touches(m.topSummary(), st, depth)
+	site, api, ok := s.touches(events(), st, depth)
 	*t = touchMemo{state: factDone, site: site, api: api, ok: ok}
-	return site, api, ok
-}
-
-// funcTouches memoizes touches for a function's summary.
-func (s *simulator) funcTouches(f *Function, st *simState, depth int) (Site, string, bool) {
-	i := 0
-	if st.defaultCUDA {
-		i = 1
-	}
-	m := &f.touch[i]
-	switch m.state {
-	case factDone:
-		return m.site, m.api, m.ok
-	case factBusy:
-		return Site{}, "", false
-	}
-	m.state = factBusy
-	site, api, ok := s.touches(f.summaryOf(), st, depth)
-	*m = touchMemo{state: factDone, site: site, api: api, ok: ok}
 	return site, api, ok
 }
 

@@ -224,10 +224,7 @@ func (b *builder) importName(name string, level int, span syntax.Span) {
 		}
 		if level == 0 {
 			if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(prefix)); ok && e.Effect.TouchesCUDA() {
-				kind := effUse
-				if e.Effect.Initializes() {
-					kind = effInit
-				}
+				kind := effectKindOf(e)
 				b.effect(effect{kind: kind, entry: e, api: "import " + prefix, site: site})
 			}
 		}
@@ -514,10 +511,7 @@ func (b *builder) attrRead(a *syntax.Attribute) {
 			continue
 		}
 		if e, ok := catalog.Lookup(catalog.Attr, v.Path); ok && e.Effect.TouchesCUDA() {
-			kind := effUse
-			if e.Effect.Initializes() {
-				kind = effInit
-			}
+			kind := effectKindOf(e)
 			b.effect(effect{kind: kind, entry: e, api: v.Path, site: Site{b.m, a.Span}})
 			return
 		}
@@ -555,10 +549,7 @@ func (b *builder) enter(e syntax.Expr) {
 			continue
 		}
 		if ent, ok := catalog.Lookup(catalog.Call, v.Path+".__enter__"); ok && ent.Effect.TouchesCUDA() {
-			kind := effUse
-			if ent.Effect.Initializes() {
-				kind = effInit
-			}
+			kind := effectKindOf(ent)
 			b.effect(effect{kind: kind, entry: ent, api: "entering `" + strings.TrimSuffix(v.Path, "()") + "()`", site: Site{b.m, e.Pos()}})
 			return
 		}

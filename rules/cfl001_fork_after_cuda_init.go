@@ -116,13 +116,7 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 		msg = fmt.Sprintf("%s initializes CUDA before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
 			apiName(z.Init.API), start, what, versions(z))
 	}
-	pos, end := r.span(at)
-	d := analysis.Diagnostic{Pos: pos, End: end, Category: code, Message: msg}
-	rel := r.initRelated(z.Init)
-	rel = append(rel, r.startRelated(z.Start)...)
-	rel = append(rel, r.moreStartsRelated(z)...)
-	rel = append(rel, r.childRelated(z)...)
-	d.Related = dedupeRelated(rel)
+	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	if f, ok := r.spawnFix(z.Start); ok {
 		d.SuggestedFixes = append(d.SuggestedFixes, f)
 	}

@@ -104,13 +104,7 @@ func (r reporter) reportForkserver(z *model.Hazard) {
 		msg = fmt.Sprintf("%s initializes CUDA when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s %s. Initialize CUDA in the children instead",
 			apiName(z.Init.API), z.Via, r.startsRef(z, at), children, versions(z))
 	}
-	pos, end := r.span(at)
-	d := analysis.Diagnostic{Pos: pos, End: end, Category: DocCFL002.Code, Message: msg}
-	rel := r.initRelated(z.Init)
-	rel = append(rel, r.startRelated(z.Start)...)
-	rel = append(rel, r.moreStartsRelated(z)...)
-	rel = append(rel, r.childRelated(z)...)
-	d.Related = dedupeRelated(rel)
+	d := r.diagnostic(DocCFL002.Code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	if z.Via == "__main__" && at.Mod == z.Entry && len(z.Init.Chain) == 0 {
 		if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {
 			d.SuggestedFixes = append(d.SuggestedFixes, f)

@@ -73,12 +73,7 @@ var CFL004 = &analysis.Analyzer{
 			at := z.Init.Site
 			msg := fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and every child started at %s re-imports it, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
 				apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), versions(z))
-			pos, end := r.span(at)
-			d := analysis.Diagnostic{Pos: pos, End: end, Category: DocCFL004.Code, Message: msg}
-			rel := r.initRelated(z.Init)
-			rel = append(rel, r.startRelated(z.Start)...)
-			rel = append(rel, r.moreStartsRelated(z)...)
-			d.Related = dedupeRelated(rel)
+			d := r.diagnostic(DocCFL004.Code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z))
 			if at.Mod == z.Entry && len(z.Init.Chain) == 0 {
 				if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {
 					d.SuggestedFixes = append(d.SuggestedFixes, f)

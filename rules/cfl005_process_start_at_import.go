@@ -68,9 +68,7 @@ var CFL005 = &analysis.Analyzer{
 			at := z.Start.Site
 			msg := fmt.Sprintf("Children are started at %s at import time, outside `if __name__ == \"__main__\":`; each child re-imports this module and stops with RuntimeError while bootstrapping %s. Move the start under the main guard",
 				r.startsRef(z, at), versions(z))
-			pos, end := r.span(at)
-			d := analysis.Diagnostic{Pos: pos, End: end, Category: DocCFL005.Code, Message: msg}
-			d.Related = dedupeRelated(append(r.startRelated(z.Start), r.moreStartsRelated(z)...))
+			d := r.diagnostic(DocCFL005.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z))
 			if len(z.Start.Chain) == 0 {
 				if f, ok := r.guardFix(at, "Move the process start under `if __name__ == \"__main__\":`"); ok {
 					d.SuggestedFixes = append(d.SuggestedFixes, f)

@@ -249,3 +249,14 @@ func (r reporter) importDetail(z *model.Hazard) string {
 	}
 	return fmt.Sprintf(" (in `%s`, called from its top level at %s)", first.Func, r.where(first.Site, z.Init.Site))
 }
+
+// diagnostic builds a rule's diagnostic at a site, with the related
+// information in execution order, duplicates dropped.
+func (r reporter) diagnostic(code string, at model.Site, msg string, related ...[]analysis.RelatedInformation) analysis.Diagnostic {
+	pos, end := r.span(at)
+	var rel []analysis.RelatedInformation
+	for _, list := range related {
+		rel = append(rel, list...)
+	}
+	return analysis.Diagnostic{Pos: pos, End: end, Category: code, Message: msg, Related: dedupeRelated(rel)}
+}
