@@ -230,7 +230,7 @@ func (c *conv) interpolation(out []Expr, i int32) []Expr {
 // unless raw, and doubled braces in the literal parts of f-strings. \N{...}
 // is left as written. For bytes, \xNN and octal escapes give raw bytes.
 func decodeLiteral(s string, raw, isBytes, fstr bool) string {
-	if (raw || strings.IndexByte(s, '\\') < 0) && (!fstr || strings.IndexAny(s, "{}") < 0) {
+	if (raw || strings.IndexByte(s, '\\') < 0) && (!fstr || !strings.ContainsAny(s, "{}")) {
 		return s
 	}
 	b := make([]byte, 0, len(s))
