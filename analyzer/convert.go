@@ -117,10 +117,6 @@ func (c *converter) noqaSet(absPath string) *noqa.Set {
 	return set
 }
 
-// NoqaSets returns the parsed suppression comments of the files findings
-// were reported in, for the stale-noqa report.
-func (c *converter) NoqaSets() map[string]*noqa.Set { return c.noqa }
-
 // dedupe sorts findings and drops exact duplicates (the same hazard reached
 // from two entry points).
 func dedupe(fs []finding.Finding) []finding.Finding {

@@ -409,7 +409,7 @@ func (m *Module) object(site Site, mk func() *Object) *Object {
 // qualifiedName is a local function's dotted name: module name plus
 // qualified name ("mylab.gpu.setup", "train.Trainer.fit").
 func qualifiedName(f *Function) string {
-	return joinDotted(f.Module.Name, strings.ReplaceAll(f.QualName, ".<locals>", ""))
+	return JoinDotted(f.Module.Name, strings.ReplaceAll(f.QualName, ".<locals>", ""))
 }
 
 // nonIterating recognises builtins that take an iterable without iterating

@@ -265,13 +265,13 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 				return vs
 			}
 		}
-		if sub := m.importedModule(joinDotted(mod, b.Attr), level); sub != nil {
+		if sub := m.importedModule(JoinDotted(mod, b.Attr), level); sub != nil {
 			return []Value{{Kind: VModule, Mod: sub}}
 		}
 		if level > 0 {
 			return unknown()
 		}
-		return []Value{{Kind: VPath, Path: catalog.Canonical(joinDotted(mod, b.Attr))}}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(JoinDotted(mod, b.Attr))}}
 	case BindDef:
 		return []Value{ev.funcValue(b.Func)}
 	case BindClass:
@@ -394,7 +394,7 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
 			return vs
 		}
-		if sub := v.Mod.importedModule(joinDotted(v.Mod.Name, name), 0); sub != nil {
+		if sub := v.Mod.importedModule(JoinDotted(v.Mod.Name, name), 0); sub != nil {
 			return []Value{{Kind: VModule, Mod: sub}}
 		}
 		return unknown()

@@ -182,7 +182,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 		lambdas: map[syntax.Span]*Function{},
 		objects: map[syntax.Span]*Object{},
 	}
-	m.Name, m.importRoot = moduleNameAndRoot(p.src, path)
+	m.Name, m.importRoot = ModuleNameAndRoot(p.src.IsFile, path)
 	m.Scope = &Scope{Kind: ModuleScope, Module: m, Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
 	ix := indexer{m: m}
 	ix.stmts(f.Body, m.Scope, "")
@@ -238,7 +238,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 				name = a.Name
 			}
 			ix.bind(sc, &Binding{Kind: BindImportFrom, Name: name, Span: a.Span,
-				Import: joinDotted(fromModuleName(s), a.Name), Attr: a.Name})
+				Import: JoinDotted(fromModuleName(s), a.Name), Attr: a.Name})
 		}
 	case *syntax.FunctionDef:
 		ix.function(s, sc, prefix)
@@ -448,7 +448,9 @@ func fromModuleName(s *syntax.ImportFrom) string {
 	return strings.Repeat(".", s.Level) + s.Module
 }
 
-func joinDotted(a, b string) string {
+// JoinDotted joins a dotted name and a name ("a.b" + "c" → "a.b.c"),
+// either may be empty; a relative prefix ending in "." takes b directly.
+func JoinDotted(a, b string) string {
 	switch {
 	case a == "":
 		return b

@@ -172,7 +172,7 @@ func (m *Module) cudaPossibleUncached() bool {
 				return true
 			}
 			for _, a := range s.Names {
-				if dep := m.importedModule(joinDotted(s.Module, a.Name), s.Level); dep != nil && dep.cudaPossible() {
+				if dep := m.importedModule(JoinDotted(s.Module, a.Name), s.Level); dep != nil && dep.cudaPossible() {
 					return true
 				}
 			}

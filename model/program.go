@@ -192,16 +192,10 @@ func (m *Module) importedModule(name string, level int) *Module {
 	return mod
 }
 
-// moduleNameAndRoot derives the dotted module name of a file and the
+// ModuleNameAndRoot derives the dotted module name of a file and the
 // directory its top package lives in (the sys.path entry it is importable
 // from): /r/pkg/sub/mod.py with /r/pkg/__init__.py and /r/pkg/sub/__init__.py
-// is "pkg.sub.mod" under /r.
-func moduleNameAndRoot(src Source, path string) (string, string) {
-	return ModuleNameAndRoot(src.IsFile, path)
-}
-
-// ModuleNameAndRoot is moduleNameAndRoot over an IsFile function, for the
-// prefilter.
+// is "pkg.sub.mod" under /r. The model and the prefilter both use it.
 func ModuleNameAndRoot(isFile func(string) bool, path string) (string, string) {
 	dir, file := filepath.Split(path)
 	dir = filepath.Clean(dir)

@@ -236,7 +236,7 @@ func (b *builder) importFrom(s *syntax.ImportFrom) {
 		b.importName(s.Module, s.Level, s.Span)
 	}
 	for _, a := range s.Names {
-		full := joinDotted(s.Module, a.Name)
+		full := JoinDotted(s.Module, a.Name)
 		if mod := b.m.importedModule(full, s.Level); mod != nil {
 			b.effect(effect{kind: effImport, mod: mod, site: Site{b.m, a.Span}, api: full})
 			continue

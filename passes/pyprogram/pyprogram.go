@@ -114,11 +114,6 @@ func (r *Result) Checked() []*model.Module {
 	return out
 }
 
-// Pos returns the token.Pos of a byte offset in a loaded module.
-func (r *Result) Pos(s model.Site, offset int) token.Pos {
-	return r.File(s.Mod).Pos(offset)
-}
-
 // File returns (registering it once) the token.File of a module.
 func (r *Result) File(m *model.Module) *token.File {
 	r.mu.Lock()

@@ -1,6 +1,7 @@
 package pyprogram
 
 import (
+	"github.com/cudaforklint/cudaforklint/model"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -306,7 +307,7 @@ func appendImports(out []impRef, src []byte, start, end int) []impRef {
 			break
 		}
 		if isFrom {
-			out = append(out, impRef{level: level, name: joinDotted(module, name)})
+			out = append(out, impRef{level: level, name: model.JoinDotted(module, name)})
 		} else {
 			out = append(out, impRef{name: name})
 		}
@@ -387,16 +388,6 @@ func skipSpaceBack(src []byte, k int) int {
 		}
 	}
 	return k
-}
-
-func joinDotted(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
 }
 
 // dottedStrings returns the contents of string literals that look like dotted
