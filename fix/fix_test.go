@@ -253,7 +253,7 @@ func TestWriteAtomic(t *testing.T) {
 	target := write(t, dir, "target.py", "old\n")
 	link := filepath.Join(dir, "link.py")
 	if err := os.Symlink("target.py", link); err != nil {
-		t.Skip("no symlinks:", err)
+		t.Fatal("symlink:", err)
 	}
 	if err := WriteAtomic(link, []byte("via link\n")); err != nil {
 		t.Fatal(err)
