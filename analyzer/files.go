@@ -25,11 +25,18 @@ func isPython(name string) bool {
 }
 
 // discover expands paths into absolute file names, sorted and unique (by
-// real path, so a file reached through a symlink is checked once). Files
-// named explicitly are checked unless exclude says otherwise (also when they
-// exist only in the overlay); directories are walked for *.py and *.pyi
-// files, following symlinks to directories with loop detection.
-func discover(paths []string, workDir string, exclude func(string, bool, bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
+// real path, so a file reached through a symlink is checked once). A path
+// named on the command line, file or directory, is checked whatever the
+// exclude rules say unless exclude (called with root "") says otherwise,
+// which it does only under force-exclude: a user who names build/ or a
+// .gitignored directory wants it checked, as ruff does. Directories are
+// walked for *.py and *.pyi files, following symlinks to directories with
+// loop detection; below a named directory, hidden directories, the
+// skipDir names, virtualenvs and what exclude reports for the walk's root
+// are skipped. Nothing here depends on the working directory but the
+// resolution of relative paths. A file named that exists only in the
+// overlay is checked too.
+func discover(paths []string, workDir string, exclude func(path, root string, isDir bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
 	seenReal := map[string]bool{}
@@ -52,7 +59,7 @@ func discover(paths []string, workDir string, exclude func(string, bool, bool) b
 		p = filepath.Clean(p)
 		fi, err := os.Stat(p)
 		if _, ok := overlay[p]; ok && err != nil {
-			if exclude == nil || !exclude(p, false, true) {
+			if exclude == nil || !exclude(p, "", false) {
 				addFile(p)
 			}
 			continue
@@ -61,10 +68,10 @@ func discover(paths []string, workDir string, exclude func(string, bool, bool) b
 			errs = append(errs, finding.ToolError{Path: p, Message: statError(arg, err)})
 			continue
 		}
+		if exclude != nil && exclude(p, "", fi.IsDir()) {
+			continue
+		}
 		if !fi.IsDir() {
-			if exclude != nil && exclude(p, false, true) {
-				continue
-			}
 			if !fi.Mode().IsRegular() {
 				errs = append(errs, finding.ToolError{Path: p, Message: "not a regular file"})
 				continue
@@ -72,7 +79,7 @@ func discover(paths []string, workDir string, exclude func(string, bool, bool) b
 			addFile(p)
 			continue
 		}
-		w := walker{exclude: exclude, addFile: addFile, visiting: map[string]bool{}}
+		w := walker{root: p, exclude: exclude, addFile: addFile, visiting: map[string]bool{}}
 		errs = append(errs, w.walk(p)...)
 	}
 	sort.Strings(files)
@@ -100,7 +107,8 @@ func statError(arg string, err error) string {
 }
 
 type walker struct {
-	exclude  func(string, bool, bool) bool
+	root     string // the directory named on the command line
+	exclude  func(path, root string, isDir bool) bool
 	addFile  func(string)
 	visiting map[string]bool // real paths of the directories on the current walk path
 }
@@ -138,13 +146,13 @@ func (w *walker) walk(dir string) []finding.ToolError {
 			if strings.HasPrefix(name, ".") || skipDir[name] || isVirtualenv(p) {
 				continue
 			}
-			if w.exclude != nil && w.exclude(p, true, false) {
+			if w.exclude != nil && w.exclude(p, w.root, true) {
 				continue
 			}
 			errs = append(errs, w.walk(p)...)
 			continue
 		}
-		if !isPython(name) || (w.exclude != nil && w.exclude(p, false, false)) {
+		if !isPython(name) || (w.exclude != nil && w.exclude(p, w.root, false)) {
 			continue
 		}
 		w.addFile(p)

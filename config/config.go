@@ -717,7 +717,7 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 		s.ForceExclude = *l.ov.ForceExclude
 	}
 	if abs != "" {
-		if s.Excluded, err = l.excludedWith(c, abs, false); err != nil {
+		if s.Excluded, err = l.excludedWith(c, "", abs, false); err != nil {
 			return nil, err
 		}
 	}
@@ -798,63 +798,75 @@ func (l *Loader) requiresIn(dir string) (*reqPython, error) {
 // Excluded reports whether path is excluded: it, or a directory above it
 // (up to the config's directory), matches exclude/extend-exclude (or the
 // command line's), or .gitignore ignores it when respect-gitignore is on.
-// The file walker calls it for every directory and file it meets (isDir
-// says which) and prunes excluded directories.
+// isDir says whether path is a directory. It is ExcludedBelow with no walk
+// root: every directory above path counts.
 func (l *Loader) Excluded(path string, isDir bool) (bool, error) {
+	return l.ExcludedBelow("", path, isDir)
+}
+
+// ExcludedBelow is Excluded for a path met while walking root, a directory
+// named on the command line: only path and the directories between root and
+// path count, so a directory the user names is walked even when an exclude
+// pattern or .gitignore hides it (ruff's rule for explicit paths), and the
+// answer does not depend on where the walk started from or on the working
+// directory. The file walker calls it for every directory and file it meets
+// and prunes excluded directories. root "" means no walk root.
+func (l *Loader) ExcludedBelow(root, path string, isDir bool) (bool, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return false, err
+	}
+	if root != "" {
+		if root, err = filepath.Abs(root); err != nil {
+			return false, err
+		}
 	}
 	c, err := l.ConfigFor(filepath.Dir(abs))
 	if err != nil {
 		return false, err
 	}
-	return l.excludedWith(c, abs, isDir)
+	return l.excludedWith(c, root, abs, isDir)
 }
 
-func (l *Loader) excludedWith(c *Config, abs string, isDir bool) (bool, error) {
-	if matchUp(c.exclude, c.Dir, abs, isDir) || matchUp(l.ovExcl, l.workDir, abs, isDir) {
+func (l *Loader) excludedWith(c *Config, root, abs string, isDir bool) (bool, error) {
+	if matchUp(c.exclude, c.Dir, root, abs, isDir) || matchUp(l.ovExcl, l.workDir, root, abs, isDir) {
 		return true, nil
 	}
 	respect := c.RespectGitignore
 	if l.ov.RespectGitignore != nil {
 		respect = *l.ov.RespectGitignore
 	}
-	if respect && l.git.Ignored(abs, isDir) {
+	if respect && l.git.IgnoredBelow(root, abs, isDir) {
 		return true, nil
 	}
 	return false, nil
 }
 
-// matchUp reports whether abs or one of its ancestors below anchor matches
-// an (unnegated, last-match-wins) exclude pattern. Paths outside anchor are
-// matched by their trailing components only, so unanchored patterns such as
-// "build" still apply.
-func matchUp(ps []ignorePattern, anchor, abs string, isDir bool) bool {
+// matchUp reports whether abs or one of its ancestors matches an (unnegated,
+// last-match-wins) exclude pattern. The ancestors tried are those strictly
+// below root, or, when root is "", those strictly below anchor. A path under
+// anchor is matched by its path relative to anchor (so anchored patterns
+// work); one outside it by its base name only, which is how unanchored
+// patterns such as "build" match wherever they are.
+func matchUp(ps []ignorePattern, anchor, root, abs string, isDir bool) bool {
 	if len(ps) == 0 {
 		return false
 	}
-	rel, err := filepath.Rel(anchor, abs)
-	if err != nil || rel == "." {
-		return false
-	}
-	rel = filepath.ToSlash(rel)
-	parts := strings.Split(rel, "/")
-	start := 0
-	if parts[0] == ".." {
-		// Outside the anchor: only the base name can match.
-		for start < len(parts) && parts[start] == ".." {
-			start++
+	stop := root
+	if stop == "" {
+		stop = anchor
+		if !within(anchor, abs) {
+			// Outside the anchor with no walk root: the base name only.
+			stop = filepath.Dir(abs)
 		}
-		parts = parts[start:]
-		if len(parts) == 0 {
-			return false
-		}
-		parts = parts[len(parts)-1:]
 	}
-	for i := 1; i <= len(parts); i++ {
-		sub := strings.Join(parts[:i], "/")
-		dir := i < len(parts) || isDir
+	for p := abs; within(stop, p); p = filepath.Dir(p) {
+		sub := filepath.Base(p)
+		if within(anchor, p) {
+			rel, _ := filepath.Rel(anchor, p)
+			sub = filepath.ToSlash(rel)
+		}
+		dir := p != abs || isDir
 		ex := false
 		for j := range ps {
 			if ps[j].match(sub, dir) {
@@ -866,6 +878,12 @@ func matchUp(ps []ignorePattern, anchor, abs string, isDir bool) bool {
 		}
 	}
 	return false
+}
+
+// within reports whether p is strictly below dir.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // ShouldCheck reports whether a file is checked: an explicitly passed file

@@ -433,3 +433,47 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludedBelow: below a directory named on the command line only the
+// components under it count, wherever the working directory is; .gitignore
+// and the config's patterns still apply inside it.
+func TestExcludedBelow(t *testing.T) {
+	dir := tree(t, map[string]string{
+		".git/":                   "",
+		".gitignore":              "ignored/\n*.gen.py\n",
+		"build/x.py":              "",
+		"build/venv/y.py":         "",
+		"ignored/z.py":            "",
+		"ignored/w.gen.py":        "",
+		"ignored/build/v.py":      "",
+		"src/build/u.py":          "",
+		".pyenv/lib/python3/a.py": "",
+	})
+	tests := []struct {
+		root, path string
+		excluded   bool
+	}{
+		{"build", "build/x.py", false},                           // named: its own name does not count
+		{"build", "build/venv/y.py", true},                       // a default exclude below it does
+		{"ignored", "ignored/z.py", false},                       // .gitignored directory, named
+		{"ignored", "ignored/w.gen.py", true},                    // .gitignore patterns still apply below
+		{"ignored", "ignored/build/v.py", true},                  // so do the default excludes
+		{".", "src/build/u.py", true},                            // walked from the top: excluded
+		{"src/build", "src/build/u.py", false},                   // named: checked
+		{".pyenv/lib/python3", ".pyenv/lib/python3/a.py", false}, // a hidden, excluded tree, named
+		{".", "ignored/z.py", true},
+	}
+	for _, wd := range []string{dir, filepath.Join(dir, "src"), t.TempDir()} {
+		t.Chdir(wd)
+		l := loader(t, Overrides{})
+		for _, tt := range tests {
+			got, err := l.ExcludedBelow(filepath.Join(dir, tt.root), filepath.Join(dir, tt.path), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.excluded {
+				t.Errorf("cwd %s: ExcludedBelow(%s, %s) = %v, want %v", wd, tt.root, tt.path, got, tt.excluded)
+			}
+		}
+	}
+}

@@ -34,31 +34,49 @@ func NewGitignore() *Gitignore {
 // Ignored reports whether path (absolute or relative to the working
 // directory) is ignored; isDir says whether it is a directory.
 func (g *Gitignore) Ignored(path string, isDir bool) bool {
+	return g.IgnoredBelow("", path, isDir)
+}
+
+// IgnoredBelow is Ignored for a path met while walking root (a directory
+// named on the command line; "" for none): the patterns of every .gitignore
+// still apply, but only path and the directories strictly below root are
+// tested, so an ignored directory that the user names is walked, as git's
+// own pathspecs and ruff do with explicit paths.
+func (g *Gitignore) IgnoredBelow(root, path string, isDir bool) bool {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return false
 	}
+	if root != "" {
+		if root, err = filepath.Abs(root); err != nil {
+			return false
+		}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	root := g.repoRoot(filepath.Dir(abs))
-	if root == "" || abs == root {
+	repo := g.repoRoot(filepath.Dir(abs))
+	if repo == "" || abs == repo {
 		return false
 	}
-	rel, err := filepath.Rel(root, abs)
+	rel, err := filepath.Rel(repo, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return false
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if parts[0] == ".git" {
+	// tested: whether the path made of the first n parts is below root.
+	tested := func(n int) bool {
+		return root == "" || within(root, filepath.Join(repo, filepath.Join(parts[:n]...)))
+	}
+	if parts[0] == ".git" && tested(1) {
 		return true
 	}
 	// Every ancestor directory first: an ignored directory hides its contents.
 	for i := 1; i < len(parts); i++ {
-		if g.ignoredSelf(root, parts[:i], true) {
+		if tested(i) && g.ignoredSelf(repo, parts[:i], true) {
 			return true
 		}
 	}
-	return g.ignoredSelf(root, parts, isDir)
+	return tested(len(parts)) && g.ignoredSelf(repo, parts, isDir)
 }
 
 // ignoredSelf evaluates the patterns that apply to root/parts... itself.

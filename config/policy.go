@@ -28,7 +28,7 @@ type Policy struct {
 	ForceFull bool
 
 	settings func(path string) (*Settings, error)
-	excluded func(path string, isDir, explicit bool) (bool, error)
+	excluded func(path, root string, isDir bool) (bool, error)
 
 	mu     sync.Mutex
 	memo   map[string]*Settings
@@ -41,10 +41,15 @@ type Policy struct {
 func NewPolicy(l *Loader) *Policy {
 	return &Policy{
 		settings: l.For,
-		excluded: func(path string, isDir, explicit bool) (bool, error) {
-			if explicit {
-				ok, err := l.ShouldCheck(path, true)
-				return !ok, err
+		excluded: func(path, root string, isDir bool) (bool, error) {
+			if root != "" {
+				return l.ExcludedBelow(root, path, isDir)
+			}
+			// Named on the command line: checked unless force-exclude is
+			// on and the path is excluded.
+			s, err := l.For(path)
+			if err != nil || !s.ForceExclude {
+				return false, err
 			}
 			return l.Excluded(path, isDir)
 		},
@@ -80,19 +85,22 @@ func (p *Policy) File(path string) *Settings {
 	return s
 }
 
-// Excluded reports whether discovery skips path (explicit: it was named on
-// the command line). A configuration error excludes the path and is
-// recorded.
-func (p *Policy) Excluded(path string, isDir, explicit bool) bool {
+// Excluded reports whether discovery skips path, met while walking root, a
+// directory named on the command line (only what lies below root counts:
+// config.Loader.ExcludedBelow); root "" means path itself was named on the
+// command line, which is checked unless force-exclude is on and path is
+// excluded. A configuration error is recorded and does not exclude: the
+// files it governs are found, then counted as not checked by File.
+func (p *Policy) Excluded(path, root string, isDir bool) bool {
 	if p.excluded == nil {
 		return false
 	}
-	ex, err := p.excluded(path, isDir, explicit)
+	ex, err := p.excluded(path, root, isDir)
 	if err != nil {
 		p.mu.Lock()
 		p.recordLocked(path, err)
 		p.mu.Unlock()
-		return true
+		return false
 	}
 	return ex
 }

@@ -1,0 +1,81 @@
+package analyzer
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
+)
+
+// TestDiscoverExplicitPaths: a directory named on the command line is
+// walked even when the default excludes or .gitignore hide it from a walk
+// of its parent; --force-exclude skips it; and the files found do not
+// depend on the working directory.
+func TestDiscoverExplicitPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{".git/HEAD", ".gitignore", "app.py", "build/gen.py", "venv/pyvenv.cfg", "venv/lib/site.py", "out/o.py", "out/build/deep.py"} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := ""
+		if p == ".gitignore" {
+			content = "out/\n"
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := func(files []string) []string {
+		var out []string
+		for _, f := range files {
+			r, err := filepath.Rel(dir, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, filepath.ToSlash(r))
+		}
+		return out
+	}
+	on := true
+	tests := []struct {
+		name  string
+		paths []string
+		ov    config.Overrides
+		want  []string
+	}{
+		{"the project", []string{"."}, config.Overrides{}, []string{"app.py"}},
+		{"build/ named", []string{"build"}, config.Overrides{}, []string{"build/gen.py"}},
+		{"a virtualenv named", []string{"venv"}, config.Overrides{}, []string{"venv/lib/site.py"}},
+		{".gitignored out/ named: excludes below it still apply", []string{"out"}, config.Overrides{}, []string{"out/o.py"}},
+		{"--force-exclude skips a named excluded directory", []string{"build", "app.py"}, config.Overrides{ForceExclude: &on}, []string{"app.py"}},
+		{"an empty directory", []string{"empty"}, config.Overrides{}, nil},
+	}
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, wd := range []string{dir, filepath.Join(dir, "build"), t.TempDir()} {
+		t.Chdir(wd)
+		for _, tt := range tests {
+			l, err := config.NewLoader(ruledoc.All(), tt.ov)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol := config.NewPolicy(l)
+			var abs []string
+			for _, p := range tt.paths {
+				abs = append(abs, filepath.Join(dir, p))
+			}
+			files, errs := discover(abs, wd, pol.Excluded, nil)
+			if len(errs) > 0 || len(pol.Errors()) > 0 {
+				t.Fatalf("%s: errors %v %v", tt.name, errs, pol.Errors())
+			}
+			if got := rel(files); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("cwd %s, %s: found %v, want %v", wd, tt.name, got, tt.want)
+			}
+		}
+	}
+}
