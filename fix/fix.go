@@ -12,19 +12,30 @@
 //     A fix whose edits overlap an edit already accepted for the same file
 //     is skipped whole and reported; identical edits from two fixes (the
 //     same insertion, say) are applied once and count for both.
-//   - A file whose fixed text has more syntax errors than the original
-//     (len(syntax.File.Errors) after syntax.Parse) is left untouched and
-//     reported as an error.
+//   - The safety net (check.go): a file whose fixed text has more syntax
+//     errors than the original (len(syntax.File.Errors) after
+//     syntax.Parse), or that CPython would reject where tree-sitter does
+//     not (a byte order mark or a #!/coding line moved from the start,
+//     indentation mixing tabs and spaces inconsistently, an edit inside a
+//     string literal), is left untouched and reported as an error.
+//   - Lost edits: the fixes are computed from the content the findings
+//     were computed from (Options.Analyzed); a file that changed since is
+//     not touched (ErrChanged). The write itself (WriteIfUnchanged) holds an
+//     advisory lock on the file and compares its content again first, so
+//     concurrent runs never write from the same old content.
 //   - Writing: to a temporary file in the same directory, fsynced, then
 //     renamed over the original, keeping its permission bits (and, on Unix,
 //     its owner when allowed). A symbolic link is never replaced: the write
 //     goes to the file it points to, so the link stays a link. Other hard
 //     links to the file keep the old content (a rename makes a new inode).
-//   - Running the fixer again on its own output changes nothing more, as
-//     long as the rules no longer report what was fixed.
+//   - One Apply is one round. Applying a fix can make another finding
+//     fixable, or a skipped overlapping fix applicable; the CLI repeats
+//     analyze-and-apply in memory until a round fixes nothing, as ruff does
+//     (docs/fixes.md), so a second run changes nothing.
 package fix
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -46,11 +57,14 @@ type Options struct {
 	// turns the check off.
 	ParseErrors   func(src []byte) int
 	NoSyntaxCheck bool
-	// ReadFile reads a file named by a finding path (already joined with
-	// WorkDir); nil is os.ReadFile.
+	// ReadFile reads the content to fix of a file named by a finding path
+	// (already joined with WorkDir); nil is os.ReadFile. With Diff, it may
+	// return content that is not on disk (the CLI's in-memory rounds).
 	ReadFile func(path string) ([]byte, error)
-	// Analyzed, when set, returns the source a path had when it was
-	// analyzed; a file whose content has changed since is not touched.
+	// Analyzed, when set, returns the source a path (as in the findings)
+	// had when it was analyzed: a file whose content differs from it is not
+	// touched (the error wraps ErrChanged), since the findings' offsets
+	// describe the analyzed text.
 	Analyzed func(path string) ([]byte, bool)
 	// WorkDir resolves relative finding paths ("" is the process's).
 	WorkDir string
@@ -74,6 +88,9 @@ type FileResult struct {
 	Fixes int
 	// Diff is the unified diff of the change (always filled).
 	Diff string
+	// Before is the content the fixes were applied to and After the
+	// result (both nil when Err is set).
+	Before, After []byte
 	// Err is set when the file was left untouched: it could not be read or
 	// written, an edit was out of range, or the fix broke the syntax.
 	Err error
@@ -277,8 +294,8 @@ func applyFile(pl *plan, opt Options) FileResult {
 		return fr
 	}
 	if opt.Analyzed != nil {
-		if was, ok := opt.Analyzed(pl.path); ok && string(was) != string(src) {
-			fr.Err = fmt.Errorf("%s: not fixed: the file changed since it was checked", pl.path)
+		if was, ok := opt.Analyzed(pl.path); ok && !bytes.Equal(was, src) {
+			fr.Err = fmt.Errorf("%s: not fixed: %w", pl.path, ErrChanged)
 			return fr
 		}
 	}
@@ -287,23 +304,22 @@ func applyFile(pl *plan, opt Options) FileResult {
 		fr.Err = fmt.Errorf("%s: not fixed: %w", pl.path, err)
 		return fr
 	}
-	if !opt.NoSyntaxCheck {
-		count := opt.ParseErrors
-		if count == nil {
-			count = SyntaxErrors
-		}
-		if before, after := count(src), count(out); after > before {
-			fr.Err = fmt.Errorf("%s: not fixed: the fixes would introduce a syntax error (%d parse errors before, %d after); please report this as a bug", pl.path, before, after)
-			return fr
-		}
-	}
-	fr.Fixes = len(pl.findings)
-	fr.Diff = UnifiedDiff(pl.path, src, out)
-	if opt.Diff || string(out) == string(src) {
+	if err := opt.verify(src, out, pl.edits); err != nil {
+		fr.Err = fmt.Errorf("%s: not fixed: %w; please report this as a bug", pl.path, err)
 		return fr
 	}
-	if err := WriteAtomic(full, out); err != nil {
-		fr.Err = fmt.Errorf("%s: cannot write the fix: %w", pl.path, err)
+	fr.Fixes = len(pl.findings)
+	fr.Before, fr.After = src, out
+	fr.Diff = UnifiedDiff(pl.path, src, out)
+	if opt.Diff || bytes.Equal(out, src) {
+		return fr
+	}
+	if err := WriteIfUnchanged(full, src, out); err != nil {
+		if errors.Is(err, ErrChanged) {
+			fr.Err = fmt.Errorf("%s: not fixed: %w", pl.path, err)
+		} else {
+			fr.Err = fmt.Errorf("%s: cannot write the fix: %w", pl.path, err)
+		}
 	}
 	return fr
 }

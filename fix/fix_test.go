@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	"errors"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -421,5 +422,59 @@ func TestDefaultSyntaxCheck(t *testing.T) {
 	}
 	if n := SyntaxErrors([]byte("x = 1\n")); n != 0 {
 		t.Errorf("SyntaxErrors = %d on valid source", n)
+	}
+}
+
+// TestConcurrentWritesLoseNothing: two writers each add their own line to
+// the same files at once, re-reading and retrying when WriteIfUnchanged
+// says the file changed (as the CLI re-checks); every file ends with both
+// lines, so neither writer's edit was lost.
+func TestConcurrentWritesLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	const n = 100
+	var paths []string
+	for i := 0; i < n; i++ {
+		paths = append(paths, write(t, dir, "f"+strconv.Itoa(i)+".py", "x = 1\n"))
+	}
+	add := func(line string, done chan<- error) {
+		for _, p := range paths {
+			for attempt := 0; ; attempt++ {
+				old, err := os.ReadFile(p)
+				if err != nil {
+					done <- err
+					return
+				}
+				err = WriteIfUnchanged(p, old, append(append([]byte{}, old...), line...))
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, ErrChanged) || attempt > 1000 {
+					done <- err
+					return
+				}
+			}
+		}
+		done <- nil
+	}
+	done := make(chan error)
+	go add("a = 1\n", done)
+	go add("b = 2\n", done)
+	for i := 0; i < 2; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		if s := string(b); s != "x = 1\na = 1\nb = 2\n" && s != "x = 1\nb = 2\na = 1\n" {
+			t.Fatalf("%s lost an edit:\n%s", p, s)
+		}
+	}
+	// A stale old content is refused and leaves the file alone.
+	if err := WriteIfUnchanged(paths[0], []byte("x = 1\n"), []byte("lost\n")); !errors.Is(err, ErrChanged) {
+		t.Errorf("stale write: %v", err)
+	}
+	if b, _ := os.ReadFile(paths[0]); strings.Contains(string(b), "lost") {
+		t.Error("a stale write replaced the file")
 	}
 }

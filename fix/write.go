@@ -1,10 +1,40 @@
 package fix
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 )
+
+// ErrChanged is returned (wrapped) when a file's content on disk is not
+// the content its fixes were computed from: someone, or another --fix run,
+// wrote it in between. The file is left as it is; the caller re-checks it.
+var ErrChanged = errors.New("the file changed since it was checked")
+
+// WriteIfUnchanged replaces the content of the file at path with data if
+// the file still holds old, the content data was computed from; otherwise
+// it leaves the file alone and returns an error wrapping ErrChanged. It
+// holds an advisory lock on the file (lockFile) from the comparison until
+// the new content is in place, so concurrent --fix runs never write from
+// the same old content and no run's edits are lost; the write itself is
+// WriteAtomic's.
+func WriteIfUnchanged(path string, old, data []byte) error {
+	unlock, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	cur, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(cur, old) {
+		return ErrChanged
+	}
+	return WriteAtomic(path, data)
+}
 
 // WriteAtomic replaces the content of the file at path with data: it
 // writes a temporary file in the same directory, fsyncs it, gives it the
