@@ -2,6 +2,8 @@ package rules
 
 import (
 	"bytes"
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,11 +44,15 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 	}
 	m := init.Site.Mod
 	at := insertionPoint(m)
+	eol := lineEnding(m.Src)
 	var text strings.Builder
-	if !bindsOS(m) {
-		text.WriteString("import os\n")
+	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
+		text.WriteString(eol)
 	}
-	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver\n")
+	if !bindsOS(m) {
+		text.WriteString("import os" + eol)
+	}
+	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver" + eol)
 	pos := r.prog.File(m).Pos(at)
 	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
 		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
@@ -62,10 +68,17 @@ func bindsOS(m *model.Module) bool {
 	return false
 }
 
-// insertionPoint is the offset of the first line after the module docstring
-// and any __future__ imports.
+// insertionPoint is the offset of the start of the module's first
+// statement, or of the line after its docstring and __future__ imports:
+// after the byte order mark, the #! line, the coding declaration and any
+// comments that open the file, where CPython needs them.
 func insertionPoint(m *model.Module) int {
-	at := 0
+	at := len(m.Src)
+	if len(m.File.Body) > 0 {
+		at = lineStart(m.Src, m.File.Body[0].Pos().Start)
+	} else if bytes.HasPrefix(m.Src, bom) {
+		at = len(bom)
+	}
 	for i, s := range m.File.Body {
 		switch s := s.(type) {
 		case *syntax.ExprStmt:
@@ -84,21 +97,45 @@ func insertionPoint(m *model.Module) int {
 	return at
 }
 
+// bom is the UTF-8 byte order mark: code goes after it.
+var bom = []byte("\xef\xbb\xbf")
+
+// lineStart is the offset of the start of the line holding off (after a
+// byte order mark on the first line).
 func lineStart(src []byte, off int) int {
-	return bytes.LastIndexByte(src[:off], '\n') + 1
-}
-
-func lineEnd(src []byte, off int) int {
-	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
-		return off + i + 1
+	start := bytes.LastIndexAny(src[:off], "\r\n") + 1
+	if start == 0 && bytes.HasPrefix(src, bom) && off >= len(bom) {
+		start = len(bom)
 	}
-	return len(src)
+	return start
 }
 
-// guardFix moves the plain top-level statements around site (a run of
-// assignments and expression statements, stopping at imports, definitions and
-// compound statements) to the start of the module's main guard, creating one
-// at the end of the file when there is none.
+// lineEnd is the offset just after the line break ending the line that
+// holds off (\n, \r\n or \r), or the end of src.
+func lineEnd(src []byte, off int) int {
+	i := bytes.IndexAny(src[off:], "\r\n")
+	if i < 0 {
+		return len(src)
+	}
+	i += off
+	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+		i++
+	}
+	return i + 1
+}
+
+// guardFix moves the run of plain top-level statements that starts at
+// site (assignments and expression statements, up to the next import,
+// definition or compound statement) to the start of the module's main
+// guard, creating one at the end of the file when there is none. The run
+// keeps its order, and so does everything else but the definitions and
+// imports it moves past.
+//
+// The fix is offered only when the def-use analysis (guardMoveBlocker)
+// shows that nothing outside the guard reads what the run binds: spawn and
+// forkserver children import the module without running the guard, so a
+// worker function reading a moved name would fail with NameError. Otherwise
+// it is display-only and says which name is read where.
 func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool) {
 	m := site.Mod
 	body := m.File.Body
@@ -113,16 +150,13 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 		return fixsafety.Fix{}, false
 	}
 	first, last := idx, idx
-	for first > 0 && plainStatement(body[first-1]) {
-		first--
-	}
 	for last+1 < len(body) && plainStatement(body[last+1]) {
 		last++
 	}
 	start := lineStart(m.Src, body[first].Pos().Start)
 	end := lineEnd(m.Src, body[last].Pos().End)
 	// The run must own its lines: nothing else may share them.
-	if start != body[first].Pos().Start && strings.TrimSpace(string(m.Src[start:body[first].Pos().Start])) != "" {
+	if strings.TrimSpace(string(m.Src[start:body[first].Pos().Start])) != "" || !onlyComment(m.Src[body[last].Pos().End:end]) {
 		return fixsafety.Fix{}, false
 	}
 	for i := first; i <= last; i++ {
@@ -130,30 +164,315 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 			return fixsafety.Fix{}, false
 		}
 	}
+	guard := -1 // index in body of the guard the run moves into
+	if len(m.Guards) > 0 {
+		g := m.Guards[0]
+		if g.Negated || len(g.Body) == 0 || g.If.Start < end {
+			return fixsafety.Fix{}, false
+		}
+		for i, s := range body {
+			if s == syntax.Stmt(g.If) {
+				guard = i
+			}
+		}
+		if guard < 0 {
+			return fixsafety.Fix{}, false
+		}
+	}
+	mv := guardMove{m: m, first: first, last: last, guard: guard, line: r.lineOf(m)}
+	if why := mv.blocker(); why != "" {
+		return fixsafety.DisplayOnly(fmt.Sprintf("%s, with the code that reads it: %s", message, why)), true
+	}
+	eol := lineEnding(m.Src)
 	moved := string(m.Src[start:end])
 	tf := r.prog.File(m)
 	del := analysis.TextEdit{Pos: tf.Pos(start), End: tf.Pos(end)}
-	if len(m.Guards) > 0 && !m.Guards[0].Negated && len(m.Guards[0].Body) > 0 && m.Guards[0].If.Start > end {
+	if guard >= 0 {
 		g := m.Guards[0]
 		at := lineStart(m.Src, g.Body[0].Pos().Start)
 		indent := string(m.Src[at:g.Body[0].Pos().Start])
-		if strings.TrimSpace(indent) != "" {
+		if strings.Trim(indent, " \t") != "" {
 			return fixsafety.Fix{}, false
 		}
-		ins := analysis.TextEdit{Pos: tf.Pos(at), End: tf.Pos(at), NewText: []byte(indentLines(moved, indent))}
+		ins := analysis.TextEdit{Pos: tf.Pos(at), End: tf.Pos(at), NewText: []byte(indentLines(moved, indent, eol))}
 		return fixsafety.Unsafe(message, del, ins), true
 	}
-	if len(m.Guards) > 0 {
-		return fixsafety.Fix{}, false
-	}
 	tail := ""
-	if len(m.Src) > 0 && m.Src[len(m.Src)-1] != '\n' {
-		tail = "\n"
+	if end == len(m.Src) {
+		// The run ends the file: the blank lines before it go too, and
+		// the new guard follows what remains after two blank lines.
+		for start > 0 && bytes.TrimSpace(m.Src[lineStart(m.Src, start-1):start]) == nil {
+			start = lineStart(m.Src, start-1)
+		}
+		del.Pos = tf.Pos(start)
+	} else if len(m.Src) > 0 && m.Src[len(m.Src)-1] != '\n' && m.Src[len(m.Src)-1] != '\r' {
+		tail = eol
 	}
-	text := tail + "\n\nif __name__ == \"__main__\":\n" + indentLines(moved, "    ")
+	text := tail + eol + eol + "if __name__ == \"__main__\":" + eol + indentLines(moved, indentUnit(m.Src), eol)
 	eof := tf.Pos(len(m.Src))
 	ins := analysis.TextEdit{Pos: eof, End: eof, NewText: []byte(text)}
 	return fixsafety.Unsafe(message, del, ins), true
+}
+
+// lineOf returns a function giving the line of an offset in m.
+func (r reporter) lineOf(m *model.Module) func(off int) int {
+	tf := r.prog.File(m)
+	return func(off int) int { return tf.Line(tf.Pos(off)) }
+}
+
+// guardMove is a planned move of body[first..last] of m to the start of
+// body[guard] (the main guard), or into a new guard at the end of the file
+// when guard is -1.
+type guardMove struct {
+	m                  *model.Module
+	first, last, guard int
+	line               func(off int) int
+}
+
+// moved reports whether top-level statement i moves.
+func (mv *guardMove) moved(i int) bool { return mv.first <= i && i <= mv.last }
+
+// inGuard reports whether span lies in the body of a main guard after the
+// run: code there runs only in the main process, after the moved code.
+func (mv *guardMove) inGuard(sp syntax.Span) bool {
+	for _, g := range mv.m.Guards {
+		if g.If.Start < mv.m.File.Body[mv.last].Pos().End || len(g.Body) == 0 {
+			continue
+		}
+		body := syntax.Span{Start: g.Body[0].Pos().Start, End: g.Body[len(g.Body)-1].Pos().End}
+		if body.Contains(sp) {
+			return true
+		}
+	}
+	return false
+}
+
+// blocker returns why moving the run could break the program, or "": a
+// read of a moved name that can run where the moved code no longer does
+// (at the top level outside the guard, in a function a child process may
+// run, in another module), a name the run reads that the statements it
+// moves past rebind, or a statement it moves past whose order with the run
+// matters.
+func (mv *guardMove) blocker() string {
+	m := mv.m
+	body := m.File.Body
+	if at, ok := m.DynamicGlobalAccess(); ok {
+		return fmt.Sprintf("the module reaches its globals without naming them (`%s` at line %d), so what reads them cannot be known", m.Src[at.Start:at.End], mv.line(at.Start))
+	}
+	if imps := m.ImportedBy(); len(imps) > 0 {
+		by := imps[0]
+		return fmt.Sprintf("%s imports this module (line %d), and the guarded code does not run there", filepath.Base(by.By.Path), lineIn(by.By.Src, by.Span.Start))
+	}
+	bound := map[string]bool{}
+	for i := mv.first; i <= mv.last; i++ {
+		for n := range model.TopLevelBinds(body[i]) {
+			bound[n] = true
+		}
+	}
+	reads := m.GlobalReads()
+	runs := mv.guardOnly(reads)
+	for _, rd := range reads {
+		if !bound[rd.Name] || mv.moved(rd.Stmt) || mv.inGuard(rd.Span) {
+			continue
+		}
+		s := body[rd.Stmt]
+		line := mv.line(rd.Span.Start)
+		switch s := s.(type) {
+		case *syntax.FunctionDef:
+			if !rd.Deferred {
+				if rd.Stmt < mv.first {
+					continue
+				}
+				return fmt.Sprintf("`%s` is read at line %d when `%s` is defined, before the guard runs", rd.Name, line, s.Name)
+			}
+			if why := runs[rd.Stmt]; why != "" {
+				return fmt.Sprintf("`%s` is read by `%s` (line %d), %s", rd.Name, rd.Func, line, why)
+			}
+		case *syntax.ClassDef:
+			if !rd.Deferred {
+				if rd.Stmt < mv.first {
+					continue
+				}
+				return fmt.Sprintf("`%s` is read at line %d when class `%s` is defined, before the guard runs", rd.Name, line, s.Name)
+			}
+			return fmt.Sprintf("`%s` is read by `%s` (line %d), and objects of `%s` can be sent to child processes, which run its methods without the guard", rd.Name, rd.Func, line, s.Name)
+		default:
+			if rd.Deferred {
+				return fmt.Sprintf("`%s` is read by `%s` at line %d, which may run outside the guard", rd.Name, rd.Func, line)
+			}
+			if rd.Stmt < mv.first {
+				continue
+			}
+			return fmt.Sprintf("`%s` is read at line %d, outside the guard", rd.Name, line)
+		}
+	}
+	return mv.reorderBlocker(reads)
+}
+
+// reorderBlocker returns why the run may not move past the statements
+// between it and the guard (or the end of the file): they must be
+// definitions, imports or assignments without calls, and must not bind a
+// name the run reads.
+func (mv *guardMove) reorderBlocker(reads []model.GlobalRead) string {
+	body := mv.m.File.Body
+	end := len(body)
+	if mv.guard >= 0 {
+		end = mv.guard
+	}
+	runReads := map[string]bool{}
+	for _, rd := range reads {
+		if mv.moved(rd.Stmt) {
+			runReads[rd.Name] = true
+		}
+	}
+	for i := mv.last + 1; i < end; i++ {
+		s := body[i]
+		line := mv.line(s.Pos().Start)
+		for n := range model.TopLevelBinds(s) {
+			if runReads[n] {
+				return fmt.Sprintf("`%s` is bound again at line %d, which the moved code would then run after", n, line)
+			}
+		}
+		if !declarative(s) {
+			return fmt.Sprintf("it would move past the statement at line %d, changing the order in which they run", line)
+		}
+	}
+	return ""
+}
+
+// declarative reports whether a top-level statement may run before the
+// moved code instead of after it: a definition, an import, a docstring or
+// pass, or an assignment that calls nothing.
+func declarative(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.FunctionDef, *syntax.ClassDef, *syntax.Import, *syntax.ImportFrom:
+		return true
+	case *syntax.ExprStmt:
+		_, doc := s.X.(*syntax.String)
+		return doc
+	case *syntax.OtherStmt:
+		return s.Kind == "pass_statement"
+	case *syntax.Assign:
+		calls := false
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.Call, *syntax.Await, *syntax.Opaque:
+				calls = true
+			}
+			return !calls
+		})
+		return !calls
+	}
+	return false
+}
+
+// guardOnly decides, for each top-level def, whether it can run only in
+// the main process after the guard started: every use of its name is a
+// call from the guard's body, from the moved run, or from another such
+// function. It maps the def's statement index to "" when so, and otherwise
+// to why not (for the message). Undecorated defs only; a function used as a
+// value (a Process target, a pool's function) may run in a child.
+func (mv *guardMove) guardOnly(reads []model.GlobalRead) map[int]string {
+	body := mv.m.File.Body
+	defs := map[string]int{} // name → statement index, for names bound once by a def
+	count := map[string]int{}
+	for i, s := range body {
+		for n := range model.TopLevelBinds(s) {
+			count[n]++
+		}
+		if d, ok := s.(*syntax.FunctionDef); ok {
+			defs[d.Name] = i
+		}
+	}
+	why := map[int]string{}
+	for i, s := range body {
+		d, ok := s.(*syntax.FunctionDef)
+		if !ok {
+			continue
+		}
+		switch {
+		case count[d.Name] > 1:
+			why[i] = "which is bound more than once, so what calls it cannot be told"
+		case len(d.Decorators) > 0:
+			why[i] = fmt.Sprintf("which is decorated (line %d) and may run without the guard", mv.line(d.Span.Start))
+		default:
+			why[i] = ""
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, rd := range reads {
+			i, isDef := defs[rd.Name]
+			if !isDef || why[i] != "" {
+				continue
+			}
+			if reason := mv.callBlocker(rd, i, defs, why); reason != "" {
+				why[i] = reason
+				changed = true
+			}
+		}
+	}
+	return why
+}
+
+// callBlocker returns why the use rd of the def at body[def] lets it run
+// outside the guard, or "" when it does not (given what why says so far
+// about the other defs).
+func (mv *guardMove) callBlocker(rd model.GlobalRead, def int, defs map[string]int, why map[int]string) string {
+	line := mv.line(rd.Span.Start)
+	switch {
+	case !rd.Called:
+		return fmt.Sprintf("which may run in a child process without the guard (it is passed as a value at line %d)", line)
+	case mv.inGuard(rd.Span), mv.moved(rd.Stmt) && !rd.Deferred, rd.Stmt == def:
+		return ""
+	case !rd.Deferred:
+		return fmt.Sprintf("which is called at line %d, outside the guard", line)
+	}
+	if caller, ok := mv.m.File.Body[rd.Stmt].(*syntax.FunctionDef); ok && defs[caller.Name] == rd.Stmt {
+		if w := why[rd.Stmt]; w != "" {
+			return fmt.Sprintf("which `%s` calls (line %d), %s", caller.Name, line, w)
+		}
+		return ""
+	}
+	return fmt.Sprintf("which is called at line %d by code that may run without the guard", line)
+}
+
+// lineIn returns the 1-based line of off in src.
+func lineIn(src []byte, off int) int {
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
+}
+
+// lineEnding returns the file's line break, taken from its first line:
+// "\r\n", "\r" or "\n" (also for a file without one).
+func lineEnding(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
+}
+
+// indentUnit is the indentation of the file's first indented line, or four
+// spaces: a new block indents the way the file does.
+func indentUnit(src []byte) string {
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) == len(line) || len(bytes.TrimSpace(trimmed)) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		return string(line[:len(line)-len(trimmed)])
+	}
+	return "    "
+}
+
+// onlyComment reports whether b (the rest of a line) holds nothing but
+// white space and a comment.
+func onlyComment(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) == 0 || t[0] == '#'
 }
 
 func plainStatement(s syntax.Stmt) bool {
@@ -180,7 +499,9 @@ func hasMultilineString(src []byte, s syntax.Stmt) bool {
 	return found
 }
 
-func indentLines(text, indent string) string {
+// indentLines indents every non-blank line of text, which ends each line
+// with the file's line break eol (added to a last line without one).
+func indentLines(text, indent, eol string) string {
 	lines := strings.SplitAfter(text, "\n")
 	var b strings.Builder
 	for _, l := range lines {
@@ -191,8 +512,8 @@ func indentLines(text, indent string) string {
 		b.WriteString(indent + l)
 	}
 	s := b.String()
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
+	if !strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\r") {
+		s += eol
 	}
 	return s
 }

@@ -1,0 +1,180 @@
+package rules_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/rules"
+)
+
+// guardFixOf checks src (as main.py) and returns the fix of its finding
+// with the given code, and the source.
+func guardFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "main.py")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true, Select: []string{"ALL"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		if f.Code == code && len(f.Fixes) > 0 {
+			return &f.Fixes[0], []byte(src)
+		}
+	}
+	t.Fatalf("no %s finding with a fix in:\n%s\nfindings: %v", code, src, res.Findings)
+	return nil, nil
+}
+
+const poolMain = `
+if __name__ == "__main__":
+    with mp.get_context("spawn").Pool(2) as pool:
+        print(pool.map(work, range(3)))
+`
+
+// TestGuardFixSafety: the move under the main guard is offered only when
+// nothing that runs outside the guard reads what it moves; otherwise it is
+// display-only and says which name is read where.
+func TestGuardFixSafety(t *testing.T) {
+	head := "import multiprocessing as mp\nimport torch\n\n"
+	tests := []struct {
+		name, body string
+		code       string
+		offered    bool
+		says       string // in the display-only message
+	}{
+		{"the worker reads the model",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return model(x)\n" + poolMain,
+			"CFL004", false, "`model` is read by `work` (line 8), which may run in a child process without the guard (it is passed as a value at line 12)"},
+		{"the worker does not read it",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return x + 1\n" + poolMain,
+			"CFL004", true, ""},
+		{"a helper only the guard calls may read it",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return x + 1\n\n\ndef report():\n    print(model)\n\n\ndef main():\n    report()\n" + poolMain + "    main()\n",
+			"CFL004", true, ""},
+		{"a helper the worker calls may not",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef helper(x):\n    return model(x)\n\n\ndef work(x):\n    return helper(x)\n" + poolMain,
+			"CFL004", false, "`model` is read by `helper` (line 8), which `work` calls (line 12), which may run in a child process"},
+		{"top-level code after it reads it",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return x + 1\n\n\nparams = list(model.parameters())\n" + poolMain,
+			"CFL004", false, "`model` is read at line 11, outside the guard"},
+		{"a method reads it",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\nclass Data:\n    def get(self, i):\n        return model(i)\n\n\ndef work(x):\n    return x + 1\n" + poolMain,
+			"CFL004", false, "`model` is read by `Data.get` (line 9), and objects of `Data` can be sent to child processes"},
+		{"a default argument reads it",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x, m=model):\n    return x + 1\n" + poolMain,
+			"CFL004", false, "`model` is read at line 7 when `work` is defined"},
+		{"moving past a call changes the order",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return x + 1\n\n\nif True:\n    print('ready')\n" + poolMain,
+			"CFL004", false, "it would move past the statement at line 11"},
+		{"a name the moved code reads is bound again before the guard",
+			"scale = 1\nmodel = torch.nn.Linear(4, 4).cuda() * scale\n\n\ndef scale():\n    return 2\n\n\ndef work(x):\n    return x + 1\n" + poolMain,
+			"CFL004", false, "`scale` is bound again at line 8"},
+		{"globals() hides the readers",
+			"model = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n    return globals()['model'](x)\n" + poolMain,
+			"CFL004", false, "reaches its globals without naming them (`globals` at line 8)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx, _ := guardFixOf(t, tt.code, head+tt.body)
+			if tt.offered != (fx.Applicability == finding.Unsafe) {
+				t.Fatalf("applicability %v, want offered=%v: %s", fx.Applicability, tt.offered, fx.Message)
+			}
+			if !tt.offered && (fx.Applicability != finding.DisplayOnly || !strings.Contains(fx.Message, tt.says)) {
+				t.Errorf("message %q\nwant it to say %q", fx.Message, tt.says)
+			}
+		})
+	}
+}
+
+// TestGuardFixKeepsTheFileStyle: code moved or inserted into a CRLF file
+// ends its lines with CRLF; into a tab-indented guard, it is indented with
+// a tab; after a byte order mark, it stays after it.
+func TestGuardFixKeepsTheFileStyle(t *testing.T) {
+	tests := []struct {
+		name, code, src, want string
+	}{
+		{"CRLF, existing guard", "CFL004",
+			"import multiprocessing as mp\r\nimport torch\r\n\r\nmodel = torch.nn.Linear(4, 4).cuda()\r\n\r\n\r\ndef work(x):\r\n    return x + 1\r\n\r\n\r\nif __name__ == \"__main__\":\r\n    with mp.get_context(\"spawn\").Pool(2) as pool:\r\n        print(pool.map(work, range(3)))\r\n",
+			"import multiprocessing as mp\r\nimport torch\r\n\r\n\r\n\r\ndef work(x):\r\n    return x + 1\r\n\r\n\r\nif __name__ == \"__main__\":\r\n    model = torch.nn.Linear(4, 4).cuda()\r\n    with mp.get_context(\"spawn\").Pool(2) as pool:\r\n        print(pool.map(work, range(3)))\r\n"},
+		{"tabs", "CFL004",
+			"import multiprocessing as mp\nimport torch\n\nmodel = torch.nn.Linear(4, 4).cuda()\n\n\ndef work(x):\n\treturn x + 1\n\n\nif __name__ == \"__main__\":\n\twith mp.get_context(\"spawn\").Pool(2) as pool:\n\t\tprint(pool.map(work, range(3)))\n",
+			"import multiprocessing as mp\nimport torch\n\n\n\ndef work(x):\n\treturn x + 1\n\n\nif __name__ == \"__main__\":\n\tmodel = torch.nn.Linear(4, 4).cuda()\n\twith mp.get_context(\"spawn\").Pool(2) as pool:\n\t\tprint(pool.map(work, range(3)))\n"},
+		{"no guard yet: one is added, indented like the file", "CFL005",
+			"import multiprocessing as mp\n\n\ndef work(x):\n\treturn x + 1\n\n\npool = mp.get_context(\"spawn\").Pool(2)\nprint(pool.map(work, range(3)))",
+			"import multiprocessing as mp\n\n\ndef work(x):\n\treturn x + 1\n\n\nif __name__ == \"__main__\":\n\tpool = mp.get_context(\"spawn\").Pool(2)\n\tprint(pool.map(work, range(3)))\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx, src := guardFixOf(t, tt.code, tt.src)
+			if fx.Applicability != finding.Unsafe {
+				t.Fatalf("not offered: %s", fx.Message)
+			}
+			out, err := fix.ApplyEdits(src, fx.Edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("fixed:\n%q\nwant:\n%q", out, tt.want)
+			}
+		})
+	}
+}
+
+// TestNVMLFixPlacement: the inserted `import os` and environment line go
+// after the byte order mark, the #! line, the coding declaration and the
+// docstring, with the file's line endings.
+func TestNVMLFixPlacement(t *testing.T) {
+	rest := "import multiprocessing as mp\r\nimport torch\r\n\r\n\r\ndef child():\r\n    torch.ones(1, device=\"cuda\")\r\n\r\n\r\nif __name__ == \"__main__\":\r\n    if torch.cuda.is_available():\r\n        pass\r\n    p = mp.get_context(\"fork\").Process(target=child)\r\n    p.start()\r\n"
+	ins := "import os\r\nos.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver\r\n"
+	for _, tt := range []struct{ name, head, want string }{
+		{"BOM", "\ufeff", "\ufeff" + ins},
+		{"BOM, #! and coding", "\ufeff#!/usr/bin/env python3\r\n# -*- coding: utf-8 -*-\r\n", "\ufeff#!/usr/bin/env python3\r\n# -*- coding: utf-8 -*-\r\n" + ins},
+		{"docstring", "\"\"\"Train.\"\"\"\r\n", "\"\"\"Train.\"\"\"\r\n" + ins},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "main.py")
+			src := tt.head + rest
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nvml *finding.Fix
+			for i := range res.Findings {
+				for j := range res.Findings[i].Fixes {
+					if strings.Contains(res.Findings[i].Fixes[j].Message, "PYTORCH_NVML_BASED_CUDA_CHECK") {
+						nvml = &res.Findings[i].Fixes[j]
+					}
+				}
+			}
+			if nvml == nil {
+				t.Fatalf("no NVML fix: %v", res.Findings)
+			}
+			out, err := fix.ApplyEdits([]byte(src), nvml.Edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tt.want + rest; string(out) != want {
+				t.Errorf("fixed:\n%q\nwant:\n%q", out, want)
+			}
+		})
+	}
+}
