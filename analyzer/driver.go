@@ -74,6 +74,9 @@ type Result struct {
 	Findings []finding.Finding
 	Errors   []finding.ToolError
 	Notices  []finding.Notice
+	// SyntaxErrors are code the parser could not read, sorted by path and
+	// position: errors like findings (exit 1), not tool errors.
+	SyntaxErrors []finding.SyntaxError
 	// Files is the number of files checked (parsed or proved irrelevant).
 	Files int
 	// Skipped counts checked files the prefilter proved irrelevant.
@@ -138,6 +141,9 @@ func Run(opts Options) (*Result, error) {
 			res.Notices = append(res.Notices, notices...)
 			res.Skipped += skipped
 		}
+		if u, ok := act.result.(unparsable); ok {
+			res.SyntaxErrors = append(res.SyntaxErrors, u.Unparsable()...)
+		}
 		if c, ok := act.result.(sourceComments); ok {
 			sources = append(sources, c)
 		}
@@ -167,6 +173,13 @@ func Run(opts Options) (*Result, error) {
 	for i := range res.Notices {
 		res.Notices[i].Path = relPath(opts.WorkDir, res.Notices[i].Path)
 	}
+	for i := range res.SyntaxErrors {
+		res.SyntaxErrors[i].Path = relPath(opts.WorkDir, res.SyntaxErrors[i].Path)
+	}
+	sort.SliceStable(res.SyntaxErrors, func(i, j int) bool {
+		a, b := res.SyntaxErrors[i], res.SyntaxErrors[j]
+		return a.Path < b.Path || a.Path == b.Path && (a.Line < b.Line || a.Line == b.Line && a.Column < b.Column)
+	})
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	sort.SliceStable(res.Notices, func(i, j int) bool {
 		a, b := res.Notices[i], res.Notices[j]
@@ -180,6 +193,12 @@ func Run(opts Options) (*Result, error) {
 // not be parsed, and how many files it proved irrelevant without parsing.
 type fileProblems interface {
 	Problems() (errs []finding.ToolError, notices []finding.Notice, skipped int)
+}
+
+// unparsable is implemented by a pass result that parsed the checked files:
+// the code it could not parse.
+type unparsable interface {
+	Unparsable() []finding.SyntaxError
 }
 
 // sourceComments is implemented by a pass result that parsed the checked

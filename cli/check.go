@@ -11,7 +11,6 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/fix"
 	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
@@ -123,47 +122,37 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
-	res, err := run.analyze()
-	if err != nil {
-		return fail(stderr, err)
-	}
+	var res *analyzer.Result
 	fixed := 0
 	if c.fix || c.diff {
-		fr := fix.Apply(res.Findings, fix.Options{
-			Unsafe:   c.unsafeFixes,
-			Diff:     c.diff,
-			ReadFile: res.ReadFile,
-			WorkDir:  run.workDir,
-		})
-		for _, f := range fr.Files {
-			if f.Err != nil {
-				res.Errors = append(res.Errors, finding.ToolError{Path: f.Path, Message: "fix not applied: " + f.Err.Error()})
-			}
+		fx, err := run.fix()
+		if err != nil {
+			return fail(stderr, err)
 		}
+		res, fixed = fx.res, fx.fixed
 		if c.diff {
-			fmt.Fprint(stdout, fr.Diff())
-			printProblems(stderr, res)
+			fmt.Fprint(stdout, fx.diff())
+			res.Errors = append(res.Errors, run.notChecked(res)...)
+			printProblems(stderr, res, true)
 			switch {
 			case len(res.Errors) > 0:
 				return ExitError
-			case len(fr.Fixed) > 0:
+			case len(fx.files) > 0:
 				return ExitFindings
 			}
 			return ExitClean
 		}
-		fixed = len(fr.Fixed)
-		if fixed > 0 {
-			// Report what is left, from the files as they are now.
-			if res, err = run.analyze(); err != nil {
-				return fail(stderr, err)
-			}
-		}
+	} else if res, err = run.analyze(); err != nil {
+		return fail(stderr, err)
 	}
+	res.Errors = append(res.Errors, run.notChecked(res)...)
 	code := exitCode(res, c.exitZero)
 	rep := &output.Report{
 		Findings:       res.Findings,
 		Errors:         res.Errors,
 		Notices:        res.Notices,
+		SyntaxErrors:   res.SyntaxErrors,
+		Files:          res.Files - res.Unconfigured,
 		Rules:          run.enabledDocs(),
 		ExitCode:       code,
 		WorkDir:        run.workDir,
@@ -178,7 +167,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if err := output.WriteStatistics(stdout, rep, opt); err != nil {
 			return fail(stderr, err)
 		}
-		printProblems(stderr, res)
+		printProblems(stderr, res, true)
 		return code
 	}
 	for _, d := range dests {
@@ -196,18 +185,24 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, werr)
 		}
 	}
-	printProblems(stderr, res)
+	// The full and concise formats show syntax errors among the findings;
+	// the others leave them to standard error.
+	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
+	printProblems(stderr, res, !shown)
 	return code
 }
 
-// exitCode is 2 with tool errors, else 1 with unsuppressed findings (unless
-// --exit-zero), else 0.
+// exitCode is 2 with tool errors, else 1 with unsuppressed findings or
+// syntax errors (unless --exit-zero), else 0.
 func exitCode(res *analyzer.Result, exitZero bool) int {
 	if len(res.Errors) > 0 {
 		return ExitError
 	}
 	if exitZero {
 		return ExitClean
+	}
+	if len(res.SyntaxErrors) > 0 {
+		return ExitFindings
 	}
 	for _, f := range res.Findings {
 		if !f.Suppressed {
@@ -217,19 +212,30 @@ func exitCode(res *analyzer.Result, exitZero bool) int {
 	return ExitClean
 }
 
-// printProblems writes tool errors and notices to standard error, one line
-// each.
-func printProblems(stderr io.Writer, res *analyzer.Result) {
+// printProblems writes tool errors, syntax errors (when withSyntax: the
+// output format did not show them) and notices to standard error, one line
+// each; and ruff's warning when no file was checked.
+func printProblems(stderr io.Writer, res *analyzer.Result, withSyntax bool) {
 	for _, e := range res.Errors {
 		fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
 	}
+	if withSyntax {
+		for _, e := range res.SyntaxErrors {
+			fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
+		}
+	}
 	for _, n := range res.Notices {
 		fmt.Fprintf(stderr, "warning: %s\n", problemLine(n))
+	}
+	if res.Files == 0 {
+		fmt.Fprintln(stderr, "warning: No Python files found under the given path(s)")
 	}
 }
 
 func problemLine(e finding.ToolError) string {
 	switch {
+	case e.Path != "" && e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
 	case e.Path != "" && e.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
 	case e.Path != "":
@@ -273,7 +279,11 @@ func (r *checkRun) abs(p string) string {
 // analyze runs every rule the configuration selects somewhere; each file's
 // own settings (one config.Settings per file, through the policy) decide
 // the rest.
-func (r *checkRun) analyze() (*analyzer.Result, error) {
+func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(nil) }
+
+// analyzeWith is analyze with the files in overlay read from it instead of
+// the disk (the fix rounds' content).
+func (r *checkRun) analyzeWith(overlay map[string][]byte) (*analyzer.Result, error) {
 	pol := config.NewPolicy(r.loader)
 	pol.Roots = []string{r.workDir}
 	pol.Workers = r.flags.workers
@@ -283,7 +293,25 @@ func (r *checkRun) analyze() (*analyzer.Result, error) {
 		Policy:      pol,
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
+		Overlay:     overlay,
 	})
+}
+
+// notChecked reports the files whose configuration could not be loaded
+// (the configuration errors themselves are reported already).
+func (r *checkRun) notChecked(res *analyzer.Result) []finding.ToolError {
+	if res.Unconfigured == 0 {
+		return nil
+	}
+	return []finding.ToolError{{Message: fmt.Sprintf("%d %s not checked: the configuration that applies to %s could not be loaded",
+		res.Unconfigured, plural(res.Unconfigured, "file was", "files were"), plural(res.Unconfigured, "it", "them"))}}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // enabledDocs lists the rules enabled for the working directory's config

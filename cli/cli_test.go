@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -141,6 +143,9 @@ func TestBadInput(t *testing.T) {
 	if !strings.Contains(out, "hazard.py:10:5: CFL001") {
 		t.Errorf("the good file was not checked:\n%s", out)
 	}
+	if !regexp.MustCompile(`(?m)^broken\.py:1:\d+: SyntaxError: cannot parse this code`).MatchString(out) {
+		t.Errorf("the syntax error is not among the findings:\n%s", out)
+	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^error: latin1\.py:1: .*not valid UTF-8`),
 		regexp.MustCompile(`(?m)^error: nul\.py:1: .*NUL byte`),
@@ -148,7 +153,6 @@ func TestBadInput(t *testing.T) {
 		regexp.MustCompile(`(?m)^error: self: symbolic link loop`),
 		regexp.MustCompile(`(?m)^error: fifo\.py: not a regular file`),
 		regexp.MustCompile(`(?m)^error: missing\.py: no such file or directory`),
-		regexp.MustCompile(`(?m)^warning: broken\.py:1: could not parse the code at line 1`),
 	} {
 		if !want.MatchString(errs) {
 			t.Errorf("stderr lacks %v:\n%s", want, errs)
@@ -379,5 +383,257 @@ if __name__ == "__main__":
 `
 	if string(got) != want {
 		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestMain lets a test run the command line in a process of its own: with
+// CUDAFORKLINT_TEST_MAIN=1 the test binary is cudaforklint.
+func TestMain(m *testing.M) {
+	if os.Getenv("CUDAFORKLINT_TEST_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// command returns cudaforklint with args, run in dir as its own process.
+func command(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CUDAFORKLINT_TEST_MAIN=1")
+	return cmd
+}
+
+// TestSummaryAndZeroFiles: the full format says how many files it checked
+// and counts errors and warnings apart; a run that checks no file says so
+// on standard error, as ruff does, and exits 0.
+func TestSummaryAndZeroFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "hazard.py", hazard)
+	write(t, dir, "warn.py", "import multiprocessing as mp\nimport torch\n\ntorch.cuda.init()\n\n\ndef f(x):\n    return x\n\n\nif __name__ == \"__main__\":\n    with mp.get_context(\"spawn\").Pool(2) as p:\n        p.map(f, [1])\n")
+	write(t, dir, "safe.py", safe)
+	code, out, _ := run(t, dir, "check", ".")
+	if code != ExitFindings || !strings.HasSuffix(out, "Checked 3 files. Found 1 error and 1 warning.\nNo fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = run(t, dir, "check", "safe.py")
+	if code != ExitClean || out != "Checked 1 file. All checks passed!\n" {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, "check", "empty")
+	if code != ExitClean || out != "Checked 0 files.\n" || errs != "warning: No Python files found under the given path(s)\n" {
+		t.Errorf("empty directory: exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+}
+
+// TestExplicitDirectoryIsChecked: a directory named on the command line is
+// checked even when the default excludes or .gitignore would skip it in a
+// walk, and the verdict is the same from every working directory.
+func TestExplicitDirectoryIsChecked(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, ".git/HEAD", "")
+	write(t, dir, ".gitignore", "generated/\n")
+	write(t, dir, "build/hazard.py", hazard)
+	write(t, dir, "generated/hazard.py", hazard)
+	for _, name := range []string{"build", "generated"} {
+		for _, wd := range []string{dir, filepath.Join(dir, name), t.TempDir()} {
+			code, out, errs := run(t, wd, "check", "--format", "concise", filepath.Join(dir, name))
+			if code != ExitFindings || !strings.Contains(out, "CFL001") {
+				t.Errorf("check %s from %s: exit %d\n%s%s", name, wd, code, out, errs)
+			}
+		}
+	}
+	// Walked from the top, both stay excluded.
+	if code, out, errs := run(t, dir, "check", "."); code != ExitClean || !strings.HasPrefix(out, "Checked 0 files.") {
+		t.Errorf("check .: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestSyntaxErrorFailsTheRun: code that cannot be parsed is reported like
+// a finding, counted as an error, and exits 1 (ruff's convention), so
+// pre-commit does not pass the file; --exit-zero turns that into 0. Syntax
+// newer than the parser is a warning.
+func TestSyntaxErrorFailsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "broken.py", "def f(:\n    pass\n")
+	write(t, dir, "tstring.py", "name = 'x'\nmsg = t\"hello {name}\"\n")
+	code, out, errs := run(t, dir, "check", "broken.py", "tstring.py")
+	if code != ExitFindings || !strings.Contains(out, "broken.py:1:7: SyntaxError: cannot parse this code") || !strings.Contains(out, "Checked 2 files. Found 1 error.") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "warning: tstring.py:2: could not parse the code at line 2, column 7, a template string (Python 3.14)") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	if code, _, _ := run(t, dir, "check", "--exit-zero", "broken.py"); code != ExitClean {
+		t.Errorf("--exit-zero: exit %d", code)
+	}
+	code, out, errs = run(t, dir, "check", "--format", "json", "broken.py")
+	if code != ExitFindings || out != "[]\n" || !strings.Contains(errs, "error: broken.py:1:7: SyntaxError:") {
+		t.Errorf("json: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestBrokenConfigCountsSkippedFiles: files under a pyproject.toml that
+// cannot be loaded are counted and reported, and the run exits 2.
+func TestBrokenConfigCountsSkippedFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "proj/pyproject.toml", "[tool.cudaforklint]\nselct = []\n")
+	write(t, dir, "proj/a.py", safe)
+	write(t, dir, "proj/sub/b.py", safe)
+	write(t, dir, "ok.py", safe)
+	code, out, errs := run(t, dir, "check", ".")
+	if code != ExitError || !strings.Contains(errs, "error: 2 files were not checked: the configuration that applies to them could not be loaded") ||
+		!strings.Contains(errs, `proj/pyproject.toml:2: unknown key "selct"`) || !strings.HasPrefix(out, "Checked 1 file. No findings. 2 problems are listed on standard error.") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+// twoRounds needs two fix rounds: the "spawn" fix makes the children
+// re-import the module, which makes the top-level initialization a CFL004
+// finding whose fix moves it under the guard.
+const twoRounds = `import multiprocessing as mp
+
+import torch
+
+torch.cuda.init()
+
+
+def work(x):
+    return torch.ones(1, device="cuda").item() + x
+
+
+if __name__ == "__main__":
+    with mp.get_context("fork").Pool(2) as pool:
+        print(pool.map(work, range(3)))
+`
+
+// TestFixConverges: --fix repeats analyze-and-apply until nothing more is
+// applicable, so one run leaves nothing fixable and a second changes
+// nothing; --diff shows exactly what --fix writes.
+func TestFixConverges(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "train.py", twoRounds)
+	code, diff, errs := run(t, dir, "check", "--diff", "--unsafe-fixes", "train.py")
+	if code != ExitFindings || errs != "" {
+		t.Fatalf("--diff: exit %d\n%s", code, errs)
+	}
+	if b, _ := os.ReadFile(p); string(b) != twoRounds {
+		t.Fatal("--diff wrote the file")
+	}
+	code, out, errs := run(t, dir, "check", "--fix", "--unsafe-fixes", "train.py")
+	if code != ExitClean || !strings.Contains(out, "Checked 1 file. Fixed 2 findings. All checks passed!") {
+		t.Fatalf("--fix: exit %d\n%s%s", code, out, errs)
+	}
+	fixed, _ := os.ReadFile(p)
+	want := strings.Replace(strings.Replace(twoRounds, "torch.cuda.init()\n", "", 1), `if __name__ == "__main__":
+    with mp.get_context("fork")`, `if __name__ == "__main__":
+    torch.cuda.init()
+    with mp.get_context("spawn")`, 1)
+	if string(fixed) != want {
+		t.Errorf("fixed:\n%s\nwant:\n%s", fixed, want)
+	}
+	if applied, err := applyDiff(twoRounds, diff); err != nil || applied != string(fixed) {
+		t.Errorf("--diff does not describe what --fix wrote (%v):\n%s", err, diff)
+	}
+	code, out, _ = run(t, dir, "check", "--fix", "--unsafe-fixes", "train.py")
+	if again, _ := os.ReadFile(p); code != ExitClean || string(again) != string(fixed) || strings.Contains(out, "Fixed") {
+		t.Errorf("a second --fix changed something: exit %d\n%s", code, out)
+	}
+}
+
+// applyDiff applies a one-file unified diff (as --diff prints it) to src.
+func applyDiff(src, diff string) (string, error) {
+	lines := strings.SplitAfter(src, "\n")
+	var out []string
+	at := 0 // next line of src to copy
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"), l == "":
+		case strings.HasPrefix(l, "@@"):
+			var a, b, c, d int
+			if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d); err != nil {
+				return "", fmt.Errorf("hunk header %q: %v", l, err)
+			}
+			for at < a-1 {
+				out = append(out, lines[at])
+				at++
+			}
+		case l[0] == ' ':
+			if at >= len(lines) || lines[at] != l[1:] {
+				return "", fmt.Errorf("context %q does not match", l)
+			}
+			out = append(out, lines[at])
+			at++
+		case l[0] == '-':
+			if at >= len(lines) || lines[at] != l[1:] {
+				return "", fmt.Errorf("deleted line %q does not match", l)
+			}
+			at++
+		case l[0] == '+':
+			out = append(out, l[1:])
+		default:
+			return "", fmt.Errorf("unexpected diff line %q", l)
+		}
+	}
+	out = append(out, lines[at:]...)
+	return strings.Join(out, ""), nil
+}
+
+// TestConcurrentFixRunsLoseNothing: two --fix runs at once, each applying
+// a different rule's fix to the same files, both land in every file (the
+// issue saw one run's fixes lost in all 1,500 files).
+func TestConcurrentFixRunsLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	src := `import multiprocessing as mp
+
+import torch
+
+
+def child():
+    torch.ones(1, device="cuda")
+
+
+def main():
+    torch.cuda.init()
+    p = mp.get_context("fork").Process(target=child)
+    p.start()
+    p.join()
+
+
+def cpu(x):
+    return x + 1
+
+
+pool = mp.get_context("spawn").Pool(2)
+print(pool.map(cpu, range(3)))
+`
+	const n = 60
+	for i := 0; i < n; i++ {
+		write(t, dir, fmt.Sprintf("job%02d.py", i), src)
+	}
+	a := command(t, dir, "check", "--fix", "--unsafe-fixes", "--select", "CFL001", "--format", "concise", ".")
+	b := command(t, dir, "check", "--fix", "--unsafe-fixes", "--select", "CFL005", "--format", "concise", ".")
+	var aOut, bOut bytes.Buffer
+	a.Stdout, a.Stderr = &aOut, &aOut
+	b.Stdout, b.Stderr = &bOut, &bOut
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	errA, errB := a.Wait(), b.Wait()
+	if errA != nil || errB != nil {
+		t.Fatalf("runs failed: %v %v\n%s\n%s", errA, errB, aOut.String(), bOut.String())
+	}
+	for i := 0; i < n; i++ {
+		got, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("job%02d.py", i)))
+		if !strings.Contains(string(got), `mp.get_context("spawn").Process`) || !strings.Contains(string(got), "if __name__ == \"__main__\":\n    pool = ") {
+			t.Fatalf("job%02d.py lost a run's fix:\n%s\nrun A:\n%s\nrun B:\n%s", i, got, aOut.String(), bOut.String())
+		}
 	}
 }

@@ -105,10 +105,16 @@ type Finding struct {
 // ToolError is a file or input that could not be checked.
 type ToolError struct {
 	Path    string `json:"path,omitempty"`
-	Line    int    `json:"line,omitempty"` // 1-based, 0 when unknown
+	Line    int    `json:"line,omitempty"`   // 1-based, 0 when unknown
+	Column  int    `json:"column,omitempty"` // 1-based character column, 0 when unknown
 	Message string `json:"message"`
 }
 
 // Notice is a non-fatal note about a file (such as a region tree-sitter could
 // not parse, which the analysis worked around).
 type Notice = ToolError
+
+// SyntaxError is code that could not be parsed (a ToolError with the
+// position): the run reports it like a finding, counts it as an error and
+// exits 1, as ruff does; the rest of the file is still analyzed.
+type SyntaxError = ToolError

@@ -10,6 +10,7 @@ import (
 //
 //	path:line:col: CODE message
 //
+// then one line per syntax error, `path:line:col: SyntaxError: message`.
 // Unlike ruff's concise format there is no `[*]` and no summary line, so the
 // output can be compared and grepped as is (the issue's specification).
 // Suppressed findings, when shown, end in " (suppressed)".
@@ -24,6 +25,9 @@ func (conciseWriter) print(w io.Writer, r *Report, _ Options) error {
 			bw.WriteString(" (suppressed)")
 		}
 		bw.WriteByte('\n')
+	}
+	for _, e := range r.SyntaxErrors {
+		fmt.Fprintf(bw, "%s:%d:%d: %s\n", e.Path, e.Line, e.Column, e.Message)
 	}
 	return bw.Flush()
 }

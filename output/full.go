@@ -22,8 +22,12 @@ import (
 //	  = note: hazard.py:4:1: CUDA is initialized here
 //	  = help: Use the `spawn` start method
 //
-//	Found 1 error.
+//	Checked 1 file. Found 1 error.
 //	[*] 1 fixable with the `--fix` option.
+//
+// Syntax errors come after the findings, as ruff shows them:
+//
+//	broken.py:1:7: SyntaxError: cannot parse this code (the rest of the file was checked)
 type fullPrinter struct {
 	c   *palette
 	src *sources
@@ -36,6 +40,9 @@ func (p *fullPrinter) print(w io.Writer, r *Report, opt Options) error {
 	shown := visible(r)
 	for i := range shown {
 		p.finding(bw, &shown[i], opt)
+	}
+	for _, e := range r.SyntaxErrors {
+		p.syntaxError(bw, e)
 	}
 	p.summary(bw, r, shown, opt)
 	return bw.Flush()
@@ -129,34 +136,78 @@ func clamp(x, lo, hi int) int {
 	return x
 }
 
-// summary writes ruff's closing lines (crates/ruff/src/printer.rs).
+// syntaxError writes a syntax error like a finding: its position, the
+// message, the line with a caret.
+func (p *fullPrinter) syntaxError(w *bufio.Writer, e finding.SyntaxError) {
+	fmt.Fprintf(w, "%s: %s\n", p.c.path.Sprint(fmt.Sprintf("%s:%d:%d", e.Path, e.Line, e.Column)), p.c.errCode.Sprint(e.Message))
+	line, ok := p.src.line(e.Path, e.Line)
+	if !ok {
+		w.WriteByte('\n')
+		return
+	}
+	pad := strings.Repeat(" ", len(strconv.Itoa(e.Line)))
+	bar := p.c.gutter.Sprint("|")
+	lead := 0
+	if e.Column > 1 {
+		n := 0
+		for i := range string(line) {
+			if n == e.Column-1 {
+				lead = displayWidth(line[:i])
+				break
+			}
+			n++
+		}
+		if n < e.Column-1 || lead == 0 && n > 0 {
+			lead = displayWidth(line)
+		}
+	}
+	fmt.Fprintf(w, "%s %s\n", pad, bar)
+	fmt.Fprintf(w, "%s %s %s\n", p.c.gutter.Sprint(strconv.Itoa(e.Line)), bar, strings.TrimRight(expandTabs(line), " "))
+	fmt.Fprintf(w, "%s %s %s%s\n", pad, bar, strings.Repeat(" ", lead), p.c.caret.Sprint("^"))
+	fmt.Fprintf(w, "%s %s\n\n", pad, bar)
+}
+
+// summary writes the closing lines, in ruff's words
+// (crates/ruff/src/printer.rs) with the number of files checked and the
+// findings counted by severity: "Checked 12 files. Found 2 errors and 3
+// warnings." Syntax errors count as errors. A run with tool errors never
+// says "All checks passed!": it points to the problems on standard error.
 func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Finding, opt Options) {
-	remaining := 0
+	errs, warns := len(r.SyntaxErrors), 0
 	safe, hidden := 0, 0
 	for i := range shown {
 		f := &shown[i]
 		if f.Suppressed {
 			continue
 		}
-		remaining++
+		if f.Severity == finding.Error {
+			errs++
+		} else {
+			warns++
+		}
 		if fixable(f, opt.UnsafeFixes) {
 			safe++
 		} else if fx := primaryFix(f); fx != nil && fx.Applicability == finding.Unsafe {
 			hidden++
 		}
 	}
-	total := remaining + r.Fixed
-	switch {
-	case total == 0:
-		if len(r.Errors) == 0 {
-			fmt.Fprintln(w, p.c.bold.Sprint("All checks passed!"))
-		}
-		return
-	case r.Fixed > 0:
-		fmt.Fprintf(w, "Found %d %s (%d fixed, %d remaining).\n", total, plural(total, "error", "errors"), r.Fixed, remaining)
-	default:
-		fmt.Fprintf(w, "Found %d %s.\n", total, plural(total, "error", "errors"))
+	var line strings.Builder
+	fmt.Fprintf(&line, "Checked %d %s.", r.Files, plural(r.Files, "file", "files"))
+	if r.Fixed > 0 {
+		fmt.Fprintf(&line, " Fixed %d %s.", r.Fixed, plural(r.Fixed, "finding", "findings"))
 	}
+	switch {
+	case errs+warns > 0:
+		line.WriteString(" Found " + counted(errs, warns) + ".")
+	case len(r.Errors) > 0:
+		line.WriteString(" No findings.")
+	case r.Files > 0:
+		line.WriteString(" " + p.c.bold.Sprint("All checks passed!"))
+	}
+	if n := len(r.Errors); n > 0 {
+		fmt.Fprintf(&line, " %d %s on standard error.", n, plural(n, "problem is listed", "problems are listed"))
+	}
+	fmt.Fprintln(w, line.String())
 	hint := ""
 	if hidden > 0 && !opt.UnsafeFixes && !opt.NoUnsafeFixesHint {
 		hint = fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))
@@ -169,4 +220,17 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 	case hint != "":
 		fmt.Fprintf(w, "No fixes available (%s).\n", hint)
 	}
+}
+
+// counted says "2 errors and 3 warnings", "1 error", "2 warnings".
+func counted(errs, warns int) string {
+	e := fmt.Sprintf("%d %s", errs, plural(errs, "error", "errors"))
+	w := fmt.Sprintf("%d %s", warns, plural(warns, "warning", "warnings"))
+	switch {
+	case warns == 0:
+		return e
+	case errs == 0:
+		return w
+	}
+	return e + " and " + w
 }

@@ -57,6 +57,9 @@ func (githubWriter) print(w io.Writer, r *Report, _ Options) error {
 		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(msg))
 	}
+	for _, e := range r.SyntaxErrors {
+		problemCommand(bw, "error", "cudaforklint (SyntaxError)", e)
+	}
 	for _, e := range r.Errors {
 		problemCommand(bw, "error", "cudaforklint: could not check file", e)
 	}
@@ -72,6 +75,9 @@ func problemCommand(w *bufio.Writer, level, title string, e finding.ToolError) {
 		props = append(props, "file="+escapeProperty(e.Path))
 		if e.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", e.Line))
+			if e.Column > 0 {
+				props = append(props, fmt.Sprintf("col=%d", e.Column))
+			}
 		}
 	}
 	fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(problemText(e)))

@@ -88,9 +88,14 @@ type Report struct {
 	Findings []finding.Finding
 	// Errors are inputs that could not be checked (the run exits 2).
 	Errors []finding.ToolError
-	// Notices are non-fatal notes, such as regions that could not be parsed
-	// and were analyzed around.
+	// Notices are non-fatal notes, such as regions holding syntax newer than
+	// the parser, which were analyzed around.
 	Notices []finding.Notice
+	// SyntaxErrors are code that could not be parsed: the full and concise
+	// formats show them like findings and count them as errors.
+	SyntaxErrors []finding.SyntaxError
+	// Files is the number of files checked (the full format's summary).
+	Files int
 	// Rules are the enabled rules in code order (SARIF lists them all).
 	Rules    []*ruledoc.Doc
 	ExitCode int
@@ -238,6 +243,8 @@ func WriteProblems(w io.Writer, r *Report) error {
 
 func problemText(e finding.ToolError) string {
 	switch {
+	case e.Path != "" && e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
 	case e.Path != "" && e.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
 	case e.Path != "":

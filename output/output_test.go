@@ -199,18 +199,23 @@ func report(name string) *Report {
 	switch name {
 	case "hazard":
 		r.Findings = hazardFindings()
+		r.Files = 3
+		r.SyntaxErrors = []finding.SyntaxError{{Path: "pkg/wörk.py", Line: 3, Column: 8, Message: "SyntaxError: cannot parse this code (the rest of the file was checked)"}}
 		r.Errors = []finding.ToolError{{Path: "broken.py", Message: "could not read the file: permission denied"}}
 		r.Notices = []finding.Notice{{Path: "hazard.py", Line: 3, Message: "could not parse lines 3–4; analyzed around them"}}
 		r.ExitCode = 2
 	case "suppressed":
 		r.Findings = hazardFindings()
+		r.Files = 2
 		r.ShowSuppressed = true
 		r.ExitCode = 1
 	case "fixed":
 		r.Findings = hazardFindings()[1:2]
+		r.Files = 1
 		r.Fixed = 2
 		r.ExitCode = 1
 	case "empty":
+		r.Files = 1
 	}
 	return r
 }
@@ -374,7 +379,7 @@ func TestSARIFStructure(t *testing.T) {
 		t.Errorf("message %q", first.Message.Text)
 	}
 	inv := run.Invocations[0]
-	if inv.ExecutionSuccessful || inv.ExitCode != 2 || len(inv.ToolExecutionNotifications) != 2 {
+	if inv.ExecutionSuccessful || inv.ExitCode != 2 || len(inv.ToolExecutionNotifications) != 3 {
 		t.Errorf("invocation %+v", inv)
 	}
 	if inv.WorkingDirectory.URI != "file:///home/user/my%20project/" || run.OriginalURIBaseIDs[srcRoot].URI != inv.WorkingDirectory.URI {

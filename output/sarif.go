@@ -533,6 +533,9 @@ func invocation(r *Report) sarifInvocation {
 		}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 	}
+	for _, e := range r.SyntaxErrors {
+		note("error", e)
+	}
 	for _, e := range r.Errors {
 		note("error", e)
 	}

@@ -11,7 +11,6 @@ package pyprogram
 
 import (
 	"errors"
-	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -43,10 +42,13 @@ type Result struct {
 	Prog *model.Program
 	// Entries are the checked modules that parsed, grouped by target set.
 	Entries map[target.Set][]*model.Module
-	// Errors are files that could not be checked at all; Notices are
-	// regions of checked files that could not be parsed (analyzed around).
-	Errors  []finding.ToolError
-	Notices []finding.Notice
+	// Errors are files that could not be checked at all; SyntaxErrors are
+	// regions of checked files that could not be parsed (analyzed around),
+	// Notices those that hold syntax newer than the parser (syntaxerr.go).
+	// Files the prefilter skips are parsed for their syntax errors too.
+	Errors       []finding.ToolError
+	SyntaxErrors []finding.SyntaxError
+	Notices      []finding.Notice
 	// Skipped counts checked files the prefilter proved irrelevant.
 	Skipped int
 	// NoqaOnly are checked files the prefilter proved irrelevant that were
@@ -89,6 +91,9 @@ func (r *Result) File(m *model.Module) *token.File {
 func (r *Result) Problems() ([]finding.ToolError, []finding.Notice, int) {
 	return r.Errors, r.Notices, r.Skipped
 }
+
+// Unparsable returns the syntax errors of the checked files.
+func (r *Result) Unparsable() []finding.SyntaxError { return r.SyntaxErrors }
 
 // CheckedSources calls fn for every checked file that parsed, in path order,
 // with its bytes, comments and token.File (registered on the way): the
@@ -147,6 +152,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 	files := checked
 	noqaOnly := map[string]bool{}
+	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
 	if !pol.ForceFull {
 		d := runPrefilter(checked, pass.ReadFile, isFile, pol.Roots, extra, pol.Workers)
 		files = nil
@@ -158,12 +164,16 @@ func run(pass *analysis.Pass) (any, error) {
 			case d.noqa[c]:
 				files = append(files, f)
 				noqaOnly[f] = true
+			default:
+				syntaxOnly = append(syntaxOnly, f)
 			}
 		}
 	}
 	res.Skipped = len(checked) - len(files) + len(noqaOnly)
 	mods := make([]*model.Module, len(files))
 	errs := make([]error, len(files))
+	unparsed := make([][]syntax.Span, len(syntaxOnly))
+	srcs := make([][]byte, len(syntaxOnly))
 	workers := pol.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -175,15 +185,33 @@ func run(pass *analysis.Pass) (any, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				mods[i], errs[i] = prog.Module(files[i])
+				if i < len(files) {
+					mods[i], errs[i] = prog.Module(files[i])
+					continue
+				}
+				j := i - len(files)
+				if src, err := pass.ReadFile(syntaxOnly[j]); err == nil {
+					if f, err := syntax.Parse(src); err == nil && len(f.Errors) > 0 {
+						unparsed[j], srcs[j] = f.Errors, src
+					}
+				}
 			}
 		}()
 	}
-	for i := range files {
+	for i := range len(files) + len(syntaxOnly) {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	for j, f := range syntaxOnly {
+		if len(unparsed[j]) > 0 {
+			tf := token.NewFileSet().AddFile(f, -1, len(srcs[j]))
+			tf.SetLinesForContent(srcs[j])
+			se, notices := parseProblems(f, srcs[j], unparsed[j], tf)
+			res.SyntaxErrors = append(res.SyntaxErrors, se...)
+			res.Notices = append(res.Notices, notices...)
+		}
+	}
 
 	for i, f := range files {
 		if errs[i] != nil {
@@ -191,11 +219,10 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		m := mods[i]
-		for _, sp := range m.File.Errors {
-			tf := res.File(m)
-			pos := tf.Position(tf.Pos(sp.Start))
-			res.Notices = append(res.Notices, finding.Notice{Path: f, Line: pos.Line,
-				Message: fmt.Sprintf("could not parse the code at line %d, column %d; analyzed the rest of the file", pos.Line, pos.Column)})
+		if len(m.File.Errors) > 0 {
+			se, notices := parseProblems(f, m.Src, m.File.Errors, res.File(m))
+			res.SyntaxErrors = append(res.SyntaxErrors, se...)
+			res.Notices = append(res.Notices, notices...)
 		}
 		if noqaOnly[f] {
 			res.NoqaOnly = append(res.NoqaOnly, m)

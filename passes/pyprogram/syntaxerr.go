@@ -1,0 +1,86 @@
+package pyprogram
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"unicode/utf8"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Syntax errors. A region tree-sitter could not parse is a syntax error
+// (reported like a finding, counted as an error; the run exits 1), unless
+// it is one of the constructs of Python 3.13 and 3.14 that the bundled
+// grammar predates: those are valid code the parser cannot read, reported
+// as a warning. The rest of the file is analyzed either way.
+
+// newerSyntax names the Python 3.13+ construct that explains the
+// unparsable region sp of src, or returns "".
+func newerSyntax(src []byte, sp syntax.Span) string {
+	text := src[sp.Start:min(sp.End, len(src))]
+	lineStart := bytes.LastIndexByte(src[:sp.Start], '\n') + 1
+	line := bytes.TrimLeft(src[lineStart:sp.Start], " \t")
+	switch {
+	case isStringPrefixWithT(text) && sp.End < len(src) && (src[sp.End] == '"' || src[sp.End] == '\''):
+		// t"...": tree-sitter reads the prefix as a name it cannot place.
+		return "a template string (Python 3.14)"
+	case bytes.Contains(text, []byte("=")) && startsDefinition(line) && inBrackets(src[lineStart:sp.Start]):
+		// def f[T = int]: a type parameter default.
+		return "a type parameter default (Python 3.13)"
+	case bytes.HasPrefix(line, []byte("except")) && bytes.Contains(text, []byte(",")):
+		// except A, B: without parentheses.
+		return "an except clause without parentheses (Python 3.14)"
+	}
+	return ""
+}
+
+func isStringPrefixWithT(b []byte) bool {
+	if len(b) == 0 || len(b) > 2 {
+		return false
+	}
+	t := false
+	for _, c := range b {
+		switch c | 0x20 {
+		case 't':
+			t = true
+		case 'r':
+		default:
+			return false
+		}
+	}
+	return t
+}
+
+func startsDefinition(line []byte) bool {
+	for _, kw := range []string{"def ", "async def ", "class ", "type "} {
+		if bytes.HasPrefix(line, []byte(kw)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inBrackets reports whether more '[' than ']' open before the region on
+// its line.
+func inBrackets(before []byte) bool {
+	return bytes.Count(before, []byte("[")) > bytes.Count(before, []byte("]"))
+}
+
+// parseProblems sorts the unparsable regions of a parsed file into syntax
+// errors and notices.
+func parseProblems(path string, src []byte, errs []syntax.Span, tf *token.File) (syntaxErrs []finding.SyntaxError, notices []finding.Notice) {
+	for _, sp := range errs {
+		pos := tf.Position(tf.Pos(sp.Start))
+		col := utf8.RuneCount(src[sp.Start-(pos.Column-1):sp.Start]) + 1
+		if what := newerSyntax(src, sp); what != "" {
+			notices = append(notices, finding.Notice{Path: path, Line: pos.Line,
+				Message: fmt.Sprintf("could not parse the code at line %d, column %d, %s, which cudaforklint's parser predates; analyzed the rest of the file", pos.Line, col, what)})
+			continue
+		}
+		syntaxErrs = append(syntaxErrs, finding.SyntaxError{Path: path, Line: pos.Line, Column: col,
+			Message: "SyntaxError: cannot parse this code (the rest of the file was checked)"})
+	}
+	return syntaxErrs, notices
+}
