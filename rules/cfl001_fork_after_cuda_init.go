@@ -53,7 +53,7 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 	}
 	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	var fixes []fixsafety.Fix
-	if f, ok := r.spawnFix(z.Start); ok {
+	if f, ok := r.spawnFix(z); ok {
 		fixes = append(fixes, f)
 	}
 	if f, ok := r.nvmlFix(z.Init); ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -19,8 +20,12 @@ import (
 // --unsafe-fixes. Each edit keeps the file parseable; the fixer re-parses and
 // rolls back otherwise.
 
-// spawnFix replaces a "fork" start-method literal with "spawn".
-func (r reporter) spawnFix(rec *model.StartRecord) (fixsafety.Fix, bool) {
+// spawnFix replaces a "fork" start-method literal with "spawn". A spawn
+// child starts a new interpreter, imports the main module without running
+// its guard, and unpickles the function it runs; the fix is display-only
+// when that would break the program (spawnBlocker).
+func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
+	rec := z.Start
 	lit := rec.MethodLit
 	if !lit.Valid() || rec.Method.String() != "fork" {
 		return fixsafety.Fix{}, false
@@ -30,9 +35,159 @@ func (r reporter) spawnFix(rec *model.StartRecord) (fixsafety.Fix, bool) {
 	if i < 0 || strings.Count(text, "fork") != 1 {
 		return fixsafety.Fix{}, false
 	}
+	const message = `Use the "spawn" start method`
+	if why := spawnBlocker(z); why != "" {
+		return fixsafety.DisplayOnly(message + ", once " + why), true
+	}
 	pos, end := r.span(lit)
 	edit := analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}
-	return fixsafety.Unsafe(`Use the "spawn" start method`, edit), true
+	return fixsafety.Unsafe(message, edit), true
+}
+
+// spawnBlocker returns what must change before the children can be
+// spawned instead of forked, or "": the process start must run under the
+// main guard (a spawn child imports the main module and would start it
+// again), and each function a child runs must be importable by name (no
+// lambda, no nested function, nothing defined under the guard) and must
+// not read a global that only the main guard binds.
+func spawnBlocker(z *model.Hazard) string {
+	if z.EntryFunc == nil && z.Entry != nil {
+		at := z.Start.Site
+		if len(z.Start.Chain) > 0 {
+			at = z.Start.Chain[0].Site
+		}
+		if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
+			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, at.Span.Start))
+		}
+	}
+	var targets []model.Target
+	for _, rec := range append([]*model.StartRecord{z.Start}, z.MoreStarts...) {
+		targets = append(targets, rec.Obj.Targets...)
+	}
+	targets = append(targets, z.Child.Targets...)
+	for _, t := range targets {
+		if t.Func == nil {
+			continue // a library function: importable
+		}
+		if why := spawnTargetBlocker(t.Func); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// underGuard reports whether sp lies in the body of one of m's main
+// guards.
+func underGuard(m *model.Module, sp syntax.Span) bool {
+	for _, g := range m.Guards {
+		if len(g.Body) > 0 && (syntax.Span{Start: g.Body[0].Pos().Start, End: g.Body[len(g.Body)-1].Pos().End}).Contains(sp) {
+			return true
+		}
+	}
+	return false
+}
+
+// spawnTargetBlocker returns why a spawn child could not run f, or "".
+func spawnTargetBlocker(f *model.Function) string {
+	m := f.Module
+	if f.Lambda != nil {
+		return fmt.Sprintf("the child runs a function defined at the top level: a spawn child cannot receive the lambda at line %d", lineIn(m.Src, f.Lambda.Start))
+	}
+	if strings.Contains(f.QualName, "<locals>") {
+		return fmt.Sprintf("`%s` is defined at the top level: a spawn child cannot import a function defined inside another", f.QualName)
+	}
+	top := -1
+	for i, s := range m.File.Body {
+		if s.Pos().Contains(f.Span()) {
+			top = i
+		}
+	}
+	if top < 0 {
+		return ""
+	}
+	switch m.File.Body[top].(type) {
+	case *syntax.FunctionDef, *syntax.ClassDef:
+	default:
+		return fmt.Sprintf("`%s` is defined at the top level, not inside the statement at line %d, which a spawn child does not run", f.QualName, lineIn(m.Src, m.File.Body[top].Pos().Start))
+	}
+	guarded := guardOnlyGlobals(m)
+	if len(guarded) == 0 {
+		return ""
+	}
+	reads := m.GlobalReads()
+	defs := map[string]int{}
+	for i, s := range m.File.Body {
+		if d, ok := s.(*syntax.FunctionDef); ok {
+			defs[d.Name] = i
+		}
+	}
+	// The statements whose code the child may run: f's, and those of the
+	// top-level functions it calls, transitively.
+	runs := map[int]bool{top: true}
+	for work := []int{top}; len(work) > 0; {
+		i := work[0]
+		work = work[1:]
+		for _, rd := range reads {
+			if rd.Stmt != i || !rd.Deferred {
+				continue
+			}
+			if line, ok := guarded[rd.Name]; ok {
+				who := rd.Func
+				return fmt.Sprintf("`%s` is bound at the top level: only the main guard binds it (line %d), and `%s` reads it (line %d)", rd.Name, line, who, lineIn(m.Src, rd.Span.Start))
+			}
+			if j, ok := defs[rd.Name]; ok && rd.Called && !runs[j] {
+				runs[j] = true
+				work = append(work, j)
+			}
+		}
+	}
+	return ""
+}
+
+// guardOnlyGlobals returns the module-level names that only the main
+// guards bind (or functions, through `global`), with the line of a
+// binding: a spawn child, which imports the module without running the
+// guards, does not have them.
+func guardOnlyGlobals(m *model.Module) map[string]int {
+	outside := map[string]bool{}
+	guards := map[syntax.Stmt]bool{}
+	for _, g := range m.Guards {
+		guards[g.If] = true
+	}
+	out := map[string]int{}
+	for _, s := range m.File.Body {
+		if guards[s] {
+			continue
+		}
+		for n := range model.TopLevelBinds(s) {
+			outside[n] = true
+		}
+	}
+	for _, g := range m.Guards {
+		for _, s := range g.Body {
+			for n := range model.TopLevelBinds(s) {
+				if !outside[n] {
+					out[n] = lineIn(m.Src, s.Pos().Start)
+				}
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		if f.Def == nil {
+			continue
+		}
+		syntax.Inspect(f.Def, func(n syntax.Node) bool {
+			if g, ok := n.(*syntax.Global); ok && !g.Nonlocal {
+				for _, name := range g.Names {
+					if !outside[name] {
+						out[name] = lineIn(m.Src, g.Start)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // nvmlFix makes torch.cuda.is_available() ask NVML instead of initializing
@@ -271,7 +426,11 @@ func (mv *guardMove) blocker() string {
 	}
 	reads := m.GlobalReads()
 	runs := mv.guardOnly(reads)
-	for _, rd := range reads {
+	// Name the reads of what the reported statement binds first.
+	site := model.TopLevelBinds(body[mv.first])
+	ordered := append([]model.GlobalRead(nil), reads...)
+	sort.SliceStable(ordered, func(i, j int) bool { return site[ordered[i].Name] && !site[ordered[j].Name] })
+	for _, rd := range ordered {
 		if !bound[rd.Name] || mv.moved(rd.Stmt) || mv.inGuard(rd.Span) {
 			continue
 		}

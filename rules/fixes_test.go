@@ -14,9 +14,9 @@ import (
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
-// guardFixOf checks src (as main.py) and returns the fix of its finding
+// firstFixOf checks src (as main.py) and returns the first fix of its finding
 // with the given code, and the source.
-func guardFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
+func firstFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "main.py")
@@ -90,7 +90,7 @@ func TestGuardFixSafety(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx, _ := guardFixOf(t, tt.code, head+tt.body)
+			fx, _ := firstFixOf(t, tt.code, head+tt.body)
 			if tt.offered != (fx.Applicability == finding.Unsafe) {
 				t.Fatalf("applicability %v, want offered=%v: %s", fx.Applicability, tt.offered, fx.Message)
 			}
@@ -120,7 +120,7 @@ func TestGuardFixKeepsTheFileStyle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx, src := guardFixOf(t, tt.code, tt.src)
+			fx, src := firstFixOf(t, tt.code, tt.src)
 			if fx.Applicability != finding.Unsafe {
 				t.Fatalf("not offered: %s", fx.Message)
 			}
@@ -174,6 +174,46 @@ func TestNVMLFixPlacement(t *testing.T) {
 			}
 			if want := tt.want + rest; string(out) != want {
 				t.Errorf("fixed:\n%q\nwant:\n%q", out, want)
+			}
+		})
+	}
+}
+
+// TestSpawnFixSafety: switching "fork" to "spawn" is offered only when a
+// spawn child can run what the fork child ran: the start under the main
+// guard, the target a top-level function, and no global it reads bound
+// only under the guard.
+func TestSpawnFixSafety(t *testing.T) {
+	head := "import multiprocessing as mp\nimport torch\n\n"
+	tests := []struct {
+		name, body string
+		offered    bool
+		says       string
+	}{
+		{"a clean worker",
+			"SCALE = 2\n\n\ndef work(x):\n    return torch.ones(1, device='cuda').item() * SCALE\n\n\nif __name__ == '__main__':\n    torch.cuda.init()\n    with mp.get_context('fork').Pool(2) as pool:\n        pool.map(work, range(3))\n",
+			true, ""},
+		{"the worker reads a global only the guard binds",
+			"def work(x):\n    return (weights * x).sum().item()\n\n\nif __name__ == '__main__':\n    torch.cuda.init()\n    weights = torch.ones(3, device='cuda')\n    with mp.get_context('fork').Pool(2) as pool:\n        pool.map(work, range(3))\n",
+			false, "`weights` is bound at the top level: only the main guard binds it (line 10), and `work` reads it (line 5)"},
+		{"through a helper it calls",
+			"def helper(x):\n    return (weights * x).sum().item()\n\n\ndef work(x):\n    return helper(x)\n\n\nif __name__ == '__main__':\n    torch.cuda.init()\n    weights = torch.ones(3, device='cuda')\n    with mp.get_context('fork').Pool(2) as pool:\n        pool.map(work, range(3))\n",
+			false, "`weights` is bound at the top level"},
+		{"a lambda",
+			"if __name__ == '__main__':\n    torch.cuda.init()\n    p = mp.get_context('fork').Process(target=lambda: torch.ones(1, device='cuda'))\n    p.start()\n",
+			false, "a spawn child cannot receive the lambda at line 6"},
+		{"the start is not under the guard",
+			"def work():\n    torch.ones(1, device='cuda')\n\n\ntorch.cuda.init()\np = mp.get_context('fork').Process(target=work)\np.start()\n",
+			false, "the start at line 10 runs under `if __name__ == \"__main__\":`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx, _ := firstFixOf(t, "CFL001", head+tt.body)
+			if tt.offered != (fx.Applicability == finding.Unsafe) {
+				t.Fatalf("applicability %v, want offered=%v: %s", fx.Applicability, tt.offered, fx.Message)
+			}
+			if !tt.offered && !strings.Contains(fx.Message, tt.says) {
+				t.Errorf("message %q\nwant it to say %q", fx.Message, tt.says)
 			}
 		})
 	}
