@@ -2,8 +2,9 @@
 # End-to-end test of the pre-commit hook (.pre-commit-hooks.yaml): builds the
 # hook the way pre-commit does (language: golang → `go install ./...` in a
 # clone of this repository) and runs it on a throwaway repository with a
-# hazard script, which must fail with the finding shown, and a safe script,
-# which must pass.
+# hazard script, which must fail with the finding shown, a safe script,
+# which must pass, and a script that cannot be parsed, which must fail with
+# the syntax error shown.
 #
 #   .ci/precommit-test.sh [REPO]     (default: the repository holding this script)
 #
@@ -89,6 +90,7 @@ if __name__ == "__main__":
     p.start()
     p.join()
 PY
+printf 'def broken(:\n    pass\n' >"$proj/broken.py"
 echo "not python" >"$proj/notes.txt"
 git -C "$proj" init -q
 git -C "$proj" add -A
@@ -123,8 +125,22 @@ if [ "$rc" -ne 0 ]; then
 	fail=1
 fi
 
+echo "== broken.py: a file that cannot be parsed must fail the hook"
+set +e
+out=$(cd "$proj" && pre-commit try-repo "$hook" cudaforklint --files broken.py --verbose 2>&1)
+rc=$?
+set -e
+echo "$out"
+if [ "$rc" -eq 0 ]; then
+	echo "precommit-test: FAIL: the hook passed on broken.py" >&2
+	fail=1
+elif ! grep -Eq 'broken\.py:1:[0-9]+: SyntaxError' <<<"$out"; then
+	echo "precommit-test: FAIL: the hook failed on broken.py without showing the syntax error" >&2
+	fail=1
+fi
+
 if [ "$fail" -eq 0 ]; then
-	echo "precommit-test: 2 passed, 0 failed"
+	echo "precommit-test: 3 passed, 0 failed"
 else
 	echo "precommit-test: FAILED" >&2
 fi
