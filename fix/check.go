@@ -3,6 +3,8 @@ package fix
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
 // verify returns why out, src with edits applied, must not be written, or
@@ -26,19 +28,19 @@ func (opt *Options) verify(src, out []byte, edits []span) error {
 	if p := prologue(src); !bytes.HasPrefix(out, p) {
 		return fmt.Errorf("the fixes would move the byte order mark, the #! line or the coding declaration away from the start of the file")
 	}
-	xs, xo := lex(src), lex(out)
+	xs, xo := tokcheck.Scan(src), tokcheck.Scan(out)
 	for _, e := range edits {
 		for _, off := range []int{e.start, e.end} {
-			if s, in := xs.insideString(off); in {
-				return fmt.Errorf("an edit lands inside the string literal at line %d", lineOf(src, s.start))
+			if s, in := xs.InsideString(off); in {
+				return fmt.Errorf("an edit lands inside the string literal at line %d", lineOf(src, s.Start))
 			}
 		}
 	}
-	if strayBOMs(out, &xo) > strayBOMs(src, &xs) {
+	if xo.Count(tokcheck.StrayBOM) > xs.Count(tokcheck.StrayBOM) {
 		return fmt.Errorf("the fixes would leave a byte order mark (U+FEFF) after the start of the file, which CPython rejects")
 	}
-	if xo.indentErrors > xs.indentErrors {
-		return fmt.Errorf("the fixes would mix tabs and spaces in the indentation in a way CPython rejects (TabError)")
+	if xo.Count(tokcheck.TabError)+xo.Count(tokcheck.BadDedent) > xs.Count(tokcheck.TabError)+xs.Count(tokcheck.BadDedent) {
+		return fmt.Errorf("the fixes would break the indentation in a way CPython rejects (TabError or IndentationError)")
 	}
 	return nil
 }
@@ -49,8 +51,8 @@ func (opt *Options) verify(src, out []byte, edits []span) error {
 // 1 or 2).
 func prologue(src []byte) []byte {
 	n := 0
-	if bytes.HasPrefix(src, bom) {
-		n = len(bom)
+	if bytes.HasPrefix(src, utf8BOM) {
+		n = len(utf8BOM)
 	}
 	for line := 0; line < 2 && n < len(src); line++ {
 		rest := src[n:]
@@ -73,3 +75,6 @@ func prologue(src []byte) []byte {
 func lineOf(src []byte, off int) int {
 	return bytes.Count(src[:off], []byte{'\n'}) + 1
 }
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")

@@ -191,7 +191,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				j := i - len(files)
 				if src, err := pass.ReadFile(syntaxOnly[j]); err == nil {
-					if f, err := syntax.Parse(src); err == nil && len(f.Errors) > 0 {
+					if f, err := syntax.Parse(src); err == nil {
 						unparsed[j], srcs[j] = f.Errors, src
 					}
 				}
@@ -204,7 +204,7 @@ func run(pass *analysis.Pass) (any, error) {
 	close(next)
 	wg.Wait()
 	for j, f := range syntaxOnly {
-		if len(unparsed[j]) > 0 {
+		if srcs[j] != nil {
 			tf := token.NewFileSet().AddFile(f, -1, len(srcs[j]))
 			tf.SetLinesForContent(srcs[j])
 			se, notices := parseProblems(f, srcs[j], unparsed[j], tf)
@@ -219,11 +219,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		m := mods[i]
-		if len(m.File.Errors) > 0 {
-			se, notices := parseProblems(f, m.Src, m.File.Errors, res.File(m))
-			res.SyntaxErrors = append(res.SyntaxErrors, se...)
-			res.Notices = append(res.Notices, notices...)
-		}
+		se, notices := parseProblems(f, m.Src, m.File.Errors, res.File(m))
+		res.SyntaxErrors = append(res.SyntaxErrors, se...)
+		res.Notices = append(res.Notices, notices...)
 		if noqaOnly[f] {
 			res.NoqaOnly = append(res.NoqaOnly, m)
 			continue

@@ -8,13 +8,16 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
 // Syntax errors. A region tree-sitter could not parse is a syntax error
 // (reported like a finding, counted as an error; the run exits 1), unless
 // it is one of the constructs of Python 3.13 and 3.14 that the bundled
 // grammar predates: those are valid code the parser cannot read, reported
-// as a warning. The rest of the file is analyzed either way.
+// as a warning. What tree-sitter parses but CPython's tokenizer rejects
+// (tokcheck) is a syntax error too. The rest of the file is analyzed
+// either way.
 
 // newerSyntax names the Python 3.13+ construct that explains the
 // unparsable region sp of src, or returns "".
@@ -68,12 +71,20 @@ func inBrackets(before []byte) bool {
 	return bytes.Count(before, []byte("[")) > bytes.Count(before, []byte("]"))
 }
 
-// parseProblems sorts the unparsable regions of a parsed file into syntax
-// errors and notices.
+// parseProblems returns the syntax errors and notices of a parsed file:
+// the regions tree-sitter could not parse (errs), sorted into syntax
+// errors and newer syntax, and what CPython's tokenizer rejects although
+// tree-sitter parsed it (tokcheck: a stray byte order mark, inconsistent
+// tabs), on lines without a tree-sitter error.
 func parseProblems(path string, src []byte, errs []syntax.Span, tf *token.File) (syntaxErrs []finding.SyntaxError, notices []finding.Notice) {
+	column := func(off int, pos token.Position) int {
+		return utf8.RuneCount(src[off-(pos.Column-1):off]) + 1
+	}
+	reported := map[int]bool{}
 	for _, sp := range errs {
 		pos := tf.Position(tf.Pos(sp.Start))
-		col := utf8.RuneCount(src[sp.Start-(pos.Column-1):sp.Start]) + 1
+		col := column(sp.Start, pos)
+		reported[pos.Line] = true
 		if what := newerSyntax(src, sp); what != "" {
 			notices = append(notices, finding.Notice{Path: path, Line: pos.Line,
 				Message: fmt.Sprintf("could not parse the code at line %d, column %d, %s, which cudaforklint's parser predates; analyzed the rest of the file", pos.Line, col, what)})
@@ -81,6 +92,14 @@ func parseProblems(path string, src []byte, errs []syntax.Span, tf *token.File) 
 		}
 		syntaxErrs = append(syntaxErrs, finding.SyntaxError{Path: path, Line: pos.Line, Column: col,
 			Message: "SyntaxError: cannot parse this code (the rest of the file was checked)"})
+	}
+	for _, p := range tokcheck.Scan(src).Problems {
+		pos := tf.Position(tf.Pos(p.Offset))
+		if reported[pos.Line] {
+			continue
+		}
+		reported[pos.Line] = true
+		syntaxErrs = append(syntaxErrs, finding.SyntaxError{Path: path, Line: pos.Line, Column: column(p.Offset, pos), Message: p.Message()})
 	}
 	return syntaxErrs, notices
 }

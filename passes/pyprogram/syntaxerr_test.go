@@ -1,6 +1,7 @@
 package pyprogram
 
 import (
+	"fmt"
 	"go/token"
 	"testing"
 
@@ -33,6 +34,27 @@ func TestParseProblems(t *testing.T) {
 		se, notices := parseProblems("x.py", src, f.Errors, tf)
 		if len(se) != tt.syntaxErrors || len(notices) != tt.notices {
 			t.Errorf("%q: %d syntax errors %v, %d notices %v; want %d and %d", tt.src, len(se), se, len(notices), notices, tt.syntaxErrors, tt.notices)
+		}
+	}
+}
+
+// TestTokenizerProblems: what tree-sitter parses but CPython rejects is a
+// syntax error with CPython's message.
+func TestTokenizerProblems(t *testing.T) {
+	for src, want := range map[string]string{
+		"import os\n\ufeffimport sys\n":             "x.py:2:1: SyntaxError: invalid non-printable character U+FEFF",
+		"if x:\n\tif y:\n\t\tpass\n        z = 1\n": "x.py:4:9: TabError: inconsistent use of tabs and spaces in indentation",
+	} {
+		b := []byte(src)
+		f, err := syntax.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tf := token.NewFileSet().AddFile("x.py", -1, len(b))
+		tf.SetLinesForContent(b)
+		se, _ := parseProblems("x.py", b, f.Errors, tf)
+		if len(se) != 1 || fmt.Sprintf("%s:%d:%d: %s", se[0].Path, se[0].Line, se[0].Column, se[0].Message) != want {
+			t.Errorf("%q: %v, want %s", src, se, want)
 		}
 	}
 }
