@@ -617,7 +617,8 @@ func lineEnding(src []byte) string {
 // indentUnit is the indentation of the file's first indented line, or four
 // spaces: a new block indents the way the file does.
 func indentUnit(src []byte) string {
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	for _, l := range splitLines(string(src)) {
+		line := []byte(strings.TrimRight(l, "\r\n"))
 		trimmed := bytes.TrimLeft(line, " \t")
 		if len(trimmed) == len(line) || len(bytes.TrimSpace(trimmed)) == 0 || trimmed[0] == '#' {
 			continue
@@ -650,7 +651,7 @@ func plainStatement(s syntax.Stmt) bool {
 func hasMultilineString(src []byte, s syntax.Stmt) bool {
 	found := false
 	syntax.Inspect(s, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.String); ok && bytes.IndexByte(src[st.Start:st.End], '\n') >= 0 {
+		if st, ok := n.(*syntax.String); ok && bytes.ContainsAny(src[st.Start:st.End], "\r\n") {
 			found = true
 		}
 		return !found
@@ -661,9 +662,8 @@ func hasMultilineString(src []byte, s syntax.Stmt) bool {
 // indentLines indents every non-blank line of text, which ends each line
 // with the file's line break eol (added to a last line without one).
 func indentLines(text, indent, eol string) string {
-	lines := strings.SplitAfter(text, "\n")
 	var b strings.Builder
-	for _, l := range lines {
+	for _, l := range splitLines(text) {
 		if strings.TrimSpace(l) == "" {
 			b.WriteString(l)
 			continue
@@ -675,4 +675,23 @@ func indentLines(text, indent, eol string) string {
 		s += eol
 	}
 	return s
+}
+
+// splitLines splits text after each line break (\r\n, \n or a lone \r),
+// keeping the breaks; a last line without one is kept.
+func splitLines(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		i := strings.IndexAny(text, "\r\n")
+		if i < 0 {
+			out = append(out, text)
+			break
+		}
+		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+			i++
+		}
+		out = append(out, text[:i+1])
+		text = text[i+1:]
+	}
+	return out
 }

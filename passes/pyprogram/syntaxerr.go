@@ -77,6 +77,11 @@ func inBrackets(before []byte) bool {
 // tree-sitter parsed it (tokcheck: a stray byte order mark, inconsistent
 // tabs), on lines without a tree-sitter error.
 func parseProblems(path string, src []byte, errs []syntax.Span, tf *token.File) (syntaxErrs []finding.SyntaxError, notices []finding.Notice) {
+	if bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0 {
+		// CPython reads a lone CR as a line break; tree-sitter does not, so
+		// what it found says nothing about the file.
+		return nil, []finding.Notice{{Path: path, Line: 1, Message: "the lines end with CR alone (classic Mac OS line endings), which cudaforklint's parser does not read as line breaks: convert the file to LF or CRLF to check it"}}
+	}
 	column := func(off int, pos token.Position) int {
 		return utf8.RuneCount(src[off-(pos.Column-1):off]) + 1
 	}

@@ -23,6 +23,7 @@ func TestParseProblems(t *testing.T) {
 		{"def f[T = int](x):\n    pass\nclass C[T = str]:\n    pass\n", 0, 2},
 		{"try:\n    pass\nexcept* A, B, C:\n    pass\n", 0, 1},
 		{"x = 1\n", 0, 0},
+		{"import os\rx = 1\rif x:\r    pass\r", 0, 1}, // CR line endings, which CPython reads: a warning
 	} {
 		src := []byte(tt.src)
 		f, err := syntax.Parse(src)
