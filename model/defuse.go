@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -109,44 +111,101 @@ func (m *Module) DynamicGlobalAccess() (syntax.Span, bool) {
 }
 
 // ImportedBy returns the other modules of the program, among those loaded
-// so far, that import m by its module name (or as __main__), with the
-// import statement: code there reads m's globals.
+// so far, that import m, with the import statement: code there reads m's
+// globals. A module imports m when it names m's module name, or when it
+// imports __main__ and m imports it (directly or not), so that it runs in
+// m's program.
 func (m *Module) ImportedBy() []ModuleImport {
-	p := m.Prog
-	if p == nil {
+	if m.Prog == nil {
 		return nil
 	}
-	p.mu.Lock()
-	var mods []*Module
-	for _, slot := range p.modules {
-		if slot.mod != nil && slot.mod != m {
-			mods = append(mods, slot.mod)
-		}
-	}
-	p.mu.Unlock()
-	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	mods := m.Prog.Loaded()
+	inProgram := reachable(m, mods)
 	var out []ModuleImport
-	names := func(n string) bool { return n == m.Name || n == "__main__" }
 	for _, o := range mods {
-		for _, s := range o.File.Body {
-			syntax.Inspect(s, func(n syntax.Node) bool {
-				switch n := n.(type) {
-				case *syntax.Import:
-					for _, a := range n.Names {
-						if names(a.Name) {
-							out = append(out, ModuleImport{o, n.Span})
-						}
-					}
-				case *syntax.ImportFrom:
-					if n.Level == 0 && names(n.Module) {
-						out = append(out, ModuleImport{o, n.Span})
-					}
-				}
-				return true
-			})
+		if o == m {
+			continue
+		}
+		for _, imp := range importedNames(o) {
+			if imp.name == m.Name || imp.name == "__main__" && inProgram[o] {
+				out = append(out, ModuleImport{o, imp.span})
+			}
 		}
 	}
 	return out
+}
+
+type importedName struct {
+	name string
+	span syntax.Span
+}
+
+// importedNames lists the modules an import statement anywhere in m names,
+// with relative imports resolved against m's package: `import a.b` names
+// a and a.b, `from a import b` names a and a.b.
+func importedNames(m *Module) []importedName {
+	var out []importedName
+	pkg := m.Name
+	if filepath.Base(m.Path) != "__init__.py" {
+		if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
+			pkg = pkg[:i]
+		} else {
+			pkg = ""
+		}
+	}
+	for _, s := range m.File.Body {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Import:
+				for _, a := range n.Names {
+					parts := strings.Split(a.Name, ".")
+					for i := range parts {
+						out = append(out, importedName{strings.Join(parts[:i+1], "."), n.Span})
+					}
+				}
+			case *syntax.ImportFrom:
+				base := n.Module
+				if n.Level > 0 {
+					up := pkg
+					for i := 1; i < n.Level && up != ""; i++ {
+						if j := strings.LastIndexByte(up, '.'); j >= 0 {
+							up = up[:j]
+						} else {
+							up = ""
+						}
+					}
+					base = JoinDotted(up, n.Module)
+				}
+				out = append(out, importedName{base, n.Span})
+				for _, a := range n.Names {
+					out = append(out, importedName{JoinDotted(base, a.Name), n.Span})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// reachable returns the modules among mods that m imports, directly or
+// through others.
+func reachable(m *Module, mods []*Module) map[*Module]bool {
+	byName := map[string]*Module{}
+	for _, o := range mods {
+		byName[o.Name] = o
+	}
+	seen := map[*Module]bool{m: true}
+	for work := []*Module{m}; len(work) > 0; {
+		x := work[0]
+		work = work[1:]
+		for _, imp := range importedNames(x) {
+			if o := byName[imp.name]; o != nil && !seen[o] {
+				seen[o] = true
+				work = append(work, o)
+			}
+		}
+	}
+	return seen
 }
 
 // ModuleImport is an import statement in another module.

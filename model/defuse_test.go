@@ -106,13 +106,26 @@ func TestDynamicGlobalAccessAndImportedBy(t *testing.T) {
 			t.Errorf("%q: dynamic access %v, want %v", src, got, want)
 		}
 	}
-	files := memSource{"/p/train.py": "model = 1\n", "/p/worker.py": "import train\n", "/p/other.py": "import os\n"}
+	// worker imports train by name; helper imports __main__ and train
+	// imports helper; debugger imports __main__ but is not part of train's
+	// program.
+	files := memSource{
+		"/p/train.py":    "import helper\nmodel = 1\n",
+		"/p/worker.py":   "import train\n",
+		"/p/helper.py":   "def f():\n    import __main__\n    return __main__.model\n",
+		"/p/debugger.py": "import __main__\n",
+		"/p/other.py":    "import os\n",
+	}
 	p := NewProgram(files, Options{})
 	train, _ := p.Module("/p/train.py")
-	p.Module("/p/worker.py")
-	p.Module("/p/other.py")
-	by := train.ImportedBy()
-	if len(by) != 1 || by[0].By.Path != "/p/worker.py" {
-		t.Errorf("imported by %v", by)
+	for _, f := range []string{"/p/worker.py", "/p/helper.py", "/p/debugger.py", "/p/other.py"} {
+		p.Module(f)
+	}
+	var got []string
+	for _, by := range train.ImportedBy() {
+		got = append(got, by.By.Path)
+	}
+	if strings.Join(got, " ") != "/p/helper.py /p/worker.py" {
+		t.Errorf("imported by %v", got)
 	}
 }
