@@ -36,6 +36,7 @@ type fixOutcome struct {
 type fixedFile struct {
 	path          string // as in the findings
 	before, after []byte
+	fixes         int // findings fixed in it
 }
 
 // diff renders the changes as one unified diff, in path order.
@@ -57,24 +58,27 @@ func (o *fixOutcome) diff() string {
 // concurrent runs and editors never lose an edit; a file that keeps
 // changing is reported. With --diff nothing is written.
 func (r *checkRun) fix() (*fixOutcome, error) {
-	var changedErrs []finding.ToolError
+	written := 0 // findings fixed in files written by earlier attempts
 	for restart := 0; ; restart++ {
 		out, err := r.fixRounds()
 		if err != nil {
 			return nil, err
 		}
 		if r.flags.diff || len(out.files) == 0 {
+			out.fixed += written
 			return out, nil
 		}
-		changed, werrs := r.write(out)
+		changed, n, werrs := r.write(out)
+		written += n
 		if len(changed) == 0 && len(werrs) == 0 {
+			out.fixed = written
 			return out, nil
 		}
 		if len(changed) > 0 && restart < maxFixRestarts {
 			continue
 		}
 		for _, p := range changed {
-			changedErrs = append(changedErrs, finding.ToolError{Path: p,
+			werrs = append(werrs, finding.ToolError{Path: p,
 				Message: "not fixed: the file kept changing while --fix ran (another program is writing it); run --fix again"})
 		}
 		// Report what the files hold now.
@@ -82,11 +86,7 @@ func (r *checkRun) fix() (*fixOutcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Errors = append(res.Errors, append(werrs, changedErrs...)...)
-		written := out.fixed
-		if len(changed) > 0 {
-			written = 0 // which findings the written files held is not kept
-		}
+		res.Errors = append(res.Errors, werrs...)
 		return &fixOutcome{res: res, fixed: written}, nil
 	}
 }
@@ -96,6 +96,7 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 	overlay := map[string][]byte{}
 	before := map[string][]byte{} // by absolute path: the content before the first fix
 	rel := map[string]string{}
+	fixes := map[string]int{}
 	fixed := 0
 	for round := 0; ; round++ {
 		res, err := r.analyzeWith(overlay)
@@ -104,7 +105,7 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 		}
 		if round == maxFixRounds {
 			res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("the fixes did not converge after %d rounds; the last round's changes were kept. Please report this as a bug", maxFixRounds)})
-			return r.outcome(res, fixed, before, overlay, rel), nil
+			return r.outcome(res, fixed, before, overlay, rel, fixes), nil
 		}
 		fr := fix.Apply(res.Findings, fix.Options{
 			Unsafe:   r.flags.unsafeFixes,
@@ -128,6 +129,7 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 				rel[abs] = f.Path
 			}
 			overlay[abs] = f.After
+			fixes[abs] += f.Fixes
 			applied = true
 		}
 		fixed += len(fr.Fixed)
@@ -135,16 +137,16 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 			// The fixed point: report the findings left, and the fixes
 			// that could not be applied in this last round.
 			res.Errors = append(res.Errors, errs...)
-			return r.outcome(res, fixed, before, overlay, rel), nil
+			return r.outcome(res, fixed, before, overlay, rel, fixes), nil
 		}
 	}
 }
 
-func (r *checkRun) outcome(res *analyzer.Result, fixed int, before, after map[string][]byte, rel map[string]string) *fixOutcome {
+func (r *checkRun) outcome(res *analyzer.Result, fixed int, before, after map[string][]byte, rel map[string]string, fixes map[string]int) *fixOutcome {
 	out := &fixOutcome{res: res, fixed: fixed}
 	for abs, b := range before {
 		if !bytes.Equal(b, after[abs]) {
-			out.files = append(out.files, fixedFile{path: rel[abs], before: b, after: after[abs]})
+			out.files = append(out.files, fixedFile{path: rel[abs], before: b, after: after[abs], fixes: fixes[abs]})
 		}
 	}
 	sort.Slice(out.files, func(i, j int) bool { return out.files[i].path < out.files[j].path })
@@ -152,17 +154,19 @@ func (r *checkRun) outcome(res *analyzer.Result, fixed int, before, after map[st
 }
 
 // write writes the changed files, each only if it still holds the content
-// the rounds started from. It returns the files that changed meanwhile and
-// the errors of the others.
-func (r *checkRun) write(out *fixOutcome) (changed []string, errs []finding.ToolError) {
+// the rounds started from. It returns the files that changed meanwhile, how
+// many findings the written files fixed, and the errors of the others.
+func (r *checkRun) write(out *fixOutcome) (changed []string, fixed int, errs []finding.ToolError) {
 	for _, f := range out.files {
 		err := fix.WriteIfUnchanged(r.abs(f.path), f.before, f.after)
 		switch {
+		case err == nil:
+			fixed += f.fixes
 		case errors.Is(err, fix.ErrChanged):
 			changed = append(changed, f.path)
-		case err != nil:
+		default:
 			errs = append(errs, finding.ToolError{Path: f.path, Message: "cannot write the fix: " + err.Error()})
 		}
 	}
-	return changed, errs
+	return changed, fixed, errs
 }
