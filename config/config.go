@@ -829,7 +829,16 @@ func (l *Loader) ExcludedBelow(root, path string, isDir bool) (bool, error) {
 }
 
 func (l *Loader) excludedWith(c *Config, root, abs string, isDir bool) (bool, error) {
-	if matchUp(c.exclude, c.Dir, root, abs, isDir) || matchUp(l.ovExcl, l.workDir, root, abs, isDir) {
+	anchor := c.Dir
+	if c.Path == "" {
+		// The default list has no file to anchor it: the repository the
+		// path is in does (or the path's directory outside one), not the
+		// working directory, so that the answer is the same from anywhere.
+		if anchor = l.git.Root(abs); anchor == "" {
+			anchor = filepath.Dir(abs)
+		}
+	}
+	if matchUp(c.exclude, anchor, root, abs, isDir) || matchUp(l.ovExcl, l.workDir, root, abs, isDir) {
 		return true, nil
 	}
 	respect := c.RespectGitignore

@@ -477,3 +477,21 @@ func TestExcludedBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestForceExcludeIgnoresTheWorkingDirectory: with force-exclude, a file
+// named on the command line is excluded by the default list the same way
+// from every working directory (the list is anchored at the repository).
+func TestForceExcludeIgnoresTheWorkingDirectory(t *testing.T) {
+	dir := tree(t, map[string]string{".git/": "", "build/gen/x.py": "", "src/y.py": ""})
+	on := true
+	for _, wd := range []string{dir, filepath.Join(dir, "build"), filepath.Join(dir, "build", "gen"), t.TempDir()} {
+		t.Chdir(wd)
+		l := loader(t, Overrides{ForceExclude: &on})
+		for path, want := range map[string]bool{"build/gen/x.py": false, "src/y.py": true} {
+			got, err := l.ShouldCheck(filepath.Join(dir, path), true)
+			if err != nil || got != want {
+				t.Errorf("cwd %s: ShouldCheck(%s) = %v, %v; want %v", wd, path, got, err, want)
+			}
+		}
+	}
+}

@@ -79,6 +79,18 @@ func (g *Gitignore) IgnoredBelow(root, path string, isDir bool) bool {
 	return tested(len(parts)) && g.ignoredSelf(repo, parts, isDir)
 }
 
+// Root returns the repository root (the nearest directory holding .git)
+// at or above path's directory, or "" outside a repository.
+func (g *Gitignore) Root(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.repoRoot(filepath.Dir(abs))
+}
+
 // ignoredSelf evaluates the patterns that apply to root/parts... itself.
 func (g *Gitignore) ignoredSelf(root string, parts []string, isDir bool) bool {
 	ignored := false
