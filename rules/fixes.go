@@ -17,8 +17,11 @@ import (
 // Fixes are built here so that every rule offers the same ones the same way.
 // All of them change what the program does at run time (that is the point),
 // so they are unsafe in ruff's sense: --fix applies them only with
-// --unsafe-fixes. Each edit keeps the file parseable; the fixer re-parses and
-// rolls back otherwise.
+// --unsafe-fixes. A fix that the module's def-use facts (model/defuse.go)
+// say could break the program (a NameError in a child, a function a spawn
+// child cannot import) is display-only instead, its message saying what is
+// in the way (docs/fixes.md). Each edit keeps the file parseable; the fixer
+// re-parses and rolls back otherwise.
 
 // spawnFix replaces a "fork" start-method literal with "spawn". A spawn
 // child starts a new interpreter, imports the main module without running
@@ -286,7 +289,7 @@ func lineEnd(src []byte, off int) int {
 // keeps its order, and so does everything else but the definitions and
 // imports it moves past.
 //
-// The fix is offered only when the def-use analysis (guardMoveBlocker)
+// The fix is offered only when the def-use analysis (guardMove.blocker)
 // shows that nothing outside the guard reads what the run binds: spawn and
 // forkserver children import the module without running the guard, so a
 // worker function reading a moved name would fail with NameError. Otherwise
