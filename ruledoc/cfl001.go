@@ -49,7 +49,10 @@ if __name__ == "__main__":
         print(pool.map(work, range(4)))`,
 	FixSafety: `The fix replaces an explicit "fork" start method with "spawn". It is unsafe: spawn
 children re-import the main module and receive their arguments by pickling, so objects that
-cannot be pickled, or top-level code that should not run again, change behaviour. When the
+cannot be pickled, or top-level code that should not run again, change behaviour. It is only
+shown, never applied, when a spawn child could not run what the fork child ran: the start does
+not run under the main guard, a child runs a lambda or a function it cannot import, or that
+function reads a global only the main guard binds (docs/fixes.md). When the
 initialization is ` + "`torch.cuda.is_available()`" + `, a second unsafe fix sets
 ` + "`PYTORCH_NVML_BASED_CUDA_CHECK=1`" + ` so that the check asks NVML instead of the driver.`,
 	Versions: `Explicit "fork" start methods, ` + "`os.fork()`" + ` and pools or DataLoaders built on them: every

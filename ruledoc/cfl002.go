@@ -48,7 +48,8 @@ if __name__ == "__main__":
 	FixSafety: `When the initialization is part of a plain run of top-level assignments and calls in the
 main module, the fix moves that run under the main guard (creating one at the end of the file if
 there is none). It is unsafe: names it defines are then missing in children and in modules that
-import this one.`,
+import this one. So it is only shown, never applied, when code outside the guard reads them (a
+function a child runs, a method, top-level code after it; docs/fixes.md).`,
 	Versions: `Top-level code of the main module and the modules it imports: CPython 3.13.8+ and 3.14
 (the server imports ` + "`__main__`" + ` only since the fix for python/cpython#126631; before that each
 child re-imports the main module itself, which CFL004 reports). ` + "`set_forkserver_preload`" + `

@@ -43,7 +43,8 @@ if __name__ == "__main__":
     weights = torch.randn(1024, 1024, device=device)
     mp.spawn(worker, nprocs=4)`,
 	FixSafety: `As CFL002: the fix moves a plain run of top-level statements under the main guard, and is
-unsafe because names it defines disappear from children and importers.`,
+unsafe because names it defines disappear from children and importers; it is only shown, never
+applied, when code outside the guard reads them.`,
 	Versions: `"spawn": every version and platform. "forkserver": CPython 3.10–3.13.7 (from 3.13.8 and
 3.14 the server imports the main module once and CFL002 applies instead).`,
 }
