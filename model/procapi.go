@@ -1,193 +1,225 @@
 package model
 
 import (
-	"strings"
-
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
-// This file is the model's one table of process-starting APIs:
-// multiprocessing (and torch.multiprocessing, which re-exports it and shares
-// its global context), the dill-based `multiprocess` package (its own global
-// context), concurrent.futures.ProcessPoolExecutor, os.fork and friends,
-// torch.multiprocessing.spawn/start_processes, and torch's DataLoader.
-// Thread pools (multiprocessing.pool.ThreadPool, multiprocessing.dummy,
-// ThreadPoolExecutor) and exec-based starts (subprocess, os.posix_spawn) are
-// deliberately absent: they never fork a Python process that keeps running.
+// This file is the model's side of package procapi, the table of process
+// APIs: a call of a module-level row makes the call site's Object (a
+// process, a pool, an executor, a loader, the pid of os.fork...), records
+// when it starts, and follows the code and values handed to its children; a
+// call of a method row on such an object does what the row says. Each
+// procapi.Kind has its handler here; the rows give the arguments.
 
-// mpFamily splits a multiprocessing path into its family and the rest:
-// "torch.multiprocessing.Pool" → ("multiprocessing", "Pool").
-func mpFamily(path string) (family, rest string, ok bool) {
-	for _, p := range []struct{ prefix, family string }{
-		{"torch.multiprocessing.", "multiprocessing"},
-		{"multiprocessing.", "multiprocessing"},
-		{"multiprocess.", "multiprocess"},
-	} {
-		if strings.HasPrefix(path, p.prefix) {
-			return p.family, path[len(p.prefix):], true
-		}
-	}
-	return "", "", false
+// objectKinds pairs each kind of process object with the Kind of the API
+// that makes it.
+var objectKinds = [...]procapi.Kind{
+	ObjProcess:  procapi.Process,
+	ObjPool:     procapi.Pool,
+	ObjExecutor: procapi.Executor,
+	ObjLoader:   procapi.Loader,
+	ObjFork:     procapi.Fork,
+	ObjManager:  procapi.Manager,
+	ObjSpawn:    procapi.Launch,
+	ObjChannel:  procapi.Channel,
 }
 
-// mpCall handles calls of process APIs; it reports whether path was one.
-func (ev *evaluator) mpCall(r *callResult, v Value, c *syntax.Call, sc *Scope, site Site) bool {
-	path := v.Path
-	m := sc.Module
-	switch path {
-	case "os.fork", "os.forkpty", "pty.fork":
-		obj := m.object(site, func() *Object {
-			return &Object{Kind: ObjFork, Site: site, Method: MethodSpec{Kind: MethodExplicit, Method: target.Fork}}
-		})
-		r.effect(effect{kind: effStart, obj: obj, site: site})
-		r.value(Value{Kind: VObject, Obj: obj})
-		return true
-	case "concurrent.futures.ProcessPoolExecutor", "concurrent.futures.process.ProcessPoolExecutor":
-		obj := m.object(site, func() *Object {
-			o := &Object{Kind: ObjExecutor, Site: site,
-				Method: ev.methodSpec(argExpr(c, 1, "mp_context"), sc, "multiprocessing")}
-			ev.addTarget(o, argExpr(c, 2, "initializer"), sc)
-			return o
-		})
-		r.value(Value{Kind: VObject, Obj: obj})
-		return true
-	case "torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader", "torch_geometric.loader.DataLoader":
-		workers := argExpr(c, 5, "num_workers")
-		if path == "torch_geometric.loader.DataLoader" {
-			workers = argExpr(c, -1, "num_workers")
+// api is the Kind of the API that makes objects of kind k.
+func (k ObjectKind) api() procapi.Kind { return objectKinds[k] }
+
+// objectKindOf is the kind of object an API of kind k makes.
+func objectKindOf(k procapi.Kind) (ObjectKind, bool) {
+	for o, a := range objectKinds {
+		if a == k {
+			return ObjectKind(o), true
 		}
-		if workers == nil || isZero(ev.expr(workers, sc)) {
-			r.value(Value{Kind: VPath, Path: path + "()"})
-			return true
-		}
-		obj := m.object(site, func() *Object { return ev.newLoader(c, sc, site) })
-		r.effect(effect{kind: effPendingStart, obj: obj, site: site})
-		r.value(Value{Kind: VObject, Obj: obj})
-		return true
-	case "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes":
-		obj := m.object(site, func() *Object {
-			o := &Object{Kind: ObjSpawn, Site: site, Method: MethodSpec{Family: "multiprocessing", Kind: MethodExplicit, Method: target.Spawn}}
-			if e := argExpr(c, 5, "start_method"); e != nil {
-				o.Method = ev.methodSpec(e, sc, "multiprocessing")
-			}
-			ev.addTarget(o, argExpr(c, 0, "fn"), sc)
-			ev.argsCUDA(o, argExpr(c, 1, "args"), sc)
-			return o
-		})
-		r.effect(effect{kind: effStart, obj: obj, site: site})
-		return true
 	}
-	family, rest, ok := mpFamily(path)
+	return 0, false
+}
+
+// procCall handles a call of a module-level process API; it reports
+// whether v's path names one.
+func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope, site Site) bool {
+	api, family, ok := procapi.Lookup(v.Path)
 	if !ok {
 		return false
 	}
-	spec := v.Method
-	if spec.Family == "" {
-		spec = MethodSpec{Family: family}
-	}
-	switch rest {
-	case "get_context":
-		r.value(Value{Kind: VContext, Method: ev.methodSpec(argExpr(c, 0, "method"), sc, family)})
-	case "set_start_method":
-		r.effect(effect{kind: effSetMethod, method: ev.methodSpec(argExpr(c, 0, "method"), sc, family), site: site})
-	case "set_forkserver_preload", "forkserver.set_forkserver_preload":
-		var mods []string
-		if e := argExpr(c, 0, "module_names"); e != nil {
-			for _, lv := range ev.expr(e, sc) {
-				if lv.Kind == VList {
-					for _, el := range lv.Elems {
-						if el.Kind == VStr {
-							mods = append(mods, el.Str)
-						}
-					}
-				}
-			}
-		}
-		r.effect(effect{kind: effPreload, mods: mods, method: MethodSpec{Family: family}, site: site})
-	case "Process", "context.Process":
-		obj := m.object(site, func() *Object {
-			o := &Object{Kind: ObjProcess, Site: site, Method: spec}
-			ev.addTarget(o, argExpr(c, 1, "target"), sc)
-			ev.argsCUDA(o, argExpr(c, 3, "args"), sc)
-			ev.argsCUDA(o, argExpr(c, 4, "kwargs"), sc)
-			return o
-		})
-		r.value(Value{Kind: VObject, Obj: obj})
-	case "Pool", "pool.Pool":
-		obj := m.object(site, func() *Object {
-			o := &Object{Kind: ObjPool, Site: site, Method: spec}
-			if ctx := argExpr(c, 4, "context"); ctx != nil {
-				o.Method = ev.methodSpec(ctx, sc, family)
-			}
-			ev.addTarget(o, argExpr(c, 1, "initializer"), sc)
-			ev.argsCUDA(o, argExpr(c, 2, "initargs"), sc)
-			return o
-		})
-		r.effect(effect{kind: effStart, obj: obj, site: site})
-		r.value(Value{Kind: VObject, Obj: obj})
-	case "Queue", "SimpleQueue", "JoinableQueue", "queues.Queue", "queues.SimpleQueue", "queues.JoinableQueue":
-		obj := m.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
-		r.value(Value{Kind: VObject, Obj: obj})
-	case "Pipe":
-		obj := m.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+	switch api.Kind {
+	case procapi.Context:
+		r.value(Value{Kind: VContext, Method: ev.methodSpec(argOf(c, api.Method), sc, family)})
+	case procapi.SetMethod:
+		r.effect(effect{kind: effSetMethod, method: ev.methodSpec(argOf(c, api.Method), sc, family), site: site})
+	case procapi.Preload:
+		r.effect(effect{kind: effPreload, mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}, site: site})
+	case procapi.Channel:
+		obj := sc.Module.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
 		end := Value{Kind: VObject, Obj: obj}
-		r.value(Value{Kind: VList, Elems: []Value{end, end}})
-	case "Manager", "managers.SyncManager().start":
-		obj := m.object(site, func() *Object { return &Object{Kind: ObjManager, Site: site, Method: spec} })
-		r.effect(effect{kind: effStart, obj: obj, site: site})
+		if api.Pair {
+			r.value(Value{Kind: VList, Elems: []Value{end, end}})
+		} else {
+			r.value(end)
+		}
 	default:
-		return false
+		ev.startCall(r, api, family, v, c, sc, site)
 	}
 	return true
 }
 
+// startCall handles a call of an API that starts processes, now or through
+// the object it makes.
+func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v Value, c *syntax.Call, sc *Scope, site Site) {
+	if api.Workers.IsSet() {
+		if w := argOf(c, api.Workers); w == nil || isZero(ev.expr(w, sc)) {
+			r.value(Value{Kind: VPath, Path: v.Path + "()"})
+			return
+		}
+	}
+	obj := sc.Module.object(site, func() *Object { return ev.newObject(api, family, v.Method, c, sc, site) })
+	switch api.Kind {
+	case procapi.Fork, procapi.Pool, procapi.Launch, procapi.Manager:
+		r.effect(effect{kind: effStart, obj: obj, site: site})
+	case procapi.Loader:
+		r.effect(effect{kind: effPendingStart, obj: obj, site: site})
+	}
+	switch api.Kind {
+	case procapi.Launch, procapi.Manager:
+		// Returns nothing the model follows.
+	default:
+		r.value(Value{Kind: VObject, Obj: obj})
+	}
+}
+
+// newObject builds the Object of a call of api: its start method, and what
+// its children run and are handed, from the arguments the row names.
+// ctx is the start method of the context the API was reached through
+// (ctx.Pool), if any.
+func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, c *syntax.Call, sc *Scope, site Site) *Object {
+	kind, _ := objectKindOf(api.Kind)
+	o := &Object{Kind: kind, Site: site, Method: ev.startSpec(api, family, ctx, c, sc)}
+	if api.Persistent.IsSet() {
+		o.Persistent = isTrue(ev.expr(argOf(c, api.Persistent), sc))
+	}
+	if api.PinMemory.IsSet() {
+		o.PinMemory = isTrue(ev.expr(argOf(c, api.PinMemory), sc))
+	}
+	if api.Dataset.IsSet() {
+		ev.addDataset(o, argOf(c, api.Dataset), sc)
+	}
+	for _, t := range api.Targets {
+		ev.addTarget(o, argOf(c, t), sc)
+	}
+	for _, a := range api.Args {
+		for _, e := range argsOf(c, a) {
+			ev.argsCUDA(o, e, sc)
+		}
+	}
+	return o
+}
+
 // objectMethod handles a method call on a process object.
 func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *syntax.Call, sc *Scope, site Site) {
-	switch o.Kind {
-	case ObjProcess:
-		if name == "start" {
-			r.effect(effect{kind: effStart, obj: o, site: site})
+	api, ok := procapi.LookupMethod(o.Kind.api(), name)
+	if !ok {
+		return
+	}
+	for _, t := range api.Targets {
+		ev.addTarget(o, argOf(c, t), sc)
+	}
+	for _, a := range api.Args {
+		for _, e := range argsOf(c, a) {
+			if api.Kind == procapi.Send {
+				ev.sendCUDA(o, e, sc)
+			} else {
+				ev.argsCUDA(o, e, sc)
+			}
 		}
-	case ObjPool:
-		switch name {
-		case "map", "imap", "imap_unordered", "starmap", "apply", "apply_async", "map_async", "starmap_async":
-			ev.addTarget(o, argExpr(c, 0, "func"), sc)
-			ev.argsCUDA(o, argExpr(c, 1, "iterable"), sc)
-			ev.argsCUDA(o, argExpr(c, 1, "args"), sc)
+	}
+	switch api.Kind {
+	case procapi.Start:
+		r.effect(effect{kind: effStart, obj: o, site: site})
+	case procapi.StartOnce:
+		r.effect(effect{kind: effStart, obj: o, once: true, site: site})
+	}
+}
+
+// argOf finds the argument a names in a call.
+func argOf(c *syntax.Call, a procapi.Arg) syntax.Expr {
+	if a.Keyword == "" {
+		return nil
+	}
+	return argExpr(c, a.Pos, a.Keyword)
+}
+
+// argsOf finds the arguments a names in a call: one, or with Rest every
+// argument from its position on.
+func argsOf(c *syntax.Call, a procapi.Arg) []syntax.Expr {
+	if a.Rest {
+		var out []syntax.Expr
+		for _, x := range c.Args[min(a.Pos, len(c.Args)):] {
+			out = append(out, x.Value)
 		}
-	case ObjChannel:
-		switch name {
-		case "put", "put_nowait", "send":
-			if e := argExpr(c, 0, "obj"); e != nil {
-				for _, v := range ev.expr(e, sc) {
-					if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
-						o.CarriesCUDA = true
-					}
+		return out
+	}
+	if e := argOf(c, a); e != nil {
+		return []syntax.Expr{e}
+	}
+	return nil
+}
+
+// moduleNames evaluates set_forkserver_preload's list of module names.
+func (ev *evaluator) moduleNames(e syntax.Expr, sc *Scope) []string {
+	var mods []string
+	if e == nil {
+		return nil
+	}
+	for _, lv := range ev.expr(e, sc) {
+		if lv.Kind == VList {
+			for _, el := range lv.Elems {
+				if el.Kind == VStr {
+					mods = append(mods, el.Str)
 				}
 			}
 		}
-	case ObjExecutor:
-		switch name {
-		case "submit", "map":
-			ev.addTarget(o, argExpr(c, 0, "fn"), sc)
-			for _, a := range c.Args[min(1, len(c.Args)):] {
-				ev.argsCUDA(o, a.Value, sc)
-			}
-			r.effect(effect{kind: effStart, obj: o, once: true, site: site})
+	}
+	return mods
+}
+
+// sendCUDA marks a channel through which the parent sends CUDA objects.
+func (ev *evaluator) sendCUDA(o *Object, e syntax.Expr, sc *Scope) {
+	for _, v := range ev.expr(e, sc) {
+		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
+			o.CarriesCUDA = true
 		}
 	}
 }
 
-// newLoader builds the Object for a DataLoader with workers.
-func (ev *evaluator) newLoader(c *syntax.Call, sc *Scope, site Site) *Object {
-	o := &Object{Kind: ObjLoader, Site: site,
-		Method: ev.methodSpec(argExpr(c, 11, "multiprocessing_context"), sc, "multiprocessing")}
-	o.Persistent = isTrue(ev.expr(argExpr(c, -1, "persistent_workers"), sc))
-	o.PinMemory = isTrue(ev.expr(argExpr(c, 7, "pin_memory"), sc))
+// startSpec is an object's start method: the one its API always uses
+// (os.fork, torch's spawn) or the family's current one, as seen through the
+// context the API was reached by (ctx.Pool); an argument naming a method or
+// a context (Pool's context=, mp_context=) overrides both.
+func (ev *evaluator) startSpec(api *procapi.API, family string, ctx MethodSpec, c *syntax.Call, sc *Scope) MethodSpec {
+	spec := MethodSpec{Family: family}
+	if ctx.Family != "" {
+		spec = ctx
+	}
+	if m, ok := target.ParseStartMethod(api.StartMethod); ok {
+		spec = MethodSpec{Family: family, Kind: MethodExplicit, Method: m}
+	}
+	if e := argOf(c, api.Method); e != nil {
+		spec = ev.methodSpec(e, sc, family)
+	}
+	return spec
+}
+
+// addDataset adds the methods of a dataset the loader's workers run
+// (__getitem__, __getitems__, __iter__); a dataset the model cannot
+// resolve is assumed to stay on the CPU.
+func (ev *evaluator) addDataset(o *Object, ds syntax.Expr, sc *Scope) {
 	found := false
-	if ds := argExpr(c, 0, "dataset"); ds != nil {
+	if ds != nil {
 		for _, v := range ev.expr(ds, sc) {
 			if v.Kind != VInstance {
 				continue
@@ -204,15 +236,6 @@ func (ev *evaluator) newLoader(c *syntax.Call, sc *Scope, site Site) *Object {
 	if !found {
 		o.AssumedCPU = true
 	}
-	for _, fn := range []struct {
-		pos int
-		kw  string
-	}{{6, "collate_fn"}, {10, "worker_init_fn"}} {
-		if e := argExpr(c, fn.pos, fn.kw); e != nil {
-			ev.addTarget(o, e, sc)
-		}
-	}
-	return o
 }
 
 // addTarget resolves a callable handed to a child (target=, pool.map(f),
