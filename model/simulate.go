@@ -503,23 +503,9 @@ type touchMemo struct {
 // accelerate's PrepareForLaunch.__call__ calling self.launcher, runs the
 // user's code).
 func opaque(events []event) (string, bool) {
-	for i := range events {
-		e := &events[i]
-		switch e.kind {
-		case evEffect:
-			if e.eff.kind == effOpaqueCall {
-				return e.eff.api, true
-			}
-		case evBranch:
-			for _, a := range e.arms {
-				if api, ok := opaque(a); ok {
-					return api, true
-				}
-			}
-		case evLoop, evGuard:
-			if api, ok := opaque(e.body); ok {
-				return api, true
-			}
+	for e := range effects(events) {
+		if e.kind == effOpaqueCall {
+			return e.api, true
 		}
 	}
 	return "", false
@@ -532,35 +518,21 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 	if depth > maxCallDepth {
 		return Site{}, "", false
 	}
-	for i := range events {
-		e := &events[i]
+	for e := range effects(events) {
 		switch e.kind {
-		case evEffect:
-			switch e.eff.kind {
-			case effInit:
-				if e.eff.cond == condDefaultDevice && !st.defaultCUDA {
-					continue
-				}
-				return e.eff.site, e.eff.api, true
-			case effUse:
-				return e.eff.site, e.eff.api, true
-			case effCall:
-				if site, api, ok := s.funcTouches(e.eff.fn, st, depth+1); ok {
-					return site, api, true
-				}
-			case effImport:
-				if site, api, ok := s.moduleTouches(e.eff.mod, st, depth+1); ok {
-					return site, api, true
-				}
+		case effInit:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
 			}
-		case evBranch:
-			for _, a := range e.arms {
-				if site, api, ok := s.touches(a, st, depth); ok {
-					return site, api, true
-				}
+			return e.site, e.api, true
+		case effUse:
+			return e.site, e.api, true
+		case effCall:
+			if site, api, ok := s.funcTouches(e.fn, st, depth+1); ok {
+				return site, api, true
 			}
-		case evLoop, evGuard:
-			if site, api, ok := s.touches(e.body, st, depth); ok {
+		case effImport:
+			if site, api, ok := s.moduleTouches(e.mod, st, depth+1); ok {
 				return site, api, true
 			}
 		}
