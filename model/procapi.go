@@ -307,49 +307,6 @@ func (ev *evaluator) argsCUDA(o *Object, e syntax.Expr, sc *Scope) {
 	}
 }
 
-// methodSpec evaluates a start-method argument: a string, a context, None.
-func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodSpec {
-	spec := MethodSpec{Family: family}
-	if e == nil {
-		return spec
-	}
-	vals := ev.expr(e, sc)
-	found := false
-	for _, v := range vals {
-		var s MethodSpec
-		switch v.Kind {
-		case VStr:
-			meth, ok := target.ParseStartMethod(v.Str)
-			if !ok || v.Interp {
-				continue
-			}
-			s = MethodSpec{Family: family, Kind: MethodExplicit, Method: meth}
-			if lit, ok := e.(*syntax.String); ok {
-				s.Lit = Site{sc.Module, lit.Span}
-			}
-		case VContext:
-			s = v.Method
-		case VConst:
-			continue
-		default:
-			continue
-		}
-		// Several possible methods: keep fork if it is one of them, since that
-		// is the one that can break.
-		if !found || (s.Kind == MethodExplicit && s.Method == target.Fork) {
-			spec, found = s, true
-		}
-	}
-	if !found {
-		for _, v := range vals {
-			if v.Kind != VConst {
-				spec.Kind = MethodUnknown
-			}
-		}
-	}
-	return spec
-}
-
 func isZero(vs []Value) bool {
 	for _, v := range vs {
 		if !(v.Kind == VInt && v.Int == 0) {
