@@ -21,7 +21,7 @@ import (
 // running in the same process over a pipe, records what the server sends,
 // and answers client/registerCapability.
 type testClient struct {
-	t        *testing.T
+	t        testing.TB
 	conn     *jsonrpc2.Conn
 	serveErr chan error
 	enc      string
@@ -66,7 +66,7 @@ if __name__ == "__main__":
 // machine may be loaded.
 const waitFor = 30 * time.Second
 
-func startServer(t *testing.T, o clientOptions) *testClient {
+func startServer(t testing.TB, o clientOptions) *testClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	srvSide, cliSide := net.Pipe()
@@ -155,7 +155,7 @@ func (c *testClient) notify(method string, params any) {
 	}
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, src := range files {
 		p := filepath.Join(dir, name)
