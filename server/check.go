@@ -121,11 +121,32 @@ func (s *Server) step() bool {
 		affected[p] = true
 	}
 	s.results[path] = r
+	if s.staleLocked(r) {
+		s.queue[path] = true
+	}
 	msgs = s.publishLocked(affected, path)
 	msgs = append(msgs, s.configMessagesLocked(r)...)
 	s.mu.Unlock()
 	s.send(msgs)
 	return true
+}
+
+// staleLocked reports whether a file the run read changed during the run:
+// opened, closed, or edited. An edit whose debounce is still running will
+// queue the run's document when it fires (the document reads the file), so
+// it does not count.
+func (s *Server) staleLocked(r *result) bool {
+	for p := range r.read {
+		d := s.docs[p]
+		v, wasOpen := r.versions[p]
+		switch {
+		case d == nil && wasOpen:
+			return true
+		case d != nil && (!wasOpen || v != d.version) && s.timers[p] == nil:
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) snapshotLocked(path string) *snapshot {

@@ -390,3 +390,34 @@ func TestConfiguration(t *testing.T) {
 		t.Errorf("messages %s, want the configuration error", msgs)
 	}
 }
+
+// TestNoqaAcrossFiles: the noqa action on a finding that lies in an
+// imported module (found by checking the file that imports it) silences
+// it.
+func TestNoqaAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.py": mainPy, "gpu.py": gpuInit})
+	c := startServer(t, clientOptions{folders: []string{dir}})
+	c.open(filepath.Join(dir, "main.py"), mainPy)
+	gpuURI := c.open(filepath.Join(dir, "gpu.py"), gpuInit)
+	c.waitPublish(gpuURI, 0, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 1 })
+	var noqa *protocol.CodeAction
+	for _, a := range c.codeActions(gpuURI, rng(4, 4, 4, 4)) {
+		if a.Title == "Disable CFL001 for this line" {
+			noqa = &a
+		}
+	}
+	if noqa == nil {
+		t.Fatal("no noqa action on the finding in gpu.py")
+	}
+	text, err := applyEdits(gpuInit, editsFor(noqa.Edit, gpuURI), c.enc)
+	if err != nil || !strings.Contains(text, "    torch.cuda.init()  # noqa: CFL001\n") {
+		t.Fatalf("the noqa edit gives %q (%v)", text, err)
+	}
+	v := c.replaceAll(gpuURI, text)
+	c.barrier(dir)
+	ps := c.publishesOf(gpuURI, 0)
+	if last := ps[len(ps)-1]; len(last.Diagnostics) != 0 {
+		t.Errorf("after the noqa (version %d), gpu.py still has %s", v, mustJSON(last.Diagnostics))
+	}
+}
