@@ -21,7 +21,7 @@ const codeActionWait = 10 * time.Second
 // codeActions answers textDocument/codeAction: for each finding under the
 // range, its fixes as quick fixes and a `# noqa` quick fix; and the
 // document's safe fixes as source.fixAll.cudaforklint.
-func (s *Server) codeActions(_ context.Context, p *protocol.CodeActionParams) []protocol.CodeAction {
+func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) []protocol.CodeAction {
 	actions := []protocol.CodeAction{}
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
@@ -113,7 +113,7 @@ func intersects(a, b protocol.Range) bool {
 // fixAllLocked returns the edit applying the first fix of each finding
 // when it is safe (what --fix applies), skipping a fix that overlaps one
 // already taken (as fix.Apply does); nil when there is none.
-func (s *Server) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
+func (s *session) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
 	type span struct{ start, end int }
 	taken := map[string][]span{}
 	var edits []finding.Edit
@@ -151,7 +151,7 @@ func (s *Server) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
 // currentLocked reports whether edits, computed by a run that saw the open
 // documents at versions, still apply: every open document they touch is at
 // the version the run read.
-func (s *Server) currentLocked(edits []finding.Edit, versions map[string]int) bool {
+func (s *session) currentLocked(edits []finding.Edit, versions map[string]int) bool {
 	for _, e := range edits {
 		if d := s.docs[e.Path]; d != nil {
 			if v, ok := versions[e.Path]; !ok || v != d.version {
@@ -166,7 +166,7 @@ func (s *Server) currentLocked(edits []finding.Edit, versions map[string]int) bo
 // of them no longer applies. An open document's edits carry its version
 // when the client takes documentChanges, so that it refuses them if the
 // document changed since.
-func (s *Server) workspaceEditLocked(edits []finding.Edit, versions map[string]int) *protocol.WorkspaceEdit {
+func (s *session) workspaceEditLocked(edits []finding.Edit, versions map[string]int) *protocol.WorkspaceEdit {
 	if !s.currentLocked(edits, versions) {
 		return nil
 	}

@@ -20,7 +20,7 @@ import (
 // order they were computed.
 
 // enqueueLocked queues path and the open documents that read it.
-func (s *Server) enqueueLocked(path string) {
+func (s *session) enqueueLocked(path string) {
 	s.queue[path] = true
 	s.enqueueDependentsLocked(path)
 	s.wakeLocked()
@@ -28,7 +28,7 @@ func (s *Server) enqueueLocked(path string) {
 
 // enqueueDependentsLocked queues the open documents whose last run read
 // path.
-func (s *Server) enqueueDependentsLocked(path string) {
+func (s *session) enqueueDependentsLocked(path string) {
 	for p, r := range s.results {
 		if p != path && r.read[path] && s.docs[p] != nil {
 			s.queue[p] = true
@@ -36,14 +36,14 @@ func (s *Server) enqueueDependentsLocked(path string) {
 	}
 }
 
-func (s *Server) enqueueAllLocked() {
+func (s *session) enqueueAllLocked() {
 	for p := range s.docs {
 		s.queue[p] = true
 	}
 	s.wakeLocked()
 }
 
-func (s *Server) wakeLocked() {
+func (s *session) wakeLocked() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -51,7 +51,7 @@ func (s *Server) wakeLocked() {
 }
 
 // worker runs the queued checks until the server stops.
-func (s *Server) worker() {
+func (s *session) worker() {
 	for {
 		select {
 		case <-s.done:
@@ -75,7 +75,7 @@ type snapshot struct {
 
 // step sends the pending republications and runs the first queued check;
 // it reports false, and signals idleness, when there was nothing to do.
-func (s *Server) step() bool {
+func (s *session) step() bool {
 	s.mu.Lock()
 	path := ""
 	for p := range s.queue {
@@ -135,7 +135,7 @@ func (s *Server) step() bool {
 // opened, closed, or edited. An edit whose debounce is still running will
 // queue the run's document when it fires (the document reads the file), so
 // it does not count.
-func (s *Server) staleLocked(r *result) bool {
+func (s *session) staleLocked(r *result) bool {
 	for p := range r.read {
 		d := s.docs[p]
 		v, wasOpen := r.versions[p]
@@ -149,7 +149,7 @@ func (s *Server) staleLocked(r *result) bool {
 	return false
 }
 
-func (s *Server) snapshotLocked(path string) *snapshot {
+func (s *session) snapshotLocked(path string) *snapshot {
 	sn := &snapshot{
 		path:      path,
 		folder:    s.folderOf(path),
@@ -249,7 +249,7 @@ type message struct {
 	params any
 }
 
-func (s *Server) send(msgs []message) {
+func (s *session) send(msgs []message) {
 	s.mu.Lock()
 	conn := s.conn
 	s.mu.Unlock()
@@ -263,7 +263,7 @@ func (s *Server) send(msgs []message) {
 // publishLocked returns the publishDiagnostics of paths, in path order,
 // leaving out those the client already has, except target (the document
 // just checked: the editor sees its new version acknowledged).
-func (s *Server) publishLocked(paths map[string]bool, target string) []message {
+func (s *session) publishLocked(paths map[string]bool, target string) []message {
 	sorted := make([]string, 0, len(paths))
 	for p := range paths {
 		sorted = append(sorted, p)
@@ -300,7 +300,7 @@ func (s *Server) publishLocked(paths map[string]bool, target string) []message {
 
 // configMessagesLocked shows each configuration error once (until the
 // configuration changes): the documents it affects are not checked.
-func (s *Server) configMessagesLocked(r *result) []message {
+func (s *session) configMessagesLocked(r *result) []message {
 	var msgs []message
 	for _, m := range r.config {
 		if s.shown[m] {
@@ -325,7 +325,7 @@ type located struct {
 
 // findingsLocked returns the unsuppressed findings located in path from the
 // checks of all open documents, without duplicates, in position order.
-func (s *Server) findingsLocked(path string) []located {
+func (s *session) findingsLocked(path string) []located {
 	docs := make([]string, 0, len(s.results))
 	for p := range s.results {
 		docs = append(docs, p)
@@ -364,7 +364,7 @@ func (s *Server) findingsLocked(path string) []located {
 
 // diagnosticsLocked returns the diagnostics of path: its findings, and the
 // tool errors of its own check.
-func (s *Server) diagnosticsLocked(path string) []protocol.Diagnostic {
+func (s *session) diagnosticsLocked(path string) []protocol.Diagnostic {
 	fs := s.findingsLocked(path)
 	diags := make([]protocol.Diagnostic, 0, len(fs))
 	for i := range fs {
@@ -387,7 +387,7 @@ func (s *Server) diagnosticsLocked(path string) []protocol.Diagnostic {
 // waitIdle runs the debounced checks now and waits, at most timeout, until
 // no check is queued or running: a code action must see the findings of
 // the text it edits.
-func (s *Server) waitIdle(timeout time.Duration) {
+func (s *session) waitIdle(timeout time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for p, t := range s.timers {

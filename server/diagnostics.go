@@ -6,7 +6,7 @@ import (
 )
 
 // diagnostic converts a finding (its paths absolute).
-func (s *Server) diagnostic(f *finding.Finding) protocol.Diagnostic {
+func (s *session) diagnostic(f *finding.Finding) protocol.Diagnostic {
 	d := protocol.Diagnostic{
 		Range:    rangeOf(f.Location, s.enc),
 		Severity: severity(f.Severity),
@@ -33,7 +33,7 @@ func (s *Server) diagnostic(f *finding.Finding) protocol.Diagnostic {
 
 // uriLocked is the URI of a path: the client's own spelling for an open
 // document.
-func (s *Server) uriLocked(path string) string {
+func (s *session) uriLocked(path string) string {
 	if d := s.docs[path]; d != nil {
 		return d.uri
 	}

@@ -84,7 +84,7 @@ type Options struct {
 // or the stream ends. It returns nil after shutdown then exit, ErrNoShutdown
 // when the client left without a shutdown, or the error that ended it.
 func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
-	s := newServer(opts)
+	s := newSession(opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), s,
@@ -114,8 +114,8 @@ type client interface {
 	Call(ctx context.Context, method string, params, result any, opts ...jsonrpc2.CallOption) error
 }
 
-// Server holds the state of one editor session.
-type Server struct {
+// session is the server's state for one editor connection.
+type session struct {
 	opts Options
 	log  *log.Logger
 
@@ -154,12 +154,12 @@ type Server struct {
 	shown     map[string]bool // configuration errors shown to the user
 }
 
-func newServer(opts Options) *Server {
+func newSession(opts Options) *session {
 	w := opts.Log
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{
+	s := &session{
 		opts:      opts,
 		log:       log.New(w, "cudaforklint server: ", log.LstdFlags),
 		exited:    make(chan struct{}),
@@ -180,14 +180,14 @@ func newServer(opts Options) *Server {
 	return s
 }
 
-func (s *Server) setClient(c client) {
+func (s *session) setClient(c client) {
 	s.mu.Lock()
 	s.conn = c
 	s.mu.Unlock()
 }
 
 // stop ends the worker and the debounce timers.
-func (s *Server) stop() {
+func (s *session) stop() {
 	s.mu.Lock()
 	for p, t := range s.timers {
 		t.Stop()
@@ -202,7 +202,7 @@ func (s *Server) stop() {
 // applied before the codeAction that follows it. Nothing here waits for the
 // client (registerCapability is sent from a goroutine), or the read loop
 // could not deliver the answer.
-func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+func (s *session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	result, err := s.handle(ctx, req)
 	if req.Notif {
 		if err != nil {
@@ -226,7 +226,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 }
 
 // handle dispatches one message; a panic becomes an internal error.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Printf("panic in %s: %v\n%s", req.Method, r, debug.Stack())
@@ -332,7 +332,7 @@ func params(req *jsonrpc2.Request, v any) error {
 
 // initialize settles the session's settings from the client's
 // capabilities and options and answers with the server's capabilities.
-func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+func (s *session) initialize(p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	var opts protocol.InitializationOptions
 	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
 		if err := json.Unmarshal(p.InitializationOptions, &opts); err != nil {
@@ -376,7 +376,7 @@ func (s *Server) initialize(p *protocol.InitializeParams) (*protocol.InitializeR
 	return res, nil
 }
 
-func (s *Server) addFolderLocked(uri string) {
+func (s *session) addFolderLocked(uri string) {
 	if p, ok := pathOf(uri); ok {
 		s.folders = append(s.folders, p)
 	}
@@ -388,7 +388,7 @@ func (s *Server) addFolderLocked(uri string) {
 var watchedFiles = []string{"**/pyproject.toml", "**/cudaforklint.toml", "**/.cudaforklint.toml", "**/*.py", "**/*.pyi"}
 
 // initialized registers the file watchers when the client can.
-func (s *Server) initialized() {
+func (s *session) initialized() {
 	s.mu.Lock()
 	conn, dyn := s.conn, s.watchDynReg
 	s.mu.Unlock()
@@ -429,7 +429,7 @@ func isConfigFile(path string) bool {
 	return false
 }
 
-func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
+func (s *session) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
 		return
@@ -443,7 +443,7 @@ func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	s.enqueueLocked(path)
 }
 
-func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) error {
+func (s *session) didChange(p *protocol.DidChangeTextDocumentParams) error {
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
 		return nil
@@ -479,7 +479,7 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) error {
 	return nil
 }
 
-func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
+func (s *session) didSave(p *protocol.DidSaveTextDocumentParams) {
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
 		return
@@ -495,7 +495,7 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	}
 }
 
-func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
+func (s *session) didClose(p *protocol.DidCloseTextDocumentParams) {
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
 		return
@@ -523,7 +523,7 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	s.wakeLocked()
 }
 
-func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) {
+func (s *session) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) {
 	config := false
 	s.mu.Lock()
 	for _, c := range p.Changes {
@@ -548,7 +548,7 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 	}
 }
 
-func (s *Server) didChangeFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
+func (s *session) didChangeFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	removed := map[string]bool{}
@@ -572,7 +572,7 @@ func (s *Server) didChangeFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
 
 // configChanged reloads the configuration and checks every open document
 // again.
-func (s *Server) configChanged() {
+func (s *session) configChanged() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reloadConfigLocked()
@@ -581,7 +581,7 @@ func (s *Server) configChanged() {
 
 // reloadConfigLocked makes a fresh loader: the old one caches every
 // directory's configuration.
-func (s *Server) reloadConfigLocked() {
+func (s *session) reloadConfigLocked() {
 	t := true
 	s.loader, s.loaderErr = config.NewLoader(ruledoc.All(), config.Overrides{ForceExclude: &t})
 	s.shown = map[string]bool{}
@@ -589,7 +589,7 @@ func (s *Server) reloadConfigLocked() {
 
 // folderOf returns the workspace folder holding path (the innermost), or
 // path's directory when none does.
-func (s *Server) folderOf(path string) string {
+func (s *session) folderOf(path string) string {
 	best := ""
 	for _, f := range s.folders {
 		if within(path, f) && len(f) > len(best) {

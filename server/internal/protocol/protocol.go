@@ -10,24 +10,20 @@ import "encoding/json"
 
 // Methods.
 const (
-	MethodInitialize             = "initialize"
-	MethodInitialized            = "initialized"
-	MethodShutdown               = "shutdown"
-	MethodExit                   = "exit"
-	MethodDidOpen                = "textDocument/didOpen"
-	MethodDidChange              = "textDocument/didChange"
-	MethodDidSave                = "textDocument/didSave"
-	MethodDidClose               = "textDocument/didClose"
-	MethodCodeAction             = "textDocument/codeAction"
-	MethodPublishDiagnostics     = "textDocument/publishDiagnostics"
-	MethodDidChangeWatchedFiles  = "workspace/didChangeWatchedFiles"
-	MethodDidChangeFolders       = "workspace/didChangeWorkspaceFolders"
-	MethodDidChangeConfiguration = "workspace/didChangeConfiguration"
-	MethodRegisterCapability     = "client/registerCapability"
-	MethodShowMessage            = "window/showMessage"
-	MethodLogMessage             = "window/logMessage"
-	MethodCancelRequest          = "$/cancelRequest"
-	MethodSetTrace               = "$/setTrace"
+	MethodInitialize            = "initialize"
+	MethodInitialized           = "initialized"
+	MethodShutdown              = "shutdown"
+	MethodExit                  = "exit"
+	MethodDidOpen               = "textDocument/didOpen"
+	MethodDidChange             = "textDocument/didChange"
+	MethodDidSave               = "textDocument/didSave"
+	MethodDidClose              = "textDocument/didClose"
+	MethodCodeAction            = "textDocument/codeAction"
+	MethodPublishDiagnostics    = "textDocument/publishDiagnostics"
+	MethodDidChangeWatchedFiles = "workspace/didChangeWatchedFiles"
+	MethodDidChangeFolders      = "workspace/didChangeWorkspaceFolders"
+	MethodRegisterCapability    = "client/registerCapability"
+	MethodShowMessage           = "window/showMessage"
 )
 
 // JSON-RPC error codes the server returns (LSP's ErrorCodes).
@@ -48,7 +44,6 @@ const (
 // Code action kinds.
 const (
 	KindQuickFix = "quickfix"
-	KindSource   = "source"
 	// KindFixAll is the source action that applies every safe fix of a
 	// document (editors run it on save: "source.fixAll.cudaforklint").
 	KindFixAll = "source.fixAll.cudaforklint"
@@ -61,22 +56,16 @@ const (
 	SeverityInformation = 3
 )
 
-// Message types (window/showMessage, window/logMessage).
-const (
-	MessageError   = 1
-	MessageWarning = 2
-	MessageInfo    = 3
-	MessageLog     = 4
-)
+// MessageError is the type of an error shown with window/showMessage.
+const MessageError = 1
 
-// File change types (workspace/didChangeWatchedFiles).
-const (
-	FileCreated = 1
-	FileChanged = 2
-	FileDeleted = 3
-)
+// FileChanged is the type of a changed file in
+// workspace/didChangeWatchedFiles (1 is created, 3 deleted: the server
+// treats all three alike).
+const FileChanged = 2
 
-// Text document sync kinds.
+// SyncIncremental is the text document sync kind in which didChange sends
+// the edited ranges.
 const SyncIncremental = 2
 
 type Position struct {
