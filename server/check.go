@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"time"
@@ -166,9 +167,16 @@ func (s *session) snapshotLocked(path string) *snapshot {
 }
 
 // check runs the rules on one document, as `cudaforklint check FILE` from
-// the workspace folder would, with the open buffers in the overlay.
-func check(sn *snapshot) *result {
-	r := &result{versions: map[string]int{}, read: map[string]bool{sn.path: true}}
+// the workspace folder would, with the open buffers in the overlay. A panic
+// becomes a tool error on the document: the server goes on.
+func check(sn *snapshot) (r *result) {
+	r = &result{versions: map[string]int{}, read: map[string]bool{sn.path: true}}
+	defer func() {
+		if p := recover(); p != nil {
+			r.findings = nil
+			r.errors = append(r.errors, finding.ToolError{Path: sn.path, Message: fmt.Sprintf("internal error: %v", p)})
+		}
+	}()
 	if sn.loaderErr != nil {
 		r.config = append(r.config, sn.loaderErr.Error())
 		return r

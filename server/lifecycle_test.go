@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +99,16 @@ func TestExitWithoutShutdown(t *testing.T) {
 		}
 		conn.Close()
 		cancel()
+	}
+}
+
+// TestCheckRecovers: a panic during a check (here: no configuration
+// loader at all) becomes a tool error on the document, not a crash.
+func TestCheckRecovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.py")
+	r := check(&snapshot{path: path, folder: dir, overlay: map[string][]byte{path: []byte(hazard)}})
+	if len(r.errors) != 1 || !strings.HasPrefix(r.errors[0].Message, "internal error: ") || r.errors[0].Path != path {
+		t.Errorf("errors %+v, want one internal error on %s", r.errors, path)
 	}
 }
