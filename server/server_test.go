@@ -308,7 +308,8 @@ func TestFixAll(t *testing.T) {
 }
 
 // TestPositionEncoding: columns are UTF-16 code units by default and bytes
-// when the client offers UTF-8, in diagnostics and in incremental changes.
+// when the client offers UTF-8, in diagnostics, in the edits of code
+// actions and in incremental changes.
 func TestPositionEncoding(t *testing.T) {
 	text := strings.Replace(hazard, "    torch.cuda.init()\n", "    s = \"é😀\"; torch.cuda.init()\n", 1)
 	for _, tc := range []struct {
@@ -329,6 +330,19 @@ func TestPositionEncoding(t *testing.T) {
 			p := c.waitPublish(uri, 0, hasVersion(1))
 			if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range != rng(10, tc.start, 10, tc.start+17) {
 				t.Fatalf("diagnostics %s, want one at 10:%d", mustJSON(p.Diagnostics), tc.start)
+			}
+			var noqa *protocol.CodeAction
+			for _, a := range c.codeActions(uri, rng(10, tc.start, 10, tc.start)) {
+				if a.Title == "Disable CFL001 for this line" {
+					noqa = &a
+				}
+			}
+			if noqa == nil {
+				t.Fatal("no noqa action")
+			}
+			got, err := applyEdits(text, editsFor(noqa.Edit, uri), c.enc)
+			if want := strings.Replace(text, "torch.cuda.init()\n", "torch.cuda.init()  # noqa: CFL001\n", 1); err != nil || got != want {
+				t.Errorf("the noqa edit gives %q (%v), want %q", got, err, want)
 			}
 			r := rng(10, tc.start, 10, tc.start+17)
 			v := c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &r, Text: "pass"})
