@@ -38,7 +38,8 @@
 //     configuration is reloaded and every open document checked again.
 //
 // Positions are UTF-16 unless the client offers UTF-8
-// (general.positionEncodings).
+// (general.positionEncodings). Notebooks are not synchronized
+// (notebookDocument/*): the checker does not read .ipynb files yet.
 package server
 
 import (
