@@ -58,6 +58,13 @@ type Options struct {
 	MaxFileSize int64
 	// WorkDir makes finding paths relative; "" means the current directory.
 	WorkDir string
+	// Overlay holds the contents of files that differ from the disk (an
+	// editor's unsaved buffers), by absolute, clean path. The run reads a
+	// file in it from here instead of the disk, whether it is checked or a
+	// local module a checked file imports; a path named in Paths that
+	// exists only here is checked too. Imports still resolve against the
+	// directories on disk.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -76,6 +83,11 @@ type Result struct {
 	Unconfigured int
 	// ReadFile returns a checked file's bytes (for snippets and fixes).
 	ReadFile func(path string) ([]byte, error)
+	// FilesRead are the absolute paths of the files the run read, sorted:
+	// the checked files and the local modules the analysis loaded or the
+	// prefilter scanned. A change to any other file cannot change the
+	// findings (an editor re-checks a file when one of these changes).
+	FilesRead []string
 }
 
 // Run checks the files under opts.Paths.
@@ -105,8 +117,8 @@ func Run(opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded)
-	rd := newReader(opts.MaxFileSize)
+	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, opts.Overlay)
+	rd := newReader(opts.MaxFileSize, opts.Overlay)
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
 		return nil, fmt.Errorf("invalid analyzer graph: %w", err)
@@ -148,6 +160,7 @@ func Run(opts Options) (*Result, error) {
 	res.Findings = dedupe(res.Findings)
 	res.Errors = append(pol.Errors(), res.Errors...)
 	res.Unconfigured = pol.Unconfigured()
+	res.FilesRead = rd.read()
 	for i := range res.Errors {
 		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)
 	}
@@ -293,15 +306,18 @@ func safeRun(a *analysis.Analyzer, pass *analysis.Pass) (res any, err error) {
 
 // reader is the checked, caching Pass.ReadFile.
 type reader struct {
-	max   int64
-	mu    sync.Mutex
-	cache map[string][]byte
+	max     int64
+	overlay map[string][]byte
+	mu      sync.Mutex
+	cache   map[string][]byte
 }
 
-func newReader(max int64) *reader { return &reader{max: max, cache: map[string][]byte{}} }
+func newReader(max int64, overlay map[string][]byte) *reader {
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}}
+}
 
-// ReadFile reads a Python file, refusing directories, special files and
-// files over the size limit.
+// ReadFile reads a Python file, from the overlay when it holds the file,
+// refusing directories, special files and files over the size limit.
 func (r *reader) ReadFile(path string) ([]byte, error) {
 	r.mu.Lock()
 	if b, ok := r.cache[path]; ok {
@@ -309,6 +325,13 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return b, nil
 	}
 	r.mu.Unlock()
+	if b, ok := r.overlay[filepath.Clean(path)]; ok {
+		if int64(len(b)) > r.max {
+			return nil, r.tooLarge(int64(len(b)))
+		}
+		r.keep(path, b)
+		return b, nil
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -317,16 +340,40 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	if fi.Size() > r.max {
-		return nil, fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(fi.Size())/1e6, float64(r.max)/1e6)
+		return nil, r.tooLarge(fi.Size())
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	r.keep(path, b)
+	return b, nil
+}
+
+func (r *reader) tooLarge(size int64) error {
+	return fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(size)/1e6, float64(r.max)/1e6)
+}
+
+func (r *reader) keep(path string, b []byte) {
 	r.mu.Lock()
 	r.cache[path] = b
 	r.mu.Unlock()
-	return b, nil
+}
+
+// read lists the clean paths of the files read so far, sorted.
+func (r *reader) read() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := make(map[string]bool, len(r.cache))
+	out := make([]string, 0, len(r.cache))
+	for p := range r.cache {
+		if c := filepath.Clean(p); !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func relPath(workDir, path string) string {
