@@ -196,7 +196,7 @@ func TestConfigErrorNamesFileAndLine(t *testing.T) {
 
 func TestRequiresPythonNarrowsVersions(t *testing.T) {
 	dir := t.TempDir()
-	// Default start method: only 3.10–3.13 fork; requiring 3.14 leaves nothing.
+	// Default start method: only 3.11–3.13 fork; requiring 3.14 leaves nothing.
 	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.14\"\n")
 	write(t, dir, "default.py", strings.Replace(hazard, `mp.get_context("fork").Process`, "mp.Process", 1))
 	if code, out, errs := run(t, dir, "check", "default.py"); code != ExitClean {
