@@ -381,3 +381,19 @@ if __name__ == "__main__":
 		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestOtherToolsNoqaIsQuiet: other linters' `# noqa` comments draw no
+// warning and no CFL100, even with every rule selected.
+func TestOtherToolsNoqaIsQuiet(t *testing.T) {
+	dir, err := filepath.Abs("../testdata/py/noqa_other_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, "check", "--select", "ALL", "--format", "concise", "other_tools.py")
+	if code != ExitFindings || !strings.Contains(out, "CFL001") {
+		t.Errorf("exit %d, want the CFL001 finding:\n%s", code, out)
+	}
+	if strings.Contains(out, "CFL100") || strings.Contains(errs, "noqa") {
+		t.Errorf("other tools' noqa reported:\n%s\n%s", out, errs)
+	}
+}
