@@ -52,7 +52,9 @@ import this one.`,
 	Versions: `Top-level code of the main module and the modules it imports: CPython 3.13.8+, 3.14.1+
 and 3.15 (the server imports ` + "`__main__`" + ` only since the fix for python/cpython#126631, released
 in 3.13.8 and 3.14.1; before that, 3.14.0 included, each child re-imports the main module itself,
-which CFL004 reports). ` + "`set_forkserver_preload`" + `
+which CFL004 reports). On 3.15 an import made lazy (PEP 810: ` + "`lazy import`" + `, or named in
+` + "`__lazy_modules__`" + `) runs where its name is first used, so a lazily imported initializer used
+only in the children or under the main guard is not reported. ` + "`set_forkserver_preload`" + `
 modules: every version. Linux and macOS (forkserver does not exist on Windows; CUDA does not run
 on macOS).`,
 	References: []string{
