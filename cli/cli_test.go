@@ -200,7 +200,7 @@ func TestConfigErrorNamesFileAndLine(t *testing.T) {
 
 func TestRequiresPythonNarrowsVersions(t *testing.T) {
 	dir := t.TempDir()
-	// Default start method: only 3.10–3.13 fork; requiring 3.14 leaves nothing.
+	// Default start method: only 3.11–3.13 fork; requiring 3.14 leaves nothing.
 	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.14\"\n")
 	write(t, dir, "default.py", strings.Replace(hazard, `mp.get_context("fork").Process`, "mp.Process", 1))
 	if code, out, errs := run(t, dir, "check", "default.py"); code != ExitClean {
@@ -635,5 +635,21 @@ print(pool.map(cpu, range(3)))
 		if !strings.Contains(string(got), `mp.get_context("spawn").Process`) || !strings.Contains(string(got), "if __name__ == \"__main__\":\n    pool = ") {
 			t.Fatalf("job%02d.py lost a run's fix:\n%s\nrun A:\n%s\nrun B:\n%s", i, got, aOut.String(), bOut.String())
 		}
+	}
+}
+
+// TestOtherToolsNoqaIsQuiet: other linters' `# noqa` comments draw no
+// warning and no CFL100, even with every rule selected.
+func TestOtherToolsNoqaIsQuiet(t *testing.T) {
+	dir, err := filepath.Abs("../testdata/py/noqa_other_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, "check", "--select", "ALL", "--format", "concise", "other_tools.py")
+	if code != ExitFindings || !strings.Contains(out, "CFL001") {
+		t.Errorf("exit %d, want the CFL001 finding:\n%s", code, out)
+	}
+	if strings.Contains(out, "CFL100") || strings.Contains(errs, "noqa") {
+		t.Errorf("other tools' noqa reported:\n%s\n%s", out, errs)
 	}
 }

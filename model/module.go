@@ -35,9 +35,11 @@ type Module struct {
 	cuda        factState       // see cudaPossible
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
-	// importInits caches what importing the module initializes.
-	importInits     []*InitRecord
-	importInitsDone bool
+	// importInits caches what importing the module initializes, apart for
+	// targets with lazy imports (index 1) and without.
+	importInits     [2][]*InitRecord
+	importInitsDone [2]bool
+	lazy            *lazyImports // see lazyImports
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,

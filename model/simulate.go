@@ -154,6 +154,12 @@ func (s *simulator) run(events []event, st *simState) {
 			s.run(e.body, st)
 			s.run(e.body, st) // the second iteration sees the first one's state
 			st.join(before)
+		case evLazy:
+			if s.cfg.HasLazyImports() {
+				s.run(e.arms[0], st)
+			} else {
+				s.run(e.arms[1], st)
+			}
 		case evGuard:
 			if s.importOnly {
 				continue

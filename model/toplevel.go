@@ -89,12 +89,16 @@ func (s *simulator) entryImportInits() []*InitRecord {
 
 // importTimeInits simulates importing m (its top level, guards skipped) and
 // returns the CUDA initializations, cached: they do not depend on the start
-// method or the version.
+// method, and on the version only through lazy imports (lazy.go).
 func (m *Module) importTimeInits(cfg target.Config) []*InitRecord {
-	if m.importInitsDone {
-		return m.importInits
+	k := 0
+	if cfg.HasLazyImports() {
+		k = 1
 	}
-	m.importInitsDone = true
+	if m.importInitsDone[k] {
+		return m.importInits[k]
+	}
+	m.importInitsDone[k] = true
 	if !m.topFacts().relevant {
 		return nil
 	}
@@ -103,8 +107,8 @@ func (m *Module) importTimeInits(cfg target.Config) []*InitRecord {
 	sub.run(m.topSummary(), st)
 	for _, r := range st.inits {
 		if r.Phase == PhaseImport {
-			m.importInits = append(m.importInits, r)
+			m.importInits[k] = append(m.importInits[k], r)
 		}
 	}
-	return m.importInits
+	return m.importInits[k]
 }

@@ -39,7 +39,7 @@ if __name__ == "__main__":
 	FixSafety: `When the start is part of a plain run of top-level assignments and calls, the fix moves
 the run, from the start on, under the main guard; it is unsafe because names it defines disappear
 for importers, and only shown, never applied, when code outside the guard reads them.`,
-	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 on Linux, every
-version on macOS and Windows.`,
+	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 and 3.15 on
+Linux, every version on macOS and Windows.`,
 	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods"},
 }

@@ -8,9 +8,11 @@
 // matched against "CODE message" of a finding reported on that line. Every
 // expectation must be met and every finding expected; suppressed findings
 // (noqa) must not be. A fixture can narrow the targets it is checked for
-// with a header comment in its first ten lines:
+// with a header comment in its first ten lines (targetsFromHeader lists the
+// keys):
 //
 //	# checktest: target-version=py314 platform=linux
+//	# checktest: only-version=3.14.0
 package checktest
 
 import (
@@ -115,7 +117,9 @@ func Policy(t testing.TB) *config.Policy {
 		if err != nil {
 			return nil, err
 		}
-		s.Targets = targetsFromHeader(path)
+		if s.Targets, err = targetsFromHeader(path); err != nil {
+			return nil, err
+		}
 		return s, nil
 	})
 }
@@ -185,50 +189,67 @@ func parseWants(s string) ([]*regexp.Regexp, error) {
 	return out, nil
 }
 
-// targetsFromHeader reads a fixture's `# checktest:` header.
-func targetsFromHeader(path string) target.Set {
+// targetsFromHeader reads a fixture's `# checktest:` header. Its keys:
+//
+//	target-version=py312     3.12 and later (as the config key)
+//	only-version=py314       3.14 only (both of its buckets)
+//	only-version=3.14.0      the bucket holding that release only
+//	requires-python=>=3.13.8 the versions a PEP 440 specifier allows
+//	platform=linux,windows   the platforms (default: Linux)
+//
+// Without a version key the fixture is checked for the default versions
+// (3.11–3.15). An unknown key or value is an error: a typo must not quietly
+// check a fixture for other versions than its expectations assume.
+func targetsFromHeader(path string) (target.Set, error) {
 	set := target.Default()
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return set
+		return set, nil // the driver reports unreadable files
 	}
 	lines := strings.SplitN(string(src), "\n", 11)
-	for _, l := range lines[:min(10, len(lines))] {
+	for n, l := range lines[:min(10, len(lines))] {
 		l = strings.TrimSpace(l)
 		if !strings.HasPrefix(l, "# checktest:") {
 			continue
 		}
-		versions, platforms := target.Versions(target.Py310, target.Py314), target.Platforms(target.Linux)
+		versions, platforms := target.DefaultVersions(), target.Platforms(target.Linux)
 		for _, f := range strings.Fields(strings.TrimPrefix(l, "# checktest:")) {
 			k, v, _ := strings.Cut(f, "=")
+			var err error
 			switch k {
 			case "target-version":
-				if s, err := target.ParseTargetVersion(v); err == nil {
-					versions = s
-				}
+				versions, err = target.ParseTargetVersion(v)
 			case "only-version":
-				if s, err := target.ParseTargetVersion(v); err == nil {
-					next, _ := nextVersion(v)
-					versions = s &^ next
-				}
+				versions, err = onlyVersion(v)
+			case "requires-python":
+				versions, err = target.ParseRequiresPython(v)
 			case "platform":
-				if s, err := target.ParsePlatforms(v); err == nil {
-					platforms = s
-				}
+				platforms, err = target.ParsePlatforms(v)
+			default:
+				err = fmt.Errorf("unknown key %q (want target-version, only-version, requires-python or platform)", k)
+			}
+			if err != nil {
+				return 0, fmt.Errorf("%s:%d: checktest header: %v", path, n+1, err)
 			}
 		}
 		set = versions & platforms
-	}
-	return set
-}
-
-// nextVersion returns the versions after v, to turn "from v on" into "only v".
-func nextVersion(v string) (target.Set, error) {
-	order := []string{"py310", "py311", "py312", "py313", "py314"}
-	for i, o := range order {
-		if o == v && i+1 < len(order) {
-			return target.ParseTargetVersion(order[i+1])
+		if set.Empty() {
+			return 0, fmt.Errorf("%s:%d: checktest header leaves no version to check", path, n+1)
 		}
 	}
-	return 0, nil
+	return set, nil
+}
+
+// onlyVersion turns "py314" into the buckets of 3.14 and "3.14.0" into the
+// bucket holding that release.
+func onlyVersion(v string) (target.Set, error) {
+	spec := "==" + v
+	if minor, ok := strings.CutPrefix(v, "py3"); ok {
+		spec = "==3." + minor + ".*"
+	}
+	set, err := target.ParseRequiresPython(spec)
+	if err == nil && set.Empty() {
+		err = fmt.Errorf("only-version %q: no such version", v)
+	}
+	return set, err
 }
