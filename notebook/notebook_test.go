@@ -43,7 +43,7 @@ func markdown(text string) map[string]any {
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
-		line             int
+		line            int
 	}{
 		{"empty", "  \n", "the file is empty", 0},
 		{"not JSON", "{\n \"cells\": [\n", "not valid JSON: unexpected end of file", 3},
