@@ -26,6 +26,12 @@ import (
 //
 // A magic line that ends in a backslash continues on the next line, which
 // becomes spaces too.
+//
+// A cell that ends inside a bracket, a string or a continued line cannot
+// compile: the kernel runs none of it (SyntaxError), and in the joined
+// module it would swallow the cells after it. It becomes spaces, all of it.
+// So does a cell pasted with interpreter prompts (`>>> x`, `In [1]: x`):
+// IPython strips them, which moves every column, so it is not analyzed.
 
 // bodyCellMagics run their body as Python in the kernel's namespace.
 var bodyCellMagics = map[string]bool{"time": true, "timeit": true, "capture": true, "prun": true, "debug": true}
@@ -68,12 +74,16 @@ var (
 	// automagic is a line-magic name, blanks, and an argument that cannot
 	// continue a Python expression after a name.
 	automagic = regexp.MustCompile(`^([A-Za-z_]\w*)[ \t]+([A-Za-z0-9_"'~$]|--?[A-Za-z])`)
+	// prompt is the first line of a cell pasted from an interpreter
+	// (IPython's classic_prompt and ipython_prompt transforms).
+	prompt = regexp.MustCompile(`^(>>>( |\r?\n|$)|In \[\d+\]: )`)
 )
 
 // neutralise returns text with IPython's lines replaced by placeholders of
-// the same length, which lines (0-based) were replaced, and the cell
-// magic of the first line ("%%time"), if any.
-func neutralise(text string) (string, []bool, string) {
+// the same length, which lines (0-based) were replaced, the cell magic of
+// the first line ("%%time"), if any, and why the cell is not analyzed at
+// all, if it is not ("" otherwise), in which case every line is replaced.
+func neutralise(text string) (string, []bool, string, string) {
 	lines := strings.SplitAfter(text, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -86,6 +96,9 @@ func neutralise(text string) (string, []bool, string) {
 		first++
 	}
 	cellMagic := ""
+	if first < len(lines) && prompt.MatchString(lines[first]) {
+		return blankAll(lines, magic), magic, "", "the cell is written with interpreter prompts (>>> or In [1]:), which IPython strips"
+	}
 	if first < len(lines) && strings.HasPrefix(strings.TrimLeft(lines[first], " \t"), "%%") {
 		name := strings.Fields(strings.TrimLeft(lines[first], " \t%"))
 		cellMagic = "%%"
@@ -93,10 +106,7 @@ func neutralise(text string) (string, []bool, string) {
 			cellMagic += name[0]
 		}
 		if len(name) == 0 || !bodyCellMagics[name[0]] {
-			for i := range lines {
-				out[i], magic[i] = blank(lines[i]), true
-			}
-			return strings.Join(out, ""), magic, cellMagic
+			return blankAll(lines, magic), magic, cellMagic, ""
 		}
 		out[first], magic[first] = blank(lines[first]), true
 		first++
@@ -122,7 +132,20 @@ func neutralise(text string) (string, []bool, string) {
 		}
 		lx = lexer{}
 	}
-	return strings.Join(out, ""), magic, cellMagic
+	if !lx.atStatementStart() {
+		return blankAll(lines, magic), magic, cellMagic, "the cell ends inside a bracket, a string or a continued line: the kernel would run none of it"
+	}
+	return strings.Join(out, ""), magic, cellMagic, ""
+}
+
+// blankAll replaces every line by spaces and marks it.
+func blankAll(lines []string, magic []bool) string {
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(blank(l))
+		magic[i] = true
+	}
+	return b.String()
 }
 
 // body splits a line into its content and its line ending.

@@ -71,6 +71,11 @@ type Cell struct {
 	// CellMagic names the cell magic of the cell's first line ("%%time"),
 	// if any.
 	CellMagic string
+	// Skipped says why a code cell is not analyzed ("" when it is): it
+	// ends inside a bracket, a string or a continued line, it is written
+	// with interpreter prompts, or SkipCell was told of a syntax error.
+	// Source has spaces in its place.
+	Skipped string
 
 	// source is the cell's `source` value (a string or an array of
 	// strings; nil when absent) and elems its strings, in order.
@@ -237,8 +242,8 @@ func (nb *Notebook) build() {
 			continue
 		}
 		c.Start = b.Len()
-		text, magic, cellMagic := neutralise(c.Text)
-		c.magic, c.CellMagic = magic, cellMagic
+		text, magic, cellMagic, skipped := neutralise(c.Text)
+		c.magic, c.CellMagic, c.Skipped = magic, cellMagic, skipped
 		b.WriteString(text)
 		if !strings.HasSuffix(text, "\n") {
 			b.WriteByte('\n')
@@ -246,6 +251,34 @@ func (nb *Notebook) build() {
 		nb.code = append(nb.code, c)
 	}
 	nb.Source = b.Bytes()
+}
+
+// CellSource returns the part of Source that holds a code cell.
+func (nb *Notebook) CellSource(c *Cell) []byte {
+	if c.Start < 0 {
+		return nil
+	}
+	return nb.Source[c.Start:c.end()]
+}
+
+// SkipCell replaces a code cell by spaces in Source, as a cell that cannot
+// compile, for the given reason. A kernel runs none of a cell with a
+// syntax error, and in the joined module the error could swallow the cells
+// after it.
+func (nb *Notebook) SkipCell(c *Cell, reason string) {
+	if c.Start < 0 || c.Skipped != "" {
+		return
+	}
+	c.Skipped = reason
+	src := nb.CellSource(c)
+	for i, b := range src {
+		if b != '\n' && b != '\r' {
+			src[i] = ' '
+		}
+	}
+	for i := range c.magic {
+		c.magic[i] = true
+	}
 }
 
 // escapesNonASCII reports whether the file writes its non-ASCII text as

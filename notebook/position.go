@@ -57,11 +57,11 @@ func (nb *Notebook) At(off int) (Position, bool) {
 	if !ok {
 		return Position{}, false
 	}
-	return c.position(min(off-c.Start, len(c.Text))), true
+	return c.At(min(off-c.Start, len(c.Text))), true
 }
 
-// position maps an offset of the cell's Text.
-func (c *Cell) position(o int) Position {
+// At maps an offset of the cell's Text to its line and columns.
+func (c *Cell) At(o int) Position {
 	li := searchLine(c.lineStarts, o)
 	start := c.lineStarts[li]
 	return Position{Cell: c, Offset: o, Line: li + 1, Column: o - start + 1, UTF16Column: utf16Len(c.Text[start:o]) + 1}
