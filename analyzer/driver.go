@@ -27,6 +27,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -146,6 +147,8 @@ func Run(opts Options) (*Result, error) {
 	res.Findings = append(res.Findings, sup.unusedNoqa()...)
 	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 	res.Findings = dedupe(res.Findings)
+	res.Notices = append(res.Notices, rd.notebookNotices()...)
+	rd.inCells(&conv, res)
 	res.Errors = append(pol.Errors(), res.Errors...)
 	res.Unconfigured = pol.Unconfigured()
 	for i := range res.Errors {
@@ -296,12 +299,17 @@ type reader struct {
 	max   int64
 	mu    sync.Mutex
 	cache map[string][]byte
+	// notebooks are the notebooks read, by path (notebook.go).
+	notebooks map[string]*notebook.Notebook
 }
 
-func newReader(max int64) *reader { return &reader{max: max, cache: map[string][]byte{}} }
+func newReader(max int64) *reader {
+	return &reader{max: max, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}}
+}
 
 // ReadFile reads a Python file, refusing directories, special files and
-// files over the size limit.
+// files over the size limit. For a Jupyter notebook it returns the Python
+// module the kernel runs (package notebook): what every pass analyzes.
 func (r *reader) ReadFile(path string) ([]byte, error) {
 	r.mu.Lock()
 	if b, ok := r.cache[path]; ok {
@@ -322,6 +330,11 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if notebook.IsPath(path) {
+		if b, err = r.notebookSource(path, b); err != nil {
+			return nil, err
+		}
 	}
 	r.mu.Lock()
 	r.cache[path] = b
