@@ -90,6 +90,7 @@ if __name__ == "__main__":
     p.join()
 PY
 echo "not python" >"$proj/notes.txt"
+cp "$repo/testdata/py/notebooks/hazard.ipynb" "$proj/hazard.ipynb"
 git -C "$proj" init -q
 git -C "$proj" add -A
 git -C "$proj" commit -q -m project
@@ -112,6 +113,17 @@ elif grep -q 'notes\.txt' <<<"$out"; then
 	fail=1
 fi
 
+echo "== hazard.ipynb: the hook must fail and show the finding in its cell"
+set +e
+out=$(cd "$proj" && pre-commit try-repo "$hook" cudaforklint --files hazard.ipynb --verbose 2>&1)
+rc=$?
+set -e
+echo "$out"
+if [ "$rc" -eq 0 ] || ! grep -Eq 'hazard\.ipynb:cell [0-9]+:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
+	echo "precommit-test: FAIL: the hook did not report hazard.ipynb's finding (types_or must include jupyter)" >&2
+	fail=1
+fi
+
 echo "== safe.py: the hook must pass"
 set +e
 out=$(cd "$proj" && pre-commit try-repo "$hook" cudaforklint --files safe.py --verbose 2>&1)
@@ -124,7 +136,7 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 if [ "$fail" -eq 0 ]; then
-	echo "precommit-test: 2 passed, 0 failed"
+	echo "precommit-test: 3 passed, 0 failed"
 else
 	echo "precommit-test: FAILED" >&2
 fi
