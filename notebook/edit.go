@@ -195,7 +195,7 @@ func (nb *Notebook) listLayout(c *Cell) (prefix, sep, suffix string) {
 			return p, s, x
 		}
 	}
-	ls := nb.rawLines[searchLine(nb.rawLines, c.source.start)]
+	ls := nb.lines()[searchLine(nb.lines(), c.source.start)]
 	indent := nb.Raw[ls:c.source.start]
 	indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
 	return "\n" + string(indent) + " ", ",\n" + string(indent) + " ", "\n" + string(indent)

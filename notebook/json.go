@@ -222,11 +222,26 @@ func (p *parser) array(depth int) *value {
 	return nil
 }
 
+// plainString marks the bytes a string holds as they are: not a quote, a
+// backslash or a control character.
+var plainString = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // string scans a string, checking its escapes, without decoding it.
 func (p *parser) string() *value {
 	v := &value{kind: kString, start: p.pos}
 	p.pos++
 	for p.pos < len(p.src) {
+		for p.pos < len(p.src) && plainString[p.src[p.pos]] {
+			p.pos++
+		}
+		if p.pos >= len(p.src) {
+			break
+		}
 		c := p.src[p.pos]
 		switch {
 		case c == '"':

@@ -186,10 +186,10 @@ func placeholder(line string) (string, bool) {
 	case '!', '?', '/', ',', ';':
 		return filler(indent, rest) + end, true
 	}
-	if helpEnd.MatchString(rest) {
+	if strings.HasSuffix(strings.TrimRight(rest, " \t"), "?") && helpEnd.MatchString(rest) {
 		return filler(indent, rest) + end, true
 	}
-	if m := assignMagic.FindStringSubmatchIndex(rest); m != nil {
+	if m := assignMagicIndex(rest); m != nil {
 		lhs := rest[:m[3]]
 		cmd := rest[m[3]:]
 		if stmt, ok := lineMagicStatement(cmd); ok {
@@ -201,6 +201,14 @@ func placeholder(line string) (string, bool) {
 		return filler(indent, rest) + end, true
 	}
 	return "", false
+}
+
+// assignMagicIndex matches assignMagic, on lines that can hold one.
+func assignMagicIndex(rest string) []int {
+	if !strings.ContainsAny(rest, "!%") {
+		return nil
+	}
+	return assignMagic.FindStringSubmatchIndex(rest)
 }
 
 // isAutomagic reports whether a line is a line magic written without its

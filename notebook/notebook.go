@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -50,8 +51,11 @@ type Notebook struct {
 	// not Python.
 	Source []byte
 
-	code     []*Cell // the code cells in Source, in order
-	rawLines []int   // offsets where the lines of Raw start
+	code []*Cell // the code cells in Source, in order
+	// rawLines are the offsets where the lines of Raw start, computed when
+	// first needed (most notebooks never need them).
+	rawLines     []int
+	rawLinesOnce sync.Once
 	// asciiOnly is set when the file writes non-ASCII text as \u escapes
 	// (json.dumps' ensure_ascii), so that rewritten sources do the same.
 	asciiOnly bool
@@ -128,7 +132,7 @@ func Parse(raw []byte) (*Notebook, error) {
 		}
 		return nil, &Error{Line: bytes.Count(raw[:i], []byte{'\n'}) + 1, Msg: fmt.Sprintf("not valid UTF-8 (byte 0x%02x)", raw[i])}
 	}
-	nb := &Notebook{Raw: raw, rawLines: lineStarts(raw)}
+	nb := &Notebook{Raw: raw}
 	start := 0
 	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
 		start = 3
@@ -325,7 +329,13 @@ func lineStarts(b []byte) []int {
 
 // rawLine is the 1-based line of the file at byte offset off.
 func (nb *Notebook) rawLine(off int) int {
-	return searchLine(nb.rawLines, off) + 1
+	return searchLine(nb.lines(), off) + 1
+}
+
+// lines returns the offsets where the lines of Raw start.
+func (nb *Notebook) lines() []int {
+	nb.rawLinesOnce.Do(func() { nb.rawLines = lineStarts(nb.Raw) })
+	return nb.rawLines
 }
 
 // lineOf is the line of v, or of its parent when v is missing.

@@ -136,8 +136,8 @@ func (nb *Notebook) rawOffset(c *Cell, o int) int {
 
 // filePosition turns an offset of Raw into a line and columns.
 func (nb *Notebook) filePosition(off int) FilePosition {
-	li := searchLine(nb.rawLines, off)
-	seg := nb.Raw[nb.rawLines[li]:off]
+	li := searchLine(nb.lines(), off)
+	seg := nb.Raw[nb.lines()[li]:off]
 	return FilePosition{Line: li + 1, Column: utf8.RuneCount(seg) + 1, UTF16Column: utf16Len(string(seg)) + 1}
 }
 
