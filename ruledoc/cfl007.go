@@ -23,7 +23,8 @@ reference (` + "`__main__.square`" + `) and looks it up in its own ` + "`__main_
 import the script as their ` + "`__main__`" + ` first, so they find it; a notebook's kernel runs the cells
 in IPython's user module, which has no file to import, so the children's ` + "`__main__`" + ` is the
 spawn bootstrap's and the lookup fails:
-` + "`AttributeError: Can't get attribute 'square' on <module '__main__' (built-in)>`" + `. The error
+` + "`AttributeError: Can't get attribute 'square' on <module '__main__' (built-in)>`" + ` (Python
+3.11; 3.14 words pickle's errors differently, the AttributeError is the same). The error
 is printed by the child, to the kernel's log rather than the notebook: a ` + "`Process`" + ` exits with
 code 1, every ` + "`Pool`" + ` worker dies and ` + "`pool.map`" + ` waits forever, a
 ` + "`ProcessPoolExecutor`" + ` raises ` + "`BrokenProcessPool`" + `, DataLoader workers exit unexpectedly.

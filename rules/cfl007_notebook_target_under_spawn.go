@@ -12,6 +12,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // CFL007 reports processes started from a notebook under spawn or
@@ -27,9 +28,13 @@ var CFL007 = &analysis.Analyzer{
 			return
 		}
 		at := z.Start.Site
-		names := notebookNames(z.Child.Targets)
-		msg := fmt.Sprintf("The children started at %s run %s, defined in this notebook; a %q child looks it up in its own `__main__`, which is not the notebook's, and %s %s. Move %s into a module next to the notebook and import it",
-			r.startsRef(z, at), names, z.Start.Method.String(), notebookFailure(z.Start.Obj, z.Child.Targets), versions(z), names)
+		names, n := notebookNames(z.Child.Targets)
+		it := "it"
+		if n > 1 {
+			it = "them"
+		}
+		msg := fmt.Sprintf("The children started at %s run %s, defined in this notebook; a %q child looks %s up in its own `__main__`, which is not the notebook's, and %s %s. Move %s into a module next to the notebook and import %s",
+			r.startsRef(z, at), names, z.Start.Method.String(), it, notebookFailure(z), versions(z), names, it)
 		var defs []analysis.RelatedInformation
 		for _, t := range z.Child.Targets {
 			defs = append(defs, r.related(t.Site, "The children run `%s`", t.Desc))
@@ -43,7 +48,7 @@ var CFL007 = &analysis.Analyzer{
 			defs = append(defs, r.related(def, "`%s` is a %s of the notebook: the children cannot find it", defName(f), what))
 		}
 		d := r.diagnostic(ruledoc.CFL007.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z), defs)
-		r.report(d, fixsafety.DisplayOnly(fmt.Sprintf("Move %s into a module next to the notebook (a `%%%%writefile` cell can write it) and import it from there", names)))
+		r.report(d, fixsafety.DisplayOnly(fmt.Sprintf("Move %s into a module next to the notebook (a `%%%%writefile` cell can write it) and import %s from there", names, it)))
 	}),
 }
 
@@ -56,9 +61,9 @@ func defName(f *model.Function) string {
 	return f.Name
 }
 
-// notebookNames lists the targets' names for a message: "`square`",
-// "`Squares` and `collate`".
-func notebookNames(ts []model.Target) string {
+// notebookNames lists the targets' names for a message ("`square`",
+// "`Squares` and `collate`") and says how many there are.
+func notebookNames(ts []model.Target) (string, int) {
 	var names []string
 	seen := map[string]bool{}
 	for _, t := range ts {
@@ -69,18 +74,23 @@ func notebookNames(ts []model.Target) string {
 		}
 	}
 	if len(names) <= 1 {
-		return strings.Join(names, "")
+		return strings.Join(names, ""), len(names)
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1], len(names)
 }
 
 // notebookFailure says how the lookup fails and what the parent sees, by
 // kind of start (measured with IPython's InteractiveShell on Python 3.11
-// for Process, Pool and ProcessPoolExecutor; docs/notebooks.md).
-func notebookFailure(o *model.Object, ts []model.Target) string {
-	name := defName(ts[0].Func)
-	err := fmt.Sprintf("fails with \"AttributeError: Can't get attribute '%s' on <module '__main__' (built-in)>\"", name)
-	switch o.Kind {
+// for Process, Pool and ProcessPoolExecutor; docs/notebooks.md). The
+// error's words are quoted for the versions they were measured on: 3.14
+// reworded pickle's errors.
+func notebookFailure(z *model.Hazard) string {
+	name := defName(z.Child.Targets[0].Func)
+	err := fmt.Sprintf("fails with AttributeError when it unpickles `%s`", name)
+	if !z.Configs.Filter(func(c target.Config) bool { return c.Version < target.Py314 }).Empty() {
+		err += fmt.Sprintf(" (\"Can't get attribute '%s' on <module '__main__' (built-in)>\" up to Python 3.13)", name)
+	}
+	switch z.Start.Obj.Kind {
 	case model.ObjProcess:
 		return err + ": the child exits with code 1"
 	case model.ObjPool:
