@@ -214,7 +214,11 @@ func TestNotebookProblems(t *testing.T) {
 		}
 	}
 	if c := codes(res.Findings); len(c) != 1 || c[0] != "CFL001" || res.Findings[0].Cell != 4 {
-		t.Errorf("findings %v in cell %d, want CFL001 in cell 4 (the open cell 5 hides nothing)", c, res.Findings[0].Cell)
+		t.Fatalf("findings %v, want CFL001 in cell 4 (the open cell 5 hides nothing)", c)
+	}
+	// The message names the fork by cell although cells were left out.
+	if m := res.Findings[0].Message; !strings.Contains(m, "`os.fork()` (cell 6, line 1)") {
+		t.Errorf("message %q does not name the fork's cell", m)
 	}
 }
 

@@ -1,7 +1,6 @@
 package fix
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -34,7 +33,7 @@ func writeNotebook(fr FileResult, full string, analyzed []byte, edits []span, op
 		fr.Err = fmt.Errorf("%s: not fixed: %w", fr.Path, err)
 		return fr
 	}
-	if !sameModule(nb, analyzed) {
+	if !nb.Matches(analyzed) {
 		fr.Err = fmt.Errorf("%s: not fixed: the file changed since it was checked", fr.Path)
 		return fr
 	}
@@ -63,23 +62,6 @@ func writeNotebook(fr FileResult, full string, analyzed []byte, edits []span, op
 		fr.Err = fmt.Errorf("%s: cannot write the fix: %w", fr.Path, err)
 	}
 	return fr
-}
-
-// sameModule reports whether the notebook on disk is the one analyzed: its
-// module is the analyzed one, but for cells the analysis left out (spaces
-// there: a cell with a syntax error, which the driver's reader drops).
-func sameModule(nb *notebook.Notebook, analyzed []byte) bool {
-	if len(nb.Source) != len(analyzed) {
-		return false
-	}
-	for _, c := range nb.CodeCells() {
-		now := nb.CellSource(c)
-		was := analyzed[c.Start : c.Start+len(now)]
-		if !bytes.Equal(now, was) && len(bytes.Trim(was, " \r\n")) > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // checkRewrite re-reads the rewritten notebook: it must parse, with the

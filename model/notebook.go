@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"sync"
@@ -83,7 +82,7 @@ func (m *Module) CellLine(off int) (cell, line int, ok bool) {
 		if err != nil {
 			return
 		}
-		if nb, err := notebook.Parse(raw); err == nil && bytes.Equal(nb.Source, m.Src) {
+		if nb, err := notebook.Parse(raw); err == nil && nb.Matches(m.Src) {
 			m.cells = nb
 		}
 	})

@@ -47,6 +47,9 @@ func (nb *Notebook) locate(e Edit) (c *Cell, start, end int, why string) {
 	if e.End > c.end() {
 		return nil, 0, 0, "it spans two cells"
 	}
+	if c.source == nil {
+		return nil, 0, 0, fmt.Sprintf("cell %d has no \"source\" to edit", c.Number)
+	}
 	// The newline Source adds after a cell is not in the file.
 	start, end = min(e.Start-c.Start, len(c.Text)), min(e.End-c.Start, len(c.Text))
 	if c.CellMagic != "" {
@@ -92,9 +95,6 @@ func (nb *Notebook) Apply(edits []Edit) ([]byte, []Change, error) {
 		c, start, end, why := nb.locate(e)
 		if why != "" {
 			return nil, nil, fmt.Errorf("cannot edit the notebook: %s", why)
-		}
-		if c.source == nil {
-			return nil, nil, fmt.Errorf("cannot edit the notebook: cell %d has no \"source\"", c.Number)
 		}
 		byCell[c] = append(byCell[c], cellEdit{start, end, e.Text})
 	}

@@ -229,6 +229,26 @@ func TestApplyForms(t *testing.T) {
 	}
 }
 
+// TestMatches: a module with a cell left out (spaces) still matches the
+// notebook; one with a cell changed does not.
+func TestMatches(t *testing.T) {
+	raw := nbJSON(t, "python", code("x = 1\n"), code("y = (\n"), code("z = 3"))
+	nb, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := append([]byte(nil), nb.Source...)
+	other, _ := Parse(raw)
+	other.SkipCell(other.CodeCells()[0], "a syntax error")
+	if !nb.Matches(other.Source) || !nb.Matches(module) {
+		t.Error("a module with a cell left out does not match")
+	}
+	changed := bytes.Replace(module, []byte("z = 3"), []byte("z = 4"), 1)
+	if nb.Matches(changed) || nb.Matches(module[1:]) {
+		t.Error("a changed module matches")
+	}
+}
+
 func TestCheck(t *testing.T) {
 	raw := nbJSON(t, "python",
 		code("!pip install x\n", "a = 1\n"),

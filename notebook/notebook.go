@@ -285,6 +285,23 @@ func (nb *Notebook) SkipCell(c *Cell, reason string) {
 	}
 }
 
+// Matches reports whether module is the notebook's Source, or was, but for
+// cells it left out that SkipCell has since left out too (spaces there):
+// whether positions and edits computed on module hold for nb.
+func (nb *Notebook) Matches(module []byte) bool {
+	if len(nb.Source) != len(module) {
+		return false
+	}
+	for _, c := range nb.code {
+		now := nb.CellSource(c)
+		was := module[c.Start : c.Start+len(now)]
+		if !bytes.Equal(now, was) && len(bytes.Trim(was, " \r\n")) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // escapesNonASCII reports whether the file writes its non-ASCII text as
 // \u escapes: it has such escapes in cell sources and no raw non-ASCII
 // byte anywhere.
