@@ -75,7 +75,9 @@ type Result struct {
 	// Unconfigured counts files not checked because their configuration
 	// could not be loaded.
 	Unconfigured int
-	// ReadFile returns a checked file's bytes (for snippets and fixes).
+	// ReadFile returns a checked file's bytes (for snippets and fixes):
+	// for a notebook, the module its kernel runs, which the findings'
+	// offsets are in.
 	ReadFile func(path string) ([]byte, error)
 }
 
