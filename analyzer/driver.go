@@ -162,7 +162,7 @@ func Run(opts Options) (*Result, error) {
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	sort.SliceStable(res.Notices, func(i, j int) bool {
 		a, b := res.Notices[i], res.Notices[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+		return a.Path < b.Path || a.Path == b.Path && (a.Cell < b.Cell || a.Cell == b.Cell && a.Line < b.Line)
 	})
 	return res, nil
 }
