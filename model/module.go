@@ -10,13 +10,12 @@ import (
 
 // Module is one Python file, indexed.
 type Module struct {
-	Prog *Program
-	Path string
-	Name string // dotted module name ("pkg.mod"); for a script, its file stem
-	Src  []byte
-	File *syntax.File
-	// Notebook is set for a Jupyter notebook's module (notebook.go).
-	Notebook   bool
+	Prog       *Program
+	Path       string
+	Name       string // dotted module name ("pkg.mod"); for a script, its file stem
+	Src        []byte
+	File       *syntax.File
+	Notebook   bool   // a Jupyter notebook's module (notebook.go)
 	Scope      *Scope // module (global) scope
 	Funcs      []*Function
 	Classes    []*Class
