@@ -229,11 +229,8 @@ func printProblems(stderr io.Writer, res *analyzer.Result) {
 }
 
 func problemLine(e finding.ToolError) string {
-	switch {
-	case e.Path != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
-	case e.Path != "":
-		return fmt.Sprintf("%s: %s", e.Path, e.Message)
+	if w := e.Where(); w != "" {
+		return w + ": " + e.Message
 	}
 	return e.Message
 }
