@@ -266,8 +266,8 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	}
 	// A method on an object (a call result), looked up by method name:
 	// torch.nn.Linear(2, 2).to("cuda"), model.cuda().
-	if attrName != "" && isObjectPath(path) {
-		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok {
+	if attrName != "" {
+		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok && (isObjectPath(path) || e.AnyReceiver) {
 			ev.catalogEffect(r, e, "."+attrName+"()", c, sc, site)
 			return
 		}
@@ -312,6 +312,8 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 		}
 	case catalog.UnlessNVMLCheck:
 		cond = condNoNVMLCheck
+	case catalog.UnlessFlag, catalog.DeviceMapArg:
+		applies = ev.conditionHolds(e, c, sc) // initializers.go
 	}
 	if !applies || e.Effect == catalog.NoEffect {
 		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
