@@ -103,7 +103,9 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			ev.pathCall(&r, v, attrName, c, sc, site)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
-		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDevice:
+		case VObject:
+			ev.callObject(&r, v.Obj, c, sc, site) // launchers.go
+		case VContext, VModule, VStr, VInt, VConst, VList, VDevice:
 			// Not callable in a way that matters here.
 		default:
 			if attrName != "" {
@@ -118,6 +120,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			}
 		}
 	}
+	ev.mapAny(&r, callees, c, sc, site) // launchers.go
 	ev.argumentEffects(&r, c, sc, site)
 	return r
 }
@@ -219,6 +222,9 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 		init.referenced = true
 	}
 	for _, base := range ev.basePaths(c, 0) {
+		if ev.subclassStart(r, c, base, call, sc, site) { // launchers.go
+			return
+		}
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
 			obj := site.Mod.object(site, func() *Object {
 				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
