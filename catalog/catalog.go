@@ -133,6 +133,10 @@ const (
 	// RoleSetDefaultDevice: torch.set_default_device(dev); later factory calls
 	// without a device argument allocate on dev.
 	RoleSetDefaultDevice
+	// RoleNVMLCheck: importing the module sets PYTORCH_NVML_BASED_CUDA_CHECK=1
+	// for the process (lightning), so a later torch.cuda.is_available() asks
+	// NVML and initializes nothing.
+	RoleNVMLCheck
 )
 
 // ArgRef names an argument by position and keyword.

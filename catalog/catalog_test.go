@@ -412,7 +412,11 @@ func TestRowsWellFormed(t *testing.T) {
 		if r.Shape != Method && Canonical(r.Name) != r.Name {
 			t.Errorf("%s: not canonical (Canonical gives %q), so Lookup can never reach it", id, Canonical(r.Name))
 		}
-		needsArg := r.When == DeviceArg || r.When == DeviceArgOrDefault || r.When == DeviceMapArg || r.Role != RoleNone
+		needsArg := r.When == DeviceArg || r.When == DeviceArgOrDefault || r.When == DeviceMapArg ||
+			r.Role == RoleDevice || r.Role == RoleSetDefaultDevice
+		if r.Role == RoleNVMLCheck && r.Shape != Import {
+			t.Errorf("%s: only an import sets the NVML check", id)
+		}
 		hasArg := r.Device.Pos >= 0 || r.Device.Keyword != ""
 		if needsArg && !hasArg {
 			t.Errorf("%s: condition or role without a Device argument", id)

@@ -738,10 +738,12 @@ var rows = []Entry{
 	// ---------------------------------------------------------------------
 	// lightning (lightning.pytorch, lightning.fabric, pytorch_lightning and
 	// lightning_fabric are one name space to the catalog: see aliases).
-	{Name: "lightning", Shape: Import, Lib: "lightning", Effect: NoEffect,
+	{Name: "lightning", Shape: Import, Lib: "lightning", Effect: NoEffect, Role: RoleNVMLCheck,
 		Evidence: libs("lightning: import lightning"),
-		Also:     []Evidence{libs("lightning: import pytorch_lightning")},
-		Note:     "sets PYTORCH_NVML_BASED_CUDA_CHECK=1 for the process (lightning/fabric/__init__.py): a later torch.cuda.is_available() asks NVML (launchers 'lightning: Trainer(strategy='ddp_fork').fit after is_available()' forked a working child); not modelled yet"},
+		Also: []Evidence{libs("lightning: import pytorch_lightning"),
+			code("Lightning-AI/pytorch-lightning src/lightning/fabric/__init__.py (os.environ[\"PYTORCH_NVML_BASED_CUDA_CHECK\"] = \"1\" at import)")},
+		Note: "sets PYTORCH_NVML_BASED_CUDA_CHECK=1 for the process: a later torch.cuda.is_available() asks NVML and initializes nothing " +
+			"(launchers.json 'lightning: Trainer(strategy='ddp_fork').fit after is_available()': the forked child trained on cuda:0)"},
 	{Name: "lightning.Trainer", Shape: Call, Lib: "lightning", Effect: NoEffect,
 		Evidence: libs(`lightning: import lightning as L; L.Trainer(accelerator="gpu", devices=1, logger=False, enable_checkpointing=False)`),
 		Also: []Evidence{libs(`lightning: import lightning as L; L.Trainer(accelerator="auto", logger=False, enable_checkpointing=False)`),
