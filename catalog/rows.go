@@ -825,6 +825,12 @@ var rows = []Entry{
 			"PYTORCH_NVML_BASED_CUDA_CHECK does not help: it is not is_available()"},
 
 	// ---------------------------------------------------------------------
+	// vLLM (not installed on the measuring machine: source).
+	{Name: "vllm", Shape: Import, Lib: "vllm", Effect: NoEffect, Role: RoleNVMLCheck,
+		Evidence: code("vllm-project/vllm vllm/env_override.py (imported by vllm/__init__.py: os.environ[\"PYTORCH_NVML_BASED_CUDA_CHECK\"] = \"1\", to avoid a cuInit from torch.cuda.is_available())"),
+		Note:     "LLM(...) itself is not a row: it starts its workers with fork, or with spawn when CUDA is already initialized (docs/launchers.md)"},
+
+	// ---------------------------------------------------------------------
 	// joblib: listed to show that making a Parallel is harmless; its
 	// backend="multiprocessing" forks when called (docs/launchers.md).
 	{Name: "joblib.Parallel", Shape: Call, Lib: "joblib", Effect: NoEffect,

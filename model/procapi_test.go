@@ -25,6 +25,7 @@ import lightning
 import pytorch_lightning
 import lightning_fabric
 import joblib
+import sglang
 class DS:
     def __getitem__(self, i):
         return i

@@ -174,6 +174,13 @@ var rows = []API{
 		Note: "Dataset.map, Dataset.filter and DatasetDict's; not measured (datasets is not installed on the measuring machine). " +
 			"The function is pickled with dill, so it may be a lambda or defined in __main__"},
 
+	{Kind: Launch, Family: "multiprocessing", Names: []string{"sglang.Engine", "sglang.srt.entrypoints.engine.Engine"},
+		StartMethod: "spawn",
+		Evidence: "sgl-project/sglang python/sglang/srt/entrypoints/engine.py (Engine.__init__ launches the scheduler and detokenizer processes " +
+			"after _set_envs_and_config calls mp.set_start_method(\"spawn\", force=True))",
+		Note: "spawned at construction, so an unguarded script re-runs Engine(...) in each child (CFL005); " +
+			"the global set_start_method(\"spawn\") it makes for later starts in the program is not modelled"},
+
 	// ---------------------------------------------------------------------
 	// Methods of the objects above.
 	{Kind: Start, On: Process, Names: []string{"start"},
