@@ -297,6 +297,10 @@ func isObjectPath(path string) bool {
 
 // catalogEffect applies a catalog row to a call.
 func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, c *syntax.Call, sc *Scope, site Site) {
+	if ev.shadowed(e, sc) { // initializers.go
+		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
+		return
+	}
 	switch e.Role {
 	case catalog.RoleDevice:
 		r.value(Value{Kind: VDevice, CUDA: ev.deviceArgIsCUDA(e.Device, c, sc, true)})

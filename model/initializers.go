@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -10,7 +11,24 @@ import (
 // This file reads the conditions of the catalog rows of the libraries above
 // torch: a flag that keeps a library on the CPU (Accelerator(cpu=True)), and
 // a device map that places weights on a GPU (from_pretrained(...,
-// device_map="auto")). catalogEffect (call.go) asks conditionHolds.
+// device_map="auto")); and it keeps the rows of a library that the checked
+// project holds itself out of that project (shadowed). catalogEffect
+// (call.go) asks both.
+
+// shadowed reports whether a catalog row belongs to a library that is read
+// from source where the checked project holds it (catalog.LocalFirst), and
+// the calling module's project does hold its top-level package: inside
+// DeepSpeed's own tree the row does not stand in for its code, even where a
+// setup.py package mapping (accelerator/ installed as deepspeed.accelerator)
+// hides that code from import resolution.
+func (ev *evaluator) shadowed(e *catalog.Entry, sc *Scope) bool {
+	root, _, _ := strings.Cut(e.Name, ".")
+	if !slices.Contains(catalog.LocalFirst(), root) {
+		return false
+	}
+	_, local := sc.Module.resolveImport(root, 0)
+	return local
+}
 
 // conditionHolds reports whether a call meets the condition of a row of
 // kind UnlessFlag or DeviceMapArg.

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // TestInitializerConditions checks the conditions of the rows above torch:
 // a flag that keeps the library on the CPU, a device map that places
@@ -45,6 +49,31 @@ func TestInitializerConditions(t *testing.T) {
 		}
 		if got != tt.init {
 			t.Errorf("%s: initializes %v, want %v", tt.call, got, tt.init)
+		}
+	}
+}
+
+// TestLocalFirstRowsStayOutOfTheirProject: a DeepSpeed row applies to a
+// project that uses the installed library, not inside DeepSpeed's own tree.
+func TestLocalFirstRowsStayOutOfTheirProject(t *testing.T) {
+	src := "from deepspeed.accelerator import get_accelerator\nget_accelerator()\n"
+	for _, tt := range []struct {
+		files map[string]string
+		init  bool
+	}{
+		{memSource{"/p/m.py": src}, true},
+		{memSource{"/p/m.py": src, "/p/deepspeed/__init__.py": ""}, false},
+	} {
+		m := load(t, tt.files, "/p/m.py")
+		call := m.File.Body[len(m.File.Body)-1].(*syntax.ExprStmt).X.(*syntax.Call)
+		var ev evaluator
+		r := ev.resolveCall(call, m.Scope)
+		got := false
+		for _, e := range r.effects {
+			got = got || e.kind == effInit
+		}
+		if got != tt.init {
+			t.Errorf("files %v: initializes %v, want %v", len(tt.files), got, tt.init)
 		}
 	}
 }
