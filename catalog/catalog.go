@@ -13,8 +13,9 @@
 // under testdata/py/catalog/ that exercises it, tagged on the line above the
 // call with "# row: <shape> <name>" (shape as Shape.String prints it);
 // TestEveryRowHasFixture fails until you do. Measured rows cite the probe label
-// of testdata/groundtruth/oracle.json or oracle_extra.json, and the tests check
-// that the row's Effect agrees with the measurement.
+// of testdata/groundtruth/oracle.json, oracle_extra.json, libraries.json (the
+// libraries above torch) or launchers.json, and the tests check that the
+// row's Effect agrees with the measurement.
 package catalog
 
 import "strings"
