@@ -4,7 +4,7 @@ each worker calls the inherited CUDA model."""
 import datasets
 from sentence_transformers import SentenceTransformer
 
-encoder = SentenceTransformer("sentence-transformers/all-MiniLM-L6-v2", device="cuda")  # want "CFL001 `sentence_transformers\\.SentenceTransformer\\(\\)`.*Pool workers.*uses CUDA" "CFL002 .*forkserver.*Python 3\\.14"
+encoder = SentenceTransformer("sentence-transformers/all-MiniLM-L6-v2", device="cuda")  # want "CFL001 `sentence_transformers\\.SentenceTransformer\\(\\)`.*Pool workers.*uses CUDA" "CFL002 .*forkserver.*Python 3\\.14" "CFL004 .*Python 3\\.14\\.0 on Linux"
 
 
 def embed(batch):

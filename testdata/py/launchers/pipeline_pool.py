@@ -4,7 +4,7 @@ import multiprocessing as mp
 
 from transformers import pipeline
 
-classifier = pipeline("sentiment-analysis", model="distilbert-base-uncased-finetuned-sst-2-english", device=0)  # want "CFL001 `transformers\\.pipeline\\(\\)`.*Pool workers.*uses CUDA" "CFL002 .*Python 3\\.14"
+classifier = pipeline("sentiment-analysis", model="distilbert-base-uncased-finetuned-sst-2-english", device=0)  # want "CFL001 `transformers\\.pipeline\\(\\)`.*Pool workers.*uses CUDA" "CFL002 .*Python 3\\.14" "CFL004 .*Python 3\\.14\\.0 on Linux"
 
 
 def label(text):
