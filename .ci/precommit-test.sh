@@ -100,6 +100,7 @@ if __name__ == "__main__":
 PY
 printf 'def broken(:\n    pass\n' >"$proj/broken.py"
 echo "not python" >"$proj/notes.txt"
+cp "$repo/testdata/py/notebooks/hazard.ipynb" "$proj/hazard.ipynb"
 git -C "$proj" init -q
 git -C "$proj" add -A
 git -C "$proj" commit -q -m project
@@ -119,6 +120,17 @@ elif ! grep -Eq 'hazard\.py:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
 	fail=1
 elif grep -q 'notes\.txt' <<<"$out"; then
 	echo "precommit-test: FAIL: notes.txt was passed to the hook (types_or not applied)" >&2
+	fail=1
+fi
+
+echo "== hazard.ipynb: the hook must fail and show the finding in its cell"
+set +e
+out=$(cd "$proj" && pre-commit try-repo "$hook" cudaforklint --files hazard.ipynb --verbose 2>&1)
+rc=$?
+set -e
+echo "$out"
+if [ "$rc" -eq 0 ] || ! grep -Eq 'hazard\.ipynb:cell [0-9]+:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
+	echo "precommit-test: FAIL: the hook did not report hazard.ipynb's finding (types_or must include jupyter)" >&2
 	fail=1
 fi
 
@@ -206,7 +218,7 @@ wheelhook() {
 		pre-commit run -c "$config" "$@" 2>&1)
 }
 
-passed=3
+passed=4 # the golang hook: hazard.py, hazard.ipynb, safe.py, broken.py
 for config in index url; do
 	links=$tmp/index
 	if [ "$config" = url ]; then

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -84,7 +85,9 @@ type Result struct {
 	// Unconfigured counts files not checked because their configuration
 	// could not be loaded.
 	Unconfigured int
-	// ReadFile returns a checked file's bytes (for snippets and fixes).
+	// ReadFile returns a checked file's bytes (for snippets and fixes):
+	// for a notebook, the module its kernel runs, which the findings'
+	// offsets are in.
 	ReadFile func(path string) ([]byte, error)
 	// FilesRead are the absolute paths of the files the run read, sorted:
 	// the checked files and the local modules the analysis loaded or the
@@ -164,6 +167,8 @@ func Run(opts Options) (*Result, error) {
 	res.Findings = append(res.Findings, sup.unusedNoqa()...)
 	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 	res.Findings = dedupe(res.Findings)
+	res.Notices = append(res.Notices, rd.notebookNotices()...)
+	rd.inCells(&conv, res)
 	res.Errors = append(pol.Errors(), res.Errors...)
 	res.Unconfigured = pol.Unconfigured()
 	res.FilesRead = rd.read()
@@ -178,12 +183,15 @@ func Run(opts Options) (*Result, error) {
 	}
 	sort.SliceStable(res.SyntaxErrors, func(i, j int) bool {
 		a, b := res.SyntaxErrors[i], res.SyntaxErrors[j]
-		return a.Path < b.Path || a.Path == b.Path && (a.Line < b.Line || a.Line == b.Line && a.Column < b.Column)
+		if a.Path != b.Path || a.Cell != b.Cell {
+			return a.Path < b.Path || a.Path == b.Path && a.Cell < b.Cell
+		}
+		return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 	})
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	sort.SliceStable(res.Notices, func(i, j int) bool {
 		a, b := res.Notices[i], res.Notices[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+		return a.Path < b.Path || a.Path == b.Path && (a.Cell < b.Cell || a.Cell == b.Cell && a.Line < b.Line)
 	})
 	return res, nil
 }
@@ -329,14 +337,18 @@ type reader struct {
 	overlay map[string][]byte
 	mu      sync.Mutex
 	cache   map[string][]byte
+	// notebooks are the notebooks read, by path (notebook.go).
+	notebooks map[string]*notebook.Notebook
 }
 
 func newReader(max int64, overlay map[string][]byte) *reader {
-	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}}
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}}
 }
 
 // ReadFile reads a Python file, from the overlay when it holds the file,
-// refusing directories, special files and files over the size limit.
+// refusing directories, special files and files over the size limit. For a
+// Jupyter notebook it returns the Python module the kernel runs (package
+// notebook): what every pass analyzes.
 func (r *reader) ReadFile(path string) ([]byte, error) {
 	r.mu.Lock()
 	if b, ok := r.cache[path]; ok {
@@ -348,8 +360,7 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		if int64(len(b)) > r.max {
 			return nil, r.tooLarge(int64(len(b)))
 		}
-		r.keep(path, b)
-		return b, nil
+		return r.keep(path, b)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -365,18 +376,26 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.keep(path, b)
-	return b, nil
+	return r.keep(path, b)
 }
 
 func (r *reader) tooLarge(size int64) error {
 	return fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(size)/1e6, float64(r.max)/1e6)
 }
 
-func (r *reader) keep(path string, b []byte) {
+// keep caches what passes see of the file at path: its bytes, or for a
+// notebook the module its kernel runs.
+func (r *reader) keep(path string, b []byte) ([]byte, error) {
+	if notebook.IsPath(path) {
+		var err error
+		if b, err = r.notebookSource(path, b); err != nil {
+			return nil, err
+		}
+	}
 	r.mu.Lock()
 	r.cache[path] = b
 	r.mu.Unlock()
+	return b, nil
 }
 
 // read lists the clean paths of the files read so far, sorted.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // skipDir lists directory names never walked into, whatever the config says:
@@ -19,9 +20,10 @@ var skipDir = map[string]bool{
 	"_build": true, "buck-out": true, "build": true, "dist": true, "venv": true,
 }
 
-// isPython reports whether a walked file is checked.
+// isPython reports whether a walked file is checked: Python sources, stubs
+// and Jupyter notebooks (checked by default, as ruff does).
 func isPython(name string) bool {
-	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi")
+	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || notebook.IsPath(name)
 }
 
 // discover expands paths into absolute file names, sorted and unique (by
@@ -30,7 +32,7 @@ func isPython(name string) bool {
 // exclude rules say unless exclude (called with root "") says otherwise,
 // which it does only under force-exclude: a user who names build/ or a
 // .gitignored directory wants it checked, as ruff does. Directories are
-// walked for *.py and *.pyi files, following symlinks to directories with
+// walked for *.py, *.pyi and *.ipynb files, following symlinks to directories with
 // loop detection; below a named directory, hidden directories, the
 // skipDir names, virtualenvs and what exclude reports for the walk's root
 // are skipped. Nothing here depends on the working directory but the

@@ -233,13 +233,8 @@ func printProblems(stderr io.Writer, res *analyzer.Result, withSyntax bool) {
 }
 
 func problemLine(e finding.ToolError) string {
-	switch {
-	case e.Path != "" && e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Message)
-	case e.Path != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
-	case e.Path != "":
-		return fmt.Sprintf("%s: %s", e.Path, e.Message)
+	if w := e.Where(); w != "" {
+		return w + ": " + e.Message
 	}
 	return e.Message
 }

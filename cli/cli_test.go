@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
 // run calls Main in dir and returns the exit code, stdout and stderr.
@@ -328,7 +330,7 @@ func TestDiffDoesNotWrite(t *testing.T) {
 func TestRuleAllJSON(t *testing.T) {
 	code, out, _ := run(t, t.TempDir(), "rule", "--all", "--format", "json")
 	var docs []map[string]any
-	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != 6 {
+	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != len(ruledoc.All()) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	if docs[0]["code"] != "CFL001" || docs[0]["name"] != "fork-after-cuda-init" {
@@ -545,38 +547,67 @@ func TestFixConverges(t *testing.T) {
 	}
 }
 
-// applyDiff applies a one-file unified diff (as --diff prints it) to src.
+// applyDiff applies a one-file unified diff (as --diff prints it) to src,
+// "\ No newline at end of file" markers included.
 func applyDiff(src, diff string) (string, error) {
-	lines := strings.SplitAfter(src, "\n")
-	var out []string
-	at := 0 // next line of src to copy
+	type op struct {
+		kind byte // ' ', '-', '+', or '@' for a hunk starting at line
+		text string
+		line int
+	}
+	var ops []op
 	for _, l := range strings.SplitAfter(diff, "\n") {
 		switch {
 		case strings.HasPrefix(l, "---"), strings.HasPrefix(l, "+++"), l == "":
 		case strings.HasPrefix(l, "@@"):
-			var a, b, c, d int
-			if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d); err != nil {
-				return "", fmt.Errorf("hunk header %q: %v", l, err)
+			// "-l,n": n old lines from line l; with n 0, after line l.
+			var a, n int
+			old := strings.Fields(l)[1]
+			if _, err := fmt.Sscanf(old, "-%d,%d", &a, &n); err != nil {
+				if _, err := fmt.Sscanf(old, "-%d", &a); err != nil {
+					return "", fmt.Errorf("hunk header %q: %v", l, err)
+				}
+				n = 1
 			}
-			for at < a-1 {
+			start := a - 1
+			if n == 0 {
+				start = a
+			}
+			ops = append(ops, op{kind: '@', line: start})
+		case strings.HasPrefix(l, "\\"):
+			if len(ops) == 0 {
+				return "", fmt.Errorf("marker %q first", l)
+			}
+			ops[len(ops)-1].text = strings.TrimSuffix(ops[len(ops)-1].text, "\n")
+		case l[0] == ' ' || l[0] == '-' || l[0] == '+':
+			ops = append(ops, op{kind: l[0], text: l[1:]})
+		default:
+			return "", fmt.Errorf("unexpected diff line %q", l)
+		}
+	}
+	lines := strings.SplitAfter(src, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var out []string
+	at := 0 // next line of src to copy
+	for _, o := range ops {
+		switch o.kind {
+		case '@':
+			for at < o.line && at < len(lines) {
 				out = append(out, lines[at])
 				at++
 			}
-		case l[0] == ' ':
-			if at >= len(lines) || lines[at] != l[1:] {
-				return "", fmt.Errorf("context %q does not match", l)
+		case ' ', '-':
+			if at >= len(lines) || lines[at] != o.text {
+				return "", fmt.Errorf("line %q does not match %q", o.text, lines[min(at, len(lines)-1)])
 			}
-			out = append(out, lines[at])
-			at++
-		case l[0] == '-':
-			if at >= len(lines) || lines[at] != l[1:] {
-				return "", fmt.Errorf("deleted line %q does not match", l)
+			if o.kind == ' ' {
+				out = append(out, lines[at])
 			}
 			at++
-		case l[0] == '+':
-			out = append(out, l[1:])
-		default:
-			return "", fmt.Errorf("unexpected diff line %q", l)
+		case '+':
+			out = append(out, o.text)
 		}
 	}
 	out = append(out, lines[at:]...)

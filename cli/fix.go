@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,7 +44,7 @@ type fixedFile struct {
 func (o *fixOutcome) diff() string {
 	var b strings.Builder
 	for _, f := range o.files {
-		b.WriteString(fix.UnifiedDiff(f.path, f.before, f.after))
+		b.WriteString(fix.FileDiff(f.path, f.before, f.after))
 	}
 	return b.String()
 }
@@ -111,7 +112,13 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 			Unsafe:   r.flags.unsafeFixes,
 			Diff:     true, // rounds are in memory; fix writes at the end
 			ReadFile: res.ReadFile,
-			WorkDir:  r.workDir,
+			ReadRaw: func(path string) ([]byte, error) {
+				if b, ok := overlay[filepath.Clean(path)]; ok {
+					return b, nil
+				}
+				return os.ReadFile(path)
+			},
+			WorkDir: r.workDir,
 		})
 		applied := false
 		var errs []finding.ToolError

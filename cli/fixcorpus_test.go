@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // python3 returns the python3 on PATH. Without one the test is skipped,
@@ -100,6 +102,10 @@ func TestFixCorpus(t *testing.T) {
 		t.Errorf("only %d files changed: %v", len(changed), changed)
 	}
 	for _, p := range changed {
+		if strings.HasSuffix(p, ".ipynb") {
+			checkNotebookDiff(t, p, original[p], fixed[p], sections)
+			continue
+		}
 		sec, ok := sections[p]
 		if !ok {
 			t.Errorf("--fix changed %s, which --diff did not show", p)
@@ -357,4 +363,34 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// checkNotebookDiff checks that --diff showed, cell by cell ("path:cell
+// N"), what --fix wrote into the notebook p, and takes those sections.
+func checkNotebookDiff(t *testing.T, p string, before, after []byte, sections map[string]string) {
+	t.Helper()
+	a, errA := notebook.Parse(before)
+	b, errB := notebook.Parse(after)
+	if errA != nil || errB != nil || len(a.Cells) != len(b.Cells) {
+		t.Errorf("%s: the fixed notebook does not parse or lost cells (%v, %v)", p, errA, errB)
+		return
+	}
+	for i := range a.Cells {
+		key := fmt.Sprintf("%s:cell %d", p, a.Cells[i].Number)
+		sec, shown := sections[key]
+		delete(sections, key)
+		if a.Cells[i].Text == b.Cells[i].Text {
+			if shown {
+				t.Errorf("--diff showed %s, which --fix did not change", key)
+			}
+			continue
+		}
+		if !shown {
+			t.Errorf("--fix changed %s, which --diff did not show", key)
+			continue
+		}
+		if got, err := applyDiff(a.Cells[i].Text, sec); err != nil || got != b.Cells[i].Text {
+			t.Errorf("%s: --diff does not apply to what --fix wrote (%v)", key, err)
+		}
+	}
 }

@@ -44,6 +44,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // Options control Apply.
@@ -61,6 +62,11 @@ type Options struct {
 	// (already joined with WorkDir); nil is os.ReadFile. With Diff, it may
 	// return content that is not on disk (the CLI's in-memory rounds).
 	ReadFile func(path string) ([]byte, error)
+	// ReadRaw reads a file's bytes as stored, for a notebook (whose
+	// ReadFile is the module its kernel runs, and whose JSON is rewritten);
+	// nil is os.ReadFile. With Diff, it may return content that is not on
+	// disk.
+	ReadRaw func(path string) ([]byte, error)
 	// Analyzed, when set, returns the source a path (as in the findings)
 	// had when it was analyzed: a file whose content differs from it is not
 	// touched (the error wraps ErrChanged), since the findings' offsets
@@ -88,8 +94,8 @@ type FileResult struct {
 	Fixes int
 	// Diff is the unified diff of the change (always filled).
 	Diff string
-	// Before is the content the fixes were applied to and After the
-	// result (both nil when Err is set).
+	// Before is the file's content the fixes were applied to and After the
+	// result (both nil when Err is set): for a notebook, its JSON.
 	Before, After []byte
 	// Err is set when the file was left untouched: it could not be read or
 	// written, an edit was out of range, or the fix broke the syntax.
@@ -309,6 +315,9 @@ func applyFile(pl *plan, opt Options) FileResult {
 		return fr
 	}
 	fr.Fixes = len(pl.findings)
+	if notebook.IsPath(full) {
+		return writeNotebook(fr, full, src, pl.edits, opt)
+	}
 	fr.Before, fr.After = src, out
 	fr.Diff = UnifiedDiff(pl.path, src, out)
 	if opt.Diff || bytes.Equal(out, src) {

@@ -265,6 +265,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
 		s.startAtImport(o, rec, st)
+		s.notebookTarget(o, rec)
 		if !s.cfg.HasCUDA() {
 			continue
 		}
@@ -448,7 +449,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
 	var key string
-	if z.Kind == StartAtImport {
+	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
 		verdict := "uses"

@@ -275,6 +275,8 @@ func (b *builder) importName(name string, level int, span syntax.Span) {
 			if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(prefix)); ok && e.Effect.TouchesCUDA() {
 				kind := effectKindOf(e)
 				b.effect(effect{kind: kind, entry: e, api: "import " + prefix, site: site})
+			} else if ok && e.Role == catalog.RoleNVMLCheck {
+				b.effect(effect{kind: effNVMLCheck, site: site}) // import lightning
 			}
 		}
 	}

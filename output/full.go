@@ -58,13 +58,9 @@ func (p *fullPrinter) codeColor(s finding.Severity) func(a ...any) string {
 	return p.c.infoCode.Sprint
 }
 
-func (p *fullPrinter) loc(path string, pos finding.Position) string {
-	return fmt.Sprintf("%s:%d:%d", path, pos.Line, p.src.charColumn(path, pos))
-}
-
 func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) {
 	code := p.codeColor(f.Severity)
-	fmt.Fprintf(w, "%s: %s ", p.c.path.Sprint(p.loc(f.Path, f.Start)), code(f.Code))
+	fmt.Fprintf(w, "%s: %s ", p.c.path.Sprint(p.src.where(f.Location, f.Start)), code(f.Code))
 	if fixable(f, opt.UnsafeFixes) {
 		w.WriteString(p.c.fixMark.Sprint("[*]") + " ")
 	}
@@ -77,7 +73,7 @@ func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) 
 	gutterW := len(strconv.Itoa(f.Start.Line))
 	pad := strings.Repeat(" ", gutterW)
 	bar := p.c.gutter.Sprint("|")
-	if line, ok := p.src.line(f.Path, f.Start.Line); ok {
+	if line, ok := p.src.lineOf(f.Location, f.Start); ok {
 		fmt.Fprintf(w, "%s %s\n", pad, bar)
 		fmt.Fprintf(w, "%s %s %s\n", p.c.gutter.Sprint(strconv.Itoa(f.Start.Line)), bar, strings.TrimRight(expandTabs(line), " "))
 		startB := clamp(f.Start.Column-1, 0, len(line))
@@ -102,7 +98,7 @@ func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) 
 		if sameSpan(f, rel) {
 			continue
 		}
-		fmt.Fprintf(w, "%s %s %s: %s\n", eq, p.c.note.Sprint("note:"), p.loc(rel.Path, rel.Start), rel.Message)
+		fmt.Fprintf(w, "%s %s %s: %s\n", eq, p.c.note.Sprint("note:"), p.src.where(rel.Location, rel.Start), rel.Message)
 	}
 	for i, fx := range f.Fixes {
 		label := "help:"
@@ -139,9 +135,9 @@ func clamp(x, lo, hi int) int {
 // syntaxError writes a syntax error like a finding: its position, the
 // message, the line with a caret.
 func (p *fullPrinter) syntaxError(w *bufio.Writer, e finding.SyntaxError) {
-	fmt.Fprintf(w, "%s: %s\n", p.c.path.Sprint(fmt.Sprintf("%s:%d:%d", e.Path, e.Line, e.Column)), p.c.errCode.Sprint(e.Message))
+	fmt.Fprintf(w, "%s: %s\n", p.c.path.Sprint(e.Where()), p.c.errCode.Sprint(e.Message))
 	line, ok := p.src.line(e.Path, e.Line)
-	if !ok {
+	if !ok || e.Cell > 0 {
 		w.WriteByte('\n')
 		return
 	}

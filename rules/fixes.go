@@ -26,11 +26,13 @@ import (
 // spawnFix replaces a "fork" start-method literal with "spawn". A spawn
 // child starts a new interpreter, imports the main module without running
 // its guard, and unpickles the function it runs; the fix is display-only
-// when that would break the program (spawnBlocker).
+// when that would break the program (spawnBlocker). It is not offered when
+// the children run code defined in a notebook: spawn children cannot find
+// it (CFL007).
 func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
 	rec := z.Start
 	lit := rec.MethodLit
-	if !lit.Valid() || rec.Method.String() != "fork" {
+	if !lit.Valid() || rec.Method.String() != "fork" || len(model.NotebookTargets(rec.Obj)) > 0 {
 		return fixsafety.Fix{}, false
 	}
 	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
@@ -54,7 +56,9 @@ func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
 // lambda, no nested function, nothing defined under the guard) and must
 // not read a global that only the main guard binds.
 func spawnBlocker(z *model.Hazard) string {
-	if z.EntryFunc == nil && z.Entry != nil {
+	// A main module that spawn children do not import (a notebook's kernel,
+	// a package's __main__.py) does not need its start under the guard.
+	if z.EntryFunc == nil && z.Entry != nil && z.Entry.ReimportedByChildren() {
 		at := z.Start.Site
 		if len(z.Start.Chain) > 0 {
 			at = z.Start.Chain[0].Site
@@ -207,7 +211,7 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
 		text.WriteString(eol)
 	}
-	if !bindsOS(m) {
+	if !importsOSBefore(m, at) {
 		text.WriteString("import os" + eol)
 	}
 	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver" + eol)
@@ -216,10 +220,12 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
 }
 
-// bindsOS reports whether the module imports os at its top level.
-func bindsOS(m *model.Module) bool {
+// importsOSBefore reports whether the module binds os with `import os` at
+// its top level before offset at: the inserted line may use it only then
+// (another `import os` is harmless).
+func importsOSBefore(m *model.Module, at int) bool {
 	for _, b := range m.Scope.Bindings["os"] {
-		if b.Kind == model.BindImport && b.Import == "os" {
+		if b.Kind == model.BindImport && b.Import == "os" && b.Scope == m.Scope && b.Span.End <= at {
 			return true
 		}
 	}

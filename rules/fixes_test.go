@@ -218,3 +218,35 @@ func TestSpawnFixSafety(t *testing.T) {
 		})
 	}
 }
+
+// TestNVMLFixImportsOSFirst: when the module imports os only after the
+// insertion point, the fix imports it again before using it (using it
+// first would be a NameError).
+func TestNVMLFixImportsOSFirst(t *testing.T) {
+	src := "import torch\nimport os\nimport multiprocessing as mp\n\n\ndef child():\n    torch.ones(1, device='cuda')\n\n\nif __name__ == '__main__':\n    if torch.cuda.is_available():\n        pass\n    p = mp.Process(target=child)\n    p.start()\n"
+	dir := t.TempDir()
+	p := filepath.Join(dir, "main.py")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		for _, fx := range f.Fixes {
+			if !strings.Contains(fx.Message, "PYTORCH_NVML_BASED_CUDA_CHECK") {
+				continue
+			}
+			out, err := fix.ApplyEdits([]byte(src), fx.Edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(out), "import os\nos.environ.setdefault(") {
+				t.Errorf("fixed:\n%s", out)
+			}
+			return
+		}
+	}
+	t.Fatalf("no NVML fix: %v", res.Findings)
+}

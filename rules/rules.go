@@ -7,6 +7,7 @@
 //	CFL003 benign-fork-after-cuda-init  cfl003_benign_fork_after_cuda_init.go
 //	CFL004 cuda-init-reruns-in-children cfl004_cuda_init_reruns_in_children.go
 //	CFL005 process-start-at-import      cfl005_process_start_at_import.go
+//	CFL007 notebook-target-under-spawn  cfl007_notebook_target_under_spawn.go
 //	CFL100 unused-noqa                  (reported by the driver, analyzer/suppress.go)
 //
 // Every rule requires the forkhazard pass (which simulates the program once)
@@ -26,5 +27,5 @@ import "golang.org/x/tools/go/analysis"
 
 // All returns every rule's analyzer, in code order.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{CFL001, CFL002, CFL003, CFL004, CFL005}
+	return []*analysis.Analyzer{CFL001, CFL002, CFL003, CFL004, CFL005, CFL007}
 }

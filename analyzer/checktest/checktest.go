@@ -13,11 +13,15 @@
 //
 //	# checktest: target-version=py314 platform=linux
 //	# checktest: only-version=3.14.0
+//
+// Fixtures are .py files and Jupyter notebooks (.ipynb), whose `# want`
+// comments are in the lines of their code cells and expect findings on
+// that line of that cell; a notebook's header is in the first ten lines of
+// its code cells.
 package checktest
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,6 +35,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -39,6 +44,7 @@ import (
 // Expectation is one `# want` regexp.
 type Expectation struct {
 	Path string
+	Cell int // the notebook cell, 0 in a .py file
 	Line int
 	Re   *regexp.Regexp
 	met  bool
@@ -74,21 +80,21 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		}
 		text := f.Code + " " + f.Message
 		matched := false
-		for _, w := range wants[key{f.Path, f.Start.Line}] {
+		for _, w := range wants[key{f.Path, f.Cell, f.Start.Line}] {
 			if !w.met && w.Re.MatchString(text) {
 				w.met, matched = true, true
 				break
 			}
 		}
 		if !matched {
-			t.Errorf("%s:%d:%d: unexpected finding: %s", f.Path, f.Start.Line, f.Start.Column, text)
+			t.Errorf("%s: unexpected finding: %s", where(f.Path, f.Cell, f.Start.Line), text)
 		}
 	}
 	var missed []string
 	for _, ws := range wants {
 		for _, w := range ws {
 			if !w.met {
-				missed = append(missed, fmt.Sprintf("%s:%d: no finding matched %q", w.Path, w.Line, w.Re))
+				missed = append(missed, fmt.Sprintf("%s: no finding matched %q", where(w.Path, w.Cell, w.Line), w.Re))
 			}
 		}
 	}
@@ -126,41 +132,91 @@ func Policy(t testing.TB) *config.Policy {
 
 type key struct {
 	path string
+	cell int
 	line int
 }
 
-// Expectations reads every `# want` comment of the .py files under dir,
-// keyed by path relative to dir and line.
+func where(path string, cell, line int) string {
+	if cell > 0 {
+		return fmt.Sprintf("%s:cell %d:%d", path, cell, line)
+	}
+	return fmt.Sprintf("%s:%d", path, line)
+}
+
+// Expectations reads every `# want` comment of the .py files and notebooks
+// under dir, keyed by path relative to dir, cell and line.
 func Expectations(dir string) (map[key][]*Expectation, error) {
 	out := map[key][]*Expectation{}
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".py") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
+		if err != nil || info.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			text := sc.Text()
-			i := strings.Index(text, "# want ")
-			if i < 0 {
-				continue
-			}
-			res, err := parseWants(text[i+len("# want "):])
+		var sources []cellSource
+		switch {
+		case strings.HasSuffix(p, ".py"):
+			src, err := os.ReadFile(p)
 			if err != nil {
-				return fmt.Errorf("%s:%d: %v", rel, line, err)
+				return err
 			}
-			for _, re := range res {
-				out[key{rel, line}] = append(out[key{rel, line}], &Expectation{Path: rel, Line: line, Re: re})
+			sources = []cellSource{{text: string(src)}}
+		case notebook.IsPath(p):
+			if sources, err = notebookCells(p); err != nil {
+				return fmt.Errorf("%s: %v", rel, err)
 			}
 		}
-		return sc.Err()
+		for _, s := range sources {
+			sc := bufio.NewScanner(strings.NewReader(s.text))
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			for line := 1; sc.Scan(); line++ {
+				text := sc.Text()
+				i := strings.Index(text, "# want ")
+				if i < 0 {
+					continue
+				}
+				res, err := parseWants(text[i+len("# want "):])
+				if err != nil {
+					return fmt.Errorf("%s: %v", where(rel, s.cell, line), err)
+				}
+				k := key{rel, s.cell, line}
+				for _, re := range res {
+					out[k] = append(out[k], &Expectation{Path: rel, Cell: s.cell, Line: line, Re: re})
+				}
+			}
+			if err := sc.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
+}
+
+// cellSource is the text of a .py file (cell 0) or of a notebook's cell.
+type cellSource struct {
+	cell int
+	text string
+}
+
+// notebookCells returns the code cells of a notebook.
+func notebookCells(path string) ([]cellSource, error) {
+	nb, err := readNotebook(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []cellSource
+	for _, c := range nb.CodeCells() {
+		out = append(out, cellSource{cell: c.Number, text: c.Text})
+	}
+	return out, nil
+}
+
+func readNotebook(path string) (*notebook.Notebook, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return notebook.Parse(raw)
 }
 
 func parseWants(s string) ([]*regexp.Regexp, error) {
@@ -205,6 +261,13 @@ func targetsFromHeader(path string) (target.Set, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return set, nil // the driver reports unreadable files
+	}
+	if notebook.IsPath(path) {
+		nb, err := readNotebook(path)
+		if err != nil {
+			return set, nil // the driver reports notebooks it cannot read
+		}
+		src = nb.Source
 	}
 	lines := strings.SplitN(string(src), "\n", 11)
 	for n, l := range lines[:min(10, len(lines))] {
