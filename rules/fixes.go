@@ -205,7 +205,7 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 		return fixsafety.Fix{}, false
 	}
 	m := init.Site.Mod
-	at := insertionPoint(m)
+	at := afterImportOS(m, insertionPoint(m))
 	eol := lineEnding(m.Src)
 	var text strings.Builder
 	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
@@ -218,6 +218,33 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 	pos := r.prog.File(m).Pos(at)
 	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
 		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
+}
+
+// afterImportOS moves the insertion point at past the module's opening
+// imports when they include `import os` (on lines of their own), so that
+// the inserted line can use it without importing it again.
+func afterImportOS(m *model.Module, at int) int {
+	for _, s := range m.File.Body {
+		if s.Pos().Start < at {
+			continue
+		}
+		switch s := s.(type) {
+		case *syntax.Import:
+			for _, a := range s.Names {
+				if a.Name == "os" && a.AsName == "" {
+					if end := lineEnd(m.Src, s.End); onlyComment(m.Src[s.End:end]) {
+						return end
+					}
+					return at
+				}
+			}
+			continue
+		case *syntax.ImportFrom:
+			continue
+		}
+		break
+	}
+	return at
 }
 
 // importsOSBefore reports whether the module binds os with `import os` at

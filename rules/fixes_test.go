@@ -219,34 +219,43 @@ func TestSpawnFixSafety(t *testing.T) {
 	}
 }
 
-// TestNVMLFixImportsOSFirst: when the module imports os only after the
-// insertion point, the fix imports it again before using it (using it
-// first would be a NameError).
-func TestNVMLFixImportsOSFirst(t *testing.T) {
-	src := "import torch\nimport os\nimport multiprocessing as mp\n\n\ndef child():\n    torch.ones(1, device='cuda')\n\n\nif __name__ == '__main__':\n    if torch.cuda.is_available():\n        pass\n    p = mp.Process(target=child)\n    p.start()\n"
-	dir := t.TempDir()
-	p := filepath.Join(dir, "main.py")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		for _, fx := range f.Fixes {
-			if !strings.Contains(fx.Message, "PYTORCH_NVML_BASED_CUDA_CHECK") {
-				continue
+// TestNVMLFixUsesOSAfterItsImport: the inserted line goes after the
+// module's opening `import os`; when os is imported only later, the fix
+// imports it first (using it before would be a NameError).
+func TestNVMLFixUsesOSAfterItsImport(t *testing.T) {
+	const rest = "\n\ndef child():\n    torch.ones(1, device='cuda')\n\n\nif __name__ == '__main__':\n    if torch.cuda.is_available():\n        pass\n    p = mp.Process(target=child)\n    p.start()\n"
+	const env = "os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver\n"
+	for _, tt := range []struct{ head, want string }{
+		{"import torch\nimport os\nimport multiprocessing as mp\n", "import torch\nimport os\n" + env + "import multiprocessing as mp\n"},
+		{"import torch\nimport multiprocessing as mp\nx = 1\nimport os\n", "import os\n" + env + "import torch\nimport multiprocessing as mp\nx = 1\nimport os\n"},
+	} {
+		src := tt.head + rest
+		dir := t.TempDir()
+		p := filepath.Join(dir, "main.py")
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nvml *finding.Fix
+		for i := range res.Findings {
+			for j, fx := range res.Findings[i].Fixes {
+				if strings.Contains(fx.Message, "PYTORCH_NVML_BASED_CUDA_CHECK") {
+					nvml = &res.Findings[i].Fixes[j]
+				}
 			}
-			out, err := fix.ApplyEdits([]byte(src), fx.Edits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.HasPrefix(string(out), "import os\nos.environ.setdefault(") {
-				t.Errorf("fixed:\n%s", out)
-			}
-			return
+		}
+		if nvml == nil {
+			t.Fatalf("no NVML fix: %v", res.Findings)
+		}
+		out, err := fix.ApplyEdits([]byte(src), nvml.Edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := tt.want + rest; string(out) != want {
+			t.Errorf("fixed:\n%s\nwant:\n%s", out, want)
 		}
 	}
-	t.Fatalf("no NVML fix: %v", res.Findings)
 }
