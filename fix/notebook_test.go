@@ -186,8 +186,8 @@ func TestNotebookFixRefused(t *testing.T) {
 	}
 	nb := map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": []any{
 		cell("\"\"\"Forks after the check.\"\"\"\n"),
-		cell("%%capture\n", "import os\n", "import torch\n"),
-		cell("if torch.cuda.is_available():\n", "    pid = os.fork()\n", "    if pid == 0:\n", "        torch.ones(1).cuda()\n"),
+		cell("%%capture\n", "import torch\n", "torch.manual_seed(0)\n"),
+		cell("import os\n", "if torch.cuda.is_available():\n", "    pid = os.fork()\n", "    if pid == 0:\n", "        torch.ones(1).cuda()\n"),
 	}}
 	b, _ := json.MarshalIndent(nb, "", " ")
 	os.WriteFile(filepath.Join(dir, "nb.ipynb"), b, 0o644)
