@@ -49,6 +49,10 @@ type InitRecord struct {
 	Lib   string // the catalog row's library ("" for extra-initializers)
 	Chain []Frame
 	Phase Phase
+	// ProcessGuard is the `current_process().name == "MainProcess"` guard
+	// the initialization runs under in the forkserver, which is named
+	// MainProcess: the guard does not keep it out of there.
+	ProcessGuard Site
 }
 
 // StartRecord is a process start seen by a simulation.

@@ -116,19 +116,36 @@ func appendUnique(list []string, more ...string) []string {
 
 // simulator runs one entry on one config.
 type simulator struct {
-	cfg    target.Config
-	entry  *Module
-	fn     *Function // the uncalled function entry, if any
-	out    *hazardSet
-	stack  []*Function
-	chain  []Frame
+	cfg   target.Config
+	entry *Module
+	fn    *Function // the uncalled function entry, if any
+	out   *hazardSet
+	stack []*Function
+	chain []Frame
+	// frames are, for each function of stack, the loaders its parameters
+	// were handed (effCall's binds, resolved).
+	frames []map[string][]*Object
 	budget int
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
 	// collectOnly: only collect CUDA initializations (the sub-simulations
 	// of what an import does); process starts are not checked.
 	collectOnly bool
+	// proc is the process the code runs in, for process guards.
+	proc procKind
+	// procGuard is the `current_process().name == "MainProcess"` guard
+	// the forkserver is running the body of.
+	procGuard Site
 }
+
+// procKind is the process a simulation runs code in.
+type procKind uint8
+
+const (
+	procMain   procKind = iota // the program's own process
+	procChild                  // a spawn (or pre-fix forkserver) child importing the main module
+	procServer                 // the forkserver process importing the main module or its preload
+)
 
 func (s *simulator) run(events []event, st *simState) {
 	for i := range events {
@@ -155,15 +172,38 @@ func (s *simulator) run(events []event, st *simState) {
 			s.run(e.body, st) // the second iteration sees the first one's state
 			st.join(before)
 		case evGuard:
-			if s.importOnly {
-				continue
-			}
-			saved := st.phase
-			st.phase = PhaseMain
-			s.run(e.body, st)
-			st.phase = saved
+			s.guard(e, st)
 		}
 	}
+}
+
+// guard runs the arm of a main guard that the process takes: the body as
+// __main__ (a name guard) or in a process named MainProcess (a process
+// guard: the program's own process and the forkserver), alt otherwise. What
+// only the main module runs is PhaseMain: children never re-run it.
+func (s *simulator) guard(e *event, st *simState) {
+	var asMain bool
+	switch e.guard {
+	case NameGuard:
+		asMain = !s.importOnly
+	case ProcessGuard:
+		asMain = s.proc != procChild
+	}
+	if !asMain {
+		s.run(e.alt, st)
+		return
+	}
+	if s.proc == procServer {
+		saved := s.procGuard
+		s.procGuard = e.site
+		s.run(e.body, st)
+		s.procGuard = saved
+		return
+	}
+	saved := st.phase
+	st.phase = PhaseMain
+	s.run(e.body, st)
+	st.phase = saved
 }
 
 func (s *simulator) effect(e *effect, st *simState) {
@@ -182,19 +222,27 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if hasInit(st.inits, e.site) {
 			return
 		}
-		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase}
+		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase, ProcessGuard: s.procGuard}
 		if e.entry != nil {
 			rec.Lib = e.entry.Lib
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
-		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) || !e.fn.facts().relevant {
+		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
+			return
+		}
+		// Run it if it does something the simulation tracks, or iterates
+		// a parameter this call hands loaders to.
+		frame := s.bindFrame(e.binds)
+		if !e.fn.facts().relevant && (len(frame) == 0 || !e.fn.facts().iterates) {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
+		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
 		s.run(e.fn.summaryOf(), st)
 		s.chain = s.chain[:len(s.chain)-1]
+		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
 	case effStart:
 		if e.once {
@@ -204,9 +252,17 @@ func (s *simulator) effect(e *effect, st *simState) {
 			st.startedOnce[e.obj] = true
 		}
 		s.start(e.obj, e.site, st)
-	case effPendingStart:
-		if !e.obj.Iterated {
-			s.start(e.obj, e.site, st)
+	case effIterate:
+		// Each iteration starts the workers again, but a persistent
+		// loader's only once.
+		for _, o := range s.loaders(e.src) {
+			if o.Persistent {
+				if st.startedOnce[o] {
+					continue
+				}
+				st.startedOnce[o] = true
+			}
+			s.start(o, e.site, st)
 		}
 	case effSetMethod:
 		st.setMethod(e.method)
@@ -233,6 +289,38 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.importOnly = saved
 		s.chain = s.chain[:len(s.chain)-1]
 	}
+}
+
+// loaders resolves what an iteration iterates: its loaders, and those the
+// current call handed to its parameters.
+func (s *simulator) loaders(src loaderSrc) []*Object {
+	if len(src.params) == 0 || len(s.frames) == 0 {
+		return src.objs
+	}
+	out := append([]*Object(nil), src.objs...)
+	frame := s.frames[len(s.frames)-1]
+	for _, p := range src.params {
+		for _, o := range frame[p] {
+			if !containsObj(out, o) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// bindFrame resolves the loaders a call hands to its callee's parameters.
+func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
+	if len(binds) == 0 {
+		return nil
+	}
+	frame := map[string][]*Object{}
+	for _, b := range binds {
+		if objs := s.loaders(b.src); len(objs) > 0 {
+			frame[b.param] = objs
+		}
+	}
+	return frame
 }
 
 func (s *simulator) onStack(f *Function) bool {

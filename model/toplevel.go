@@ -25,7 +25,7 @@ func (s *simulator) startAtImport(o *Object, rec *StartRecord, st *simState) {
 // spawnReimport checks a spawn start (CFL004): each child imports the main
 // module, and initializes CUDA again if its top level does.
 func (s *simulator) spawnReimport(rec *StartRecord) {
-	if inits := s.entryImportInits(); len(inits) > 0 && s.fn == nil {
+	if inits := s.entryImportInits(procChild); len(inits) > 0 && s.fn == nil {
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}
 }
@@ -54,13 +54,11 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 		// __main__ there is unknown.
 		return
 	}
-	inits := s.entryImportInits()
-	if len(inits) == 0 {
-		return
-	}
 	if serverImportsMain {
-		s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
-	} else {
+		if inits := s.entryImportInits(procServer); len(inits) > 0 {
+			s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
+		}
+	} else if inits := s.entryImportInits(procChild); len(inits) > 0 {
 		// Each child imports the main module itself, as a spawn child does.
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}
@@ -69,7 +67,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 // preloadInits simulates the forkserver importing a preloaded module.
 func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 	if mod := s.entry.importedModule(name, 0); mod != nil {
-		return mod.importTimeInits(s.cfg)
+		return mod.importTimeInits(s.cfg, procServer)
 	}
 	if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(name)); ok && e.Effect.Initializes() {
 		return []*InitRecord{{Site: o.Site, API: "import " + name, Lib: e.Lib}}
@@ -78,33 +76,35 @@ func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 }
 
 // entryImportInits is what running the entry module's top level as an
-// import initializes: what a spawn child, or the forkserver, does to it.
-// Nothing, for a main module children never re-import.
-func (s *simulator) entryImportInits() []*InitRecord {
+// import initializes in proc: what a spawn child, or the forkserver, does
+// to it. Nothing, for a main module children never re-import.
+func (s *simulator) entryImportInits(proc procKind) []*InitRecord {
 	if !s.entry.ReimportedByChildren() {
 		return nil
 	}
-	return s.entry.importTimeInits(s.cfg)
+	return s.entry.importTimeInits(s.cfg, proc)
 }
 
-// importTimeInits simulates importing m (its top level, guards skipped) and
-// returns the CUDA initializations, cached: they do not depend on the start
-// method or the version.
-func (m *Module) importTimeInits(cfg target.Config) []*InitRecord {
-	if m.importInitsDone {
-		return m.importInits
+// importTimeInits simulates importing m (its top level, name guards
+// skipped) in proc, a child or the forkserver, which differ in what they do
+// with process guards, and returns the CUDA initializations, cached: they
+// do not depend on the start method or the version.
+func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord {
+	memo := &m.importInits[proc]
+	if memo.done {
+		return memo.inits
 	}
-	m.importInitsDone = true
+	memo.done = true
 	if !m.topFacts().relevant {
 		return nil
 	}
-	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
+	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
 	st := newState()
 	sub.run(m.topSummary(), st)
 	for _, r := range st.inits {
 		if r.Phase == PhaseImport {
-			m.importInits = append(m.importInits, r)
+			memo.inits = append(memo.inits, r)
 		}
 	}
-	return m.importInits
+	return memo.inits
 }

@@ -38,13 +38,13 @@ func (r reporter) reportForkserver(z *model.Hazard) {
 	}
 	var msg string
 	if z.Via == "__main__" {
-		msg = fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s %s. Move it under `if __name__ == \"__main__\":`",
-			apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), children, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s %s%s. Move it under `if __name__ == \"__main__\":`",
+			apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), children, versions(z), r.processGuardNote(z.Init, at))
 	} else {
 		msg = fmt.Sprintf("%s initializes CUDA when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s %s. Initialize CUDA in the children instead",
 			apiName(z.Init.API), z.Via, r.startsRef(z, at), children, versions(z))
 	}
-	d := r.diagnostic(ruledoc.CFL002.Code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
+	d := r.diagnostic(ruledoc.CFL002.Code, at, msg, r.processGuardRelated(z.Init), r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	var fixes []fixsafety.Fix
 	if z.Via == "__main__" && at.Mod == z.Entry && len(z.Init.Chain) == 0 {
 		if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {
@@ -52,4 +52,22 @@ func (r reporter) reportForkserver(z *model.Hazard) {
 		}
 	}
 	r.report(d, fixes...)
+}
+
+// processGuardNote says, for an initialization under `if
+// current_process().name == "MainProcess":`, why that guard does not keep it
+// out of the forkserver.
+func (r reporter) processGuardNote(init *model.InitRecord, at model.Site) string {
+	if !init.ProcessGuard.Valid() {
+		return ""
+	}
+	return fmt.Sprintf("; it runs under `if %s:` (%s), which does not keep it out of the forkserver: the server process is itself named MainProcess when it imports the main module",
+		source(init.ProcessGuard), r.where(init.ProcessGuard, at))
+}
+
+func (r reporter) processGuardRelated(init *model.InitRecord) []analysis.RelatedInformation {
+	if !init.ProcessGuard.Valid() {
+		return nil
+	}
+	return []analysis.RelatedInformation{r.related(init.ProcessGuard, "This guard is true in the forkserver, which is named MainProcess")}
 }

@@ -133,7 +133,7 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 	moved := string(m.Src[start:end])
 	tf := r.prog.File(m)
 	del := analysis.TextEdit{Pos: tf.Pos(start), End: tf.Pos(end)}
-	if len(m.Guards) > 0 && !m.Guards[0].Negated && len(m.Guards[0].Body) > 0 && m.Guards[0].If.Start > end {
+	if len(m.Guards) > 0 && m.Guards[0].Plain() && len(m.Guards[0].Body) > 0 && m.Guards[0].If.Start > end {
 		g := m.Guards[0]
 		at := lineStart(m.Src, g.Body[0].Pos().Start)
 		indent := string(m.Src[at:g.Body[0].Pos().Start])

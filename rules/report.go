@@ -210,6 +210,10 @@ func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInforma
 	if m := methodPhrase(rec); m != "" {
 		what += ", " + m
 	}
+	if rec.Obj.Kind == model.ObjLoader && rec.Obj.Site.Valid() && rec.Obj.Site != rec.Site {
+		// Its workers start where it is iterated, not where it is made.
+		out = append(out, r.related(rec.Obj.Site, "The DataLoader is made here"))
+	}
 	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
 	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
 		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
