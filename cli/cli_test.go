@@ -324,7 +324,7 @@ func TestDiffDoesNotWrite(t *testing.T) {
 func TestRuleAllJSON(t *testing.T) {
 	code, out, _ := run(t, t.TempDir(), "rule", "--all", "--format", "json")
 	var docs []map[string]any
-	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != 6 {
+	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != 7 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	if docs[0]["code"] != "CFL001" || docs[0]["name"] != "fork-after-cuda-init" {

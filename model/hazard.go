@@ -13,7 +13,9 @@ const (
 	ForkAfterInit HazardKind = iota
 	// ForkserverInherits: the forkserver process itself initializes CUDA while
 	// importing __main__ (on versions with the preload fix) or a
-	// set_forkserver_preload module, and every child inherits it. CFL002.
+	// set_forkserver_preload module, and every child inherits it. CFL002
+	// when the children use CUDA or cannot be seen, CFL006 when they
+	// provably do not.
 	ForkserverInherits
 	// ReinitInChildren: CUDA initialized at the top level of a main module
 	// that spawn children (or pre-fix forkserver children) re-import, so every

@@ -533,8 +533,10 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	if z.Kind == StartAtImport {
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
+		// A benign hazard and one whose children use CUDA are reported by
+		// different rules (CFL003 and CFL001, CFL006 and CFL002).
 		verdict := "uses"
-		if z.Kind == ForkAfterInit && z.Child.Verdict == ChildNoCUDA {
+		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict == ChildNoCUDA {
 			verdict = "benign"
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.Init.Site), z.Via, verdict)
