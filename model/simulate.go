@@ -353,7 +353,10 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		switch m {
 		case target.Fork:
 			// CFL001, CFL003: the child inherits the parent's CUDA state.
-			if len(st.inits) > 0 && !o.ChildExecs {
+			// A Manager's server runs only multiprocessing's own loop: no
+			// edit of the program makes it touch CUDA, so it is not even
+			// the benign hazard.
+			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: st.inits[0], Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:

@@ -33,7 +33,13 @@ func (s *simulator) spawnReimport(rec *StartRecord) {
 // forkserver checks what the forkserver process imports before forking
 // every child: __main__ (with the preload fix, when it is in the preload
 // list, as it is by default) and the set_forkserver_preload modules.
+//
+// A Manager's server inherits the forkserver's state too, but runs only
+// multiprocessing's own code: no CFL002 or CFL006 for it. Where the
+// children import the main module themselves (CFL004), the server does
+// like any child.
 func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
+	inherits := o.Kind != ObjManager
 	preload, set := st.preload[o.Method.Family]
 	if !set {
 		preload = []string{"__main__"}
@@ -45,6 +51,9 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 			continue
 		}
 		for _, r := range s.preloadInits(name, o) {
+			if !inherits {
+				break
+			}
 			s.out.add(&Hazard{Kind: ForkserverInherits, Init: r, Start: rec, Child: s.childUse(o, st), Via: name}, s)
 			break
 		}
@@ -55,7 +64,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 		return
 	}
 	if serverImportsMain {
-		if inits := s.entryImportInits(procServer); len(inits) > 0 {
+		if inits := s.entryImportInits(procServer); len(inits) > 0 && inherits {
 			s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
 		}
 	} else if inits := s.entryImportInits(procChild); len(inits) > 0 {
