@@ -46,11 +46,14 @@ type Frame struct {
 
 // InitRecord is a CUDA initialization seen by a simulation.
 type InitRecord struct {
-	Site  Site
-	API   string // what was called: "torch.cuda.is_available()"
-	Lib   string // the catalog row's library ("" for extra-initializers)
-	Chain []Frame
-	Phase Phase
+	Site Site
+	API  string // what was called: "torch.cuda.is_available()"
+	Lib  string // the catalog row's library ("" for extra-initializers)
+	// DriverOnly is set when the initialization runs cuInit without
+	// creating a context (the catalog row's effect).
+	DriverOnly bool
+	Chain      []Frame
+	Phase      Phase
 	// ProcessGuard is the `current_process().name == "MainProcess"` guard
 	// the initialization runs under in the forkserver, which is named
 	// MainProcess: the guard does not keep it out of there.
@@ -97,7 +100,12 @@ type ChildUse struct {
 
 // Hazard is one problem, with every target config it holds on.
 type Hazard struct {
-	Kind    HazardKind
+	Kind HazardKind
+	// At is where the problem is reported: the initialization, or, when it
+	// runs inside a library the entry imports or calls, the entry's own
+	// import or call that leads there (the first frame of Init.Chain into
+	// the library); the process start for StartAtImport.
+	At      Site
 	Init    *InitRecord // nil for StartAtImport
 	Start   *StartRecord
 	Child   ChildUse

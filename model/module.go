@@ -40,6 +40,7 @@ type Module struct {
 	// child and in the forkserver (by procKind).
 	importInits [procServer + 1]struct {
 		inits []*InitRecord
+		sure  int // inits[:sure] run on every path of the import
 		done  bool
 	}
 }

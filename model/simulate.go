@@ -2,7 +2,10 @@ package model
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
@@ -25,6 +28,9 @@ const (
 // simState is the state of the simulated process at one point.
 type simState struct {
 	inits []*InitRecord
+	// sure holds the sites of the initializations that happened on every
+	// path here (the others only may have).
+	sure map[Site]bool
 	methodState
 	defaultCUDA bool
 	preload     map[string][]string
@@ -37,6 +43,7 @@ type simState struct {
 func newState() *simState {
 	return &simState{
 		methodState: newMethodState(),
+		sure:        map[Site]bool{},
 		preload:     map[string][]string{},
 		imported:    map[*Module]bool{},
 		startedOnce: map[*Object]bool{},
@@ -46,6 +53,10 @@ func newState() *simState {
 func (s *simState) clone() *simState {
 	c := *s
 	c.inits = append([]*InitRecord(nil), s.inits...)
+	c.sure = make(map[Site]bool, len(s.sure))
+	for k := range s.sure {
+		c.sure[k] = true
+	}
 	c.methodState = s.methodState.clone()
 	c.preload = make(map[string][]string, len(s.preload))
 	for k, v := range s.preload {
@@ -71,6 +82,11 @@ func (s *simState) join(others ...*simState) {
 		for _, r := range o.inits {
 			if !hasInit(s.inits, r.Site) {
 				s.inits = append(s.inits, r)
+			}
+		}
+		for k := range s.sure {
+			if !o.sure[k] {
+				delete(s.sure, k)
 			}
 		}
 		s.methodState.join(o.methodState)
@@ -136,6 +152,9 @@ type simulator struct {
 	// procGuard is the `current_process().name == "MainProcess"` guard
 	// the forkserver is running the body of.
 	procGuard Site
+	// reported maps each start found to the initializations it was
+	// reported with (initFor).
+	reported map[[2]Site]bool
 }
 
 // procKind is the process a simulation runs code in.
@@ -219,12 +238,14 @@ func (s *simulator) effect(e *effect, st *simState) {
 				return
 			}
 		}
+		st.sure[e.site] = true
 		if hasInit(st.inits, e.site) {
 			return
 		}
 		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase, ProcessGuard: s.procGuard}
 		if e.entry != nil {
 			rec.Lib = e.entry.Lib
+			rec.DriverOnly = e.entry.Effect == catalog.InitDriver
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
@@ -357,14 +378,43 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			// edit of the program makes it touch CUDA, so it is not even
 			// the benign hazard.
 			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
-				s.out.add(&Hazard{Kind: ForkAfterInit, Init: st.inits[0], Start: rec, Child: s.childUse(o, st)}, s)
+				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:
 			s.forkserver(o, rec, st)
 		case target.Spawn:
-			s.spawnReimport(rec)
+			s.spawnReimport(o, rec, st)
 		}
 	}
+}
+
+// initFor picks the initialization a start is reported with: the one an
+// earlier visit of the same start was reported with, if it is still there
+// (the same fork on a loop's next iteration is the same problem); else the
+// first that happened on every path to the start; else the first that
+// may have. The first in execution order that always runs is the one to
+// act on; one that only a branch runs, or that a loop's body runs after
+// the fork, is the answer only when nothing else initialized.
+func (s *simulator) initFor(st *simState, start Site) *InitRecord {
+	if s.reported == nil {
+		s.reported = map[[2]Site]bool{}
+	}
+	pick := func() *InitRecord {
+		for _, r := range st.inits {
+			if s.reported[[2]Site{start, r.Site}] {
+				return r
+			}
+		}
+		for _, r := range st.inits {
+			if st.sure[r.Site] {
+				return r
+			}
+		}
+		return st.inits[0]
+	}
+	r := pick()
+	s.reported[[2]Site{start, r.Site}] = true
+	return r
 }
 
 // childUse classifies the code a started object's children run.
@@ -529,6 +579,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		h.byKey = map[string]*Hazard{}
 	}
 	z.Entry, z.EntryFunc = s.entry, s.fn
+	z.At = anchor(z)
 	// One hazard per cause: the same initialization found before several
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
@@ -542,7 +593,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict == ChildNoCUDA {
 			verdict = "benign"
 		}
-		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.Init.Site), z.Via, verdict)
+		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
 	if old, ok := h.byKey[key]; ok {
 		old.Configs |= target.Of(s.cfg)
@@ -560,6 +611,41 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	z.Configs = target.Of(s.cfg)
 	h.byKey[key] = z
 	h.list = append(h.list, z)
+}
+
+// anchor is where a hazard is reported (Hazard.At). An initialization in
+// code of the entry's own project is reported where it is; one inside a
+// library is reported at the last step of its call chain still in the
+// project, so that each script importing the library gets its own finding
+// where its author can act (a lazy import, the start method,
+// PYTORCH_NVML_BASED_CUDA_CHECK before the import) and a noqa there.
+func anchor(z *Hazard) Site {
+	if z.Kind == StartAtImport || z.Init == nil {
+		return z.Start.Site
+	}
+	entry := z.Entry
+	if ownCode(entry, z.Init.Site.Mod) {
+		return z.Init.Site
+	}
+	for i := len(z.Init.Chain) - 1; i >= 0; i-- {
+		if f := z.Init.Chain[i]; ownCode(entry, f.Site.Mod) {
+			return f.Site
+		}
+	}
+	return z.Init.Site
+}
+
+// ownCode reports whether m is code of entry's own project rather than a
+// library it uses: entry itself, a module outside any package (a script's
+// helper next to it), or a module of a package under the same import root
+// as entry (its project's package). A package found elsewhere — the
+// library a repository's examples or tests import — is a library.
+func ownCode(entry, m *Module) bool {
+	if m == entry || m == nil {
+		return true
+	}
+	inPackage := strings.Contains(m.Name, ".") || filepath.Base(m.Path) == "__init__.py"
+	return !inPackage || m.importRoot == entry.importRoot
 }
 
 func siteKey(s Site) string {

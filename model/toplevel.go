@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/target"
 )
@@ -24,10 +26,29 @@ func (s *simulator) startAtImport(o *Object, rec *StartRecord, st *simState) {
 
 // spawnReimport checks a spawn start (CFL004): each child imports the main
 // module, and initializes CUDA again if its top level does.
-func (s *simulator) spawnReimport(rec *StartRecord) {
-	if inits := s.entryImportInits(procChild); len(inits) > 0 && s.fn == nil {
+func (s *simulator) spawnReimport(o *Object, rec *StartRecord, st *simState) {
+	if inits := s.entryImportInits(procChild); len(inits) > 0 && s.fn == nil && !s.libraryReinitMoot(inits) {
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}
+}
+
+// libraryReinitMoot reports whether what a child's re-import of the entry
+// initializes again is not worth reporting (inits, from entryImportInits):
+// every initialization runs inside a library the main module imports
+// (`import torch_geometric`), which the children need and the main module
+// cannot move, and none that always runs creates a context: a child pays a
+// cuInit and no GPU memory (libraries.md: `import torch_geometric` runs
+// cuInit, makes no context). An initialization in the program's own code is
+// always reported: it can move under the main guard.
+func (s *simulator) libraryReinitMoot(inits []*InitRecord) bool {
+	sure := s.entry.importInits[procChild].sure
+	for i, r := range inits {
+		library := !ownCode(s.entry, r.Site.Mod) || strings.HasPrefix(r.API, "import ") // a catalogued import
+		if !library || (i < sure && !r.DriverOnly) {
+			return false
+		}
+	}
+	return true
 }
 
 // forkserver checks what the forkserver process imports before forking
@@ -67,7 +88,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 		if inits := s.entryImportInits(procServer); len(inits) > 0 && inherits {
 			s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
 		}
-	} else if inits := s.entryImportInits(procChild); len(inits) > 0 {
+	} else if inits := s.entryImportInits(procChild); len(inits) > 0 && !s.libraryReinitMoot(inits) {
 		// Each child imports the main module itself, as a spawn child does.
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}
@@ -110,9 +131,15 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
 	st := newState()
 	sub.run(m.topSummary(), st)
-	for _, r := range st.inits {
-		if r.Phase == PhaseImport {
-			memo.inits = append(memo.inits, r)
+	// Those that always run first, in execution order, then the others.
+	for _, sure := range []bool{true, false} {
+		for _, r := range st.inits {
+			if r.Phase == PhaseImport && st.sure[r.Site] == sure {
+				memo.inits = append(memo.inits, r)
+			}
+		}
+		if sure {
+			memo.sure = len(memo.inits)
 		}
 	}
 	return memo.inits

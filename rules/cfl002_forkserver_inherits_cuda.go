@@ -30,7 +30,8 @@ var CFL002 = &analysis.Analyzer{
 
 // reportForkserver reports a ForkserverInherits hazard as CFL002 or CFL006.
 func (r reporter) reportForkserver(z *model.Hazard, code string) {
-	at := z.Init.Site
+	at := z.At
+	subject, detail := r.initSubject(z)
 	// What happens to the children, on which versions.
 	children := "children that touch CUDA will fail or hang " + versions(z)
 	switch z.Child.Verdict {
@@ -50,11 +51,11 @@ func (r reporter) reportForkserver(z *model.Hazard, code string) {
 	}
 	var msg string
 	if z.Via == "__main__" {
-		msg = fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s%s. Move it under `if __name__ == \"__main__\":`",
-			apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), children, r.processGuardNote(z.Init, at))
+		msg = fmt.Sprintf("%s initializes CUDA%s while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s%s. Move it under `if __name__ == \"__main__\":`",
+			subject, detail, r.importDetail(z), r.startsRef(z, at), children, r.processGuardNote(z.Init, at))
 	} else {
-		msg = fmt.Sprintf("%s initializes CUDA when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s. Initialize CUDA in the children instead",
-			apiName(z.Init.API), z.Via, r.startsRef(z, at), children)
+		msg = fmt.Sprintf("%s initializes CUDA%s when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s. Initialize CUDA in the children instead",
+			subject, detail, z.Via, r.startsRef(z, at), children)
 	}
 	d := r.diagnostic(code, at, msg, r.processGuardRelated(z.Init), r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	var fixes []fixsafety.Fix

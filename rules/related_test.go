@@ -31,6 +31,11 @@ func TestRelatedLocations(t *testing.T) {
 			"local_trainer.py:21 Calls `MyTrainer.train_loop`",
 			"local_trainer.py:26 Children are forked here",
 		}},
+		{"library_init", "examples/word_count.py", 5, "CFL003", []string{
+			"word_count.py:5 Imports `gpulib`",
+			"__init__.py:3 Imports `gpulib._probe`",
+			"_probe.py:3 CUDA is initialized here by `torch.cuda.is_available()`",
+		}},
 	}
 	cache := map[string][]finding.Finding{}
 	for _, tt := range tests {
@@ -41,7 +46,7 @@ func TestRelatedLocations(t *testing.T) {
 		}
 		var f *finding.Finding
 		for i := range fs {
-			if filepath.Base(fs[i].Path) == tt.file && fs[i].Start.Line == tt.line && fs[i].Code == tt.code {
+			if (fs[i].Path == tt.file || strings.HasSuffix(fs[i].Path, "/"+tt.file)) && fs[i].Start.Line == tt.line && fs[i].Code == tt.code {
 				f = &fs[i]
 			}
 		}
