@@ -286,7 +286,11 @@ func (s *simulator) effect(e *effect, st *simState) {
 			s.start(o, e.site, st)
 		}
 	case effSetMethod:
-		st.setMethod(e.method)
+		if e.ifUnset {
+			st.setMethodIfUnset(e.method)
+		} else {
+			st.setMethod(e.method)
+		}
 	case effDefaultDevice:
 		st.defaultCUDA = e.cuda
 	case effPreload:

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // A summary is what running a function (or a module body) does, as a tree of
@@ -324,8 +326,23 @@ func (b *builder) importName(name string, level int, span syntax.Span) {
 				kind := effectKindOf(e)
 				b.effect(effect{kind: kind, entry: e, api: "import " + prefix, site: site})
 			}
+			if i == 0 {
+				b.importSetter(prefix, site)
+			}
 		}
 	}
+}
+
+// importSetter records the start method a library sets when imported
+// (procapi.ImportSetters: `import torchrl` sets "spawn").
+func (b *builder) importSetter(root string, site Site) {
+	lib, ok := procapi.LookupImport(root)
+	if !ok {
+		return
+	}
+	m, _ := target.ParseStartMethod(lib.StartMethod)
+	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset,
+		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}})
 }
 
 func (b *builder) importFrom(s *syntax.ImportFrom) {
