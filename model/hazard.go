@@ -73,6 +73,9 @@ type StartRecord struct {
 	// MethodLit is the string literal naming "fork", when there is one, and
 	// SetMethodLit the literal of a set_start_method("fork") that chose it.
 	MethodLit Site
+	// Conditional is set when the start is reached only through a branch
+	// (an if, an except, a match case).
+	Conditional bool
 }
 
 // ChildVerdict says whether a child process touches CUDA.

@@ -155,6 +155,8 @@ type simulator struct {
 	// reported maps each start found to the initializations it was
 	// reported with (initFor).
 	reported map[[2]Site]bool
+	// branches counts the branch arms being run.
+	branches int
 }
 
 // procKind is the process a simulation runs code in.
@@ -178,11 +180,13 @@ func (s *simulator) run(events []event, st *simState) {
 			s.effect(&e.eff, st)
 		case evBranch:
 			var ends []*simState
+			s.branches++
 			for _, arm := range e.arms {
 				c := st.clone()
 				s.run(arm, c)
 				ends = append(ends, c)
 			}
+			s.branches--
 			*st = *ends[0]
 			st.join(ends[1:]...)
 		case evLoop:
@@ -370,7 +374,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
-			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
 		s.startAtImport(o, rec, st)
 		if !s.cfg.HasCUDA() {
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
@@ -18,10 +19,45 @@ import (
 // startAtImport checks a start made while the main module is imported
 // (CFL005): under anything but fork its children re-import that module and
 // make the same start.
+//
+// A script-runner app (a Streamlit script, run by `streamlit run`) cannot
+// have a main guard: the whole file is its top level, and its starts are
+// behind widgets (`if st.button(...):`). A child re-importing it runs
+// outside the runner, where every widget returns its default, so a start
+// under a branch is not made again there: only unconditional starts are
+// reported in such a script.
 func (s *simulator) startAtImport(o *Object, rec *StartRecord, st *simState) {
-	if st.phase == PhaseImport && rec.Method != target.Fork && o.Kind.api().StartAtImportMatters() && s.fn == nil && s.entry.ReimportedByChildren() {
-		s.out.add(&Hazard{Kind: StartAtImport, Start: rec}, s)
+	if st.phase != PhaseImport || rec.Method == target.Fork || !o.Kind.api().StartAtImportMatters() || s.fn != nil || !s.entry.ReimportedByChildren() {
+		return
 	}
+	if rec.Conditional && s.entry.scriptRunnerApp() {
+		return
+	}
+	s.out.add(&Hazard{Kind: StartAtImport, Start: rec}, s)
+}
+
+// scriptRunners are the libraries whose apps are scripts a runner executes
+// as __main__ for each session, with no main guard: `streamlit run app.py`.
+var scriptRunners = map[string]bool{"streamlit": true}
+
+// scriptRunnerApp reports whether m is a script-runner app: its top level
+// imports a script runner.
+func (m *Module) scriptRunnerApp() bool {
+	for _, st := range m.File.Body {
+		switch st := st.(type) {
+		case *syntax.Import:
+			for _, a := range st.Names {
+				if scriptRunners[rootOf(a.Name)] {
+					return true
+				}
+			}
+		case *syntax.ImportFrom:
+			if st.Level == 0 && scriptRunners[rootOf(st.Module)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // spawnReimport checks a spawn start (CFL004): each child imports the main
