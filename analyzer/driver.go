@@ -27,6 +27,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -58,6 +59,13 @@ type Options struct {
 	MaxFileSize int64
 	// WorkDir makes finding paths relative; "" means the current directory.
 	WorkDir string
+	// Overlay holds the contents of files that differ from the disk (an
+	// editor's unsaved buffers), by absolute, clean path. The run reads a
+	// file in it from here instead of the disk, whether it is checked or a
+	// local module a checked file imports; a path named in Paths that
+	// exists only here is checked too. Imports still resolve against the
+	// directories on disk.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -74,8 +82,15 @@ type Result struct {
 	// Unconfigured counts files not checked because their configuration
 	// could not be loaded.
 	Unconfigured int
-	// ReadFile returns a checked file's bytes (for snippets and fixes).
+	// ReadFile returns a checked file's bytes (for snippets and fixes):
+	// for a notebook, the module its kernel runs, which the findings'
+	// offsets are in.
 	ReadFile func(path string) ([]byte, error)
+	// FilesRead are the absolute paths of the files the run read, sorted:
+	// the checked files and the local modules the analysis loaded or the
+	// prefilter scanned. A change to any other file cannot change the
+	// findings (an editor re-checks a file when one of these changes).
+	FilesRead []string
 }
 
 // Run checks the files under opts.Paths.
@@ -105,8 +120,8 @@ func Run(opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded)
-	rd := newReader(opts.MaxFileSize)
+	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, opts.Overlay)
+	rd := newReader(opts.MaxFileSize, opts.Overlay)
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
 		return nil, fmt.Errorf("invalid analyzer graph: %w", err)
@@ -146,8 +161,11 @@ func Run(opts Options) (*Result, error) {
 	res.Findings = append(res.Findings, sup.unusedNoqa()...)
 	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 	res.Findings = dedupe(res.Findings)
+	res.Notices = append(res.Notices, rd.notebookNotices()...)
+	rd.inCells(&conv, res)
 	res.Errors = append(pol.Errors(), res.Errors...)
 	res.Unconfigured = pol.Unconfigured()
+	res.FilesRead = rd.read()
 	for i := range res.Errors {
 		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)
 	}
@@ -157,7 +175,7 @@ func Run(opts Options) (*Result, error) {
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	sort.SliceStable(res.Notices, func(i, j int) bool {
 		a, b := res.Notices[i], res.Notices[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+		return a.Path < b.Path || a.Path == b.Path && (a.Cell < b.Cell || a.Cell == b.Cell && a.Line < b.Line)
 	})
 	return res, nil
 }
@@ -293,15 +311,22 @@ func safeRun(a *analysis.Analyzer, pass *analysis.Pass) (res any, err error) {
 
 // reader is the checked, caching Pass.ReadFile.
 type reader struct {
-	max   int64
-	mu    sync.Mutex
-	cache map[string][]byte
+	max     int64
+	overlay map[string][]byte
+	mu      sync.Mutex
+	cache   map[string][]byte
+	// notebooks are the notebooks read, by path (notebook.go).
+	notebooks map[string]*notebook.Notebook
 }
 
-func newReader(max int64) *reader { return &reader{max: max, cache: map[string][]byte{}} }
+func newReader(max int64, overlay map[string][]byte) *reader {
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}}
+}
 
-// ReadFile reads a Python file, refusing directories, special files and
-// files over the size limit.
+// ReadFile reads a Python file, from the overlay when it holds the file,
+// refusing directories, special files and files over the size limit. For a
+// Jupyter notebook it returns the Python module the kernel runs (package
+// notebook): what every pass analyzes.
 func (r *reader) ReadFile(path string) ([]byte, error) {
 	r.mu.Lock()
 	if b, ok := r.cache[path]; ok {
@@ -309,6 +334,12 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return b, nil
 	}
 	r.mu.Unlock()
+	if b, ok := r.overlay[filepath.Clean(path)]; ok {
+		if int64(len(b)) > r.max {
+			return nil, r.tooLarge(int64(len(b)))
+		}
+		return r.keep(path, b)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -317,16 +348,48 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	if fi.Size() > r.max {
-		return nil, fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(fi.Size())/1e6, float64(r.max)/1e6)
+		return nil, r.tooLarge(fi.Size())
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return r.keep(path, b)
+}
+
+func (r *reader) tooLarge(size int64) error {
+	return fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(size)/1e6, float64(r.max)/1e6)
+}
+
+// keep caches what passes see of the file at path: its bytes, or for a
+// notebook the module its kernel runs.
+func (r *reader) keep(path string, b []byte) ([]byte, error) {
+	if notebook.IsPath(path) {
+		var err error
+		if b, err = r.notebookSource(path, b); err != nil {
+			return nil, err
+		}
+	}
 	r.mu.Lock()
 	r.cache[path] = b
 	r.mu.Unlock()
 	return b, nil
+}
+
+// read lists the clean paths of the files read so far, sorted.
+func (r *reader) read() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := make(map[string]bool, len(r.cache))
+	out := make([]string, 0, len(r.cache))
+	for p := range r.cache {
+		if c := filepath.Clean(p); !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func relPath(workDir, path string) string {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // skipDir lists directory names never walked into, whatever the config says:
@@ -19,17 +20,18 @@ var skipDir = map[string]bool{
 	"_build": true, "buck-out": true, "build": true, "dist": true, "venv": true,
 }
 
-// isPython reports whether a walked file is checked.
+// isPython reports whether a walked file is checked: Python sources, stubs
+// and Jupyter notebooks (checked by default, as ruff does).
 func isPython(name string) bool {
-	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi")
+	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || notebook.IsPath(name)
 }
 
 // discover expands paths into absolute file names, sorted and unique (by
 // real path, so a file reached through a symlink is checked once). Files
-// named explicitly are checked unless exclude says otherwise; directories are
-// walked for *.py and *.pyi files, following symlinks to directories with
-// loop detection.
-func discover(paths []string, workDir string, exclude func(string, bool, bool) bool) ([]string, []finding.ToolError) {
+// named explicitly are checked unless exclude says otherwise (also when they
+// exist only in the overlay); directories are walked for *.py, *.pyi and
+// *.ipynb files, following symlinks to directories with loop detection.
+func discover(paths []string, workDir string, exclude func(string, bool, bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
 	seenReal := map[string]bool{}
@@ -51,6 +53,12 @@ func discover(paths []string, workDir string, exclude func(string, bool, bool) b
 		}
 		p = filepath.Clean(p)
 		fi, err := os.Stat(p)
+		if _, ok := overlay[p]; ok && err != nil {
+			if exclude == nil || !exclude(p, false, true) {
+				addFile(p)
+			}
+			continue
+		}
 		if err != nil {
 			errs = append(errs, finding.ToolError{Path: p, Message: statError(arg, err)})
 			continue

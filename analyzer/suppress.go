@@ -19,12 +19,24 @@ import (
 
 // suppressor applies suppressions to one run's findings.
 type suppressor struct {
-	conv   *converter
-	policy *config.Policy
+	conv    *converter
+	policy  *config.Policy
+	sources []sourceComments
 	// files are the checked files' directives and token files, by
 	// absolute path.
 	files map[string]*directives
 	order []string
+	// imported are the directives of other files findings lie in (a local
+	// module a checked file imports), read on demand; nil when unknown.
+	imported map[string]*noqa.Set
+}
+
+// moduleSource is implemented by a pass result that loaded more files than
+// the checked ones: a finding can lie in a local module a checked file
+// imports (the initialization in a helper), and that module's `# noqa`
+// comments apply to it as they would if it were checked too.
+type moduleSource interface {
+	Source(path string) (src []byte, comments []syntax.Comment, ok bool)
 }
 
 type directives struct {
@@ -33,7 +45,7 @@ type directives struct {
 }
 
 func newSuppressor(conv *converter, pol *config.Policy, sources []sourceComments) *suppressor {
-	s := &suppressor{conv: conv, policy: pol, files: map[string]*directives{}}
+	s := &suppressor{conv: conv, policy: pol, sources: sources, files: map[string]*directives{}, imported: map[string]*noqa.Set{}}
 	for _, src := range sources {
 		src.CheckedSources(func(path string, b []byte, comments []syntax.Comment, tf *token.File) {
 			if _, ok := s.files[path]; ok {
@@ -56,11 +68,33 @@ func (s *suppressor) apply(fs []finding.Finding) []finding.Finding {
 			f.Suppressed = true
 			continue
 		}
-		if d := s.files[abs]; d != nil && d.set.Suppresses(f.Code, f.Start.Line) {
+		if set := s.directivesOf(abs); set != nil && set.Suppresses(f.Code, f.Start.Line) {
 			f.Suppressed = true
 		}
 	}
 	return fs
+}
+
+// directivesOf returns the directives of the file at abs: a checked file's,
+// or an imported module's from the pass that loaded it.
+func (s *suppressor) directivesOf(abs string) *noqa.Set {
+	if d := s.files[abs]; d != nil {
+		return d.set
+	}
+	if set, ok := s.imported[abs]; ok {
+		return set
+	}
+	var set *noqa.Set
+	for _, src := range s.sources {
+		if ms, ok := src.(moduleSource); ok {
+			if b, comments, ok := ms.Source(abs); ok {
+				set = noqa.Parse(b, comments)
+				break
+			}
+		}
+	}
+	s.imported[abs] = set
+	return set
 }
 
 // unusedNoqa reports, in the checked files that select CFL100, the

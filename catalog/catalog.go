@@ -13,8 +13,9 @@
 // under testdata/py/catalog/ that exercises it, tagged on the line above the
 // call with "# row: <shape> <name>" (shape as Shape.String prints it);
 // TestEveryRowHasFixture fails until you do. Measured rows cite the probe label
-// of testdata/groundtruth/oracle.json or oracle_extra.json, and the tests check
-// that the row's Effect agrees with the measurement.
+// of testdata/groundtruth/oracle.json, oracle_extra.json, libraries.json (the
+// libraries above torch) or launchers.json, and the tests check that the
+// row's Effect agrees with the measurement.
 package catalog
 
 import "strings"
@@ -110,6 +111,16 @@ const (
 	// UnlessNVMLCheck: torch.cuda.is_available(), which asks NVML instead of
 	// the driver when PYTORCH_NVML_BASED_CUDA_CHECK=1 is set before the call.
 	UnlessNVMLCheck
+	// UnlessFlag: on every call but one that passes True to one of the
+	// keywords in Entry.Flags (Accelerator(cpu=True),
+	// TrainingArguments(use_cpu=True)).
+	UnlessFlag
+	// DeviceMapArg: only when the argument named by Entry.Device is present
+	// and places weights on a GPU: a placement strategy ("auto",
+	// "balanced", "sequential"), a CUDA device or index, or a dict display
+	// mapping modules to devices; "cpu", "meta", "disk" and values the model
+	// cannot read do not count (from_pretrained(..., device_map="auto")).
+	DeviceMapArg
 )
 
 // Role marks rows the model treats specially beyond their Effect.
@@ -123,6 +134,10 @@ const (
 	// RoleSetDefaultDevice: torch.set_default_device(dev); later factory calls
 	// without a device argument allocate on dev.
 	RoleSetDefaultDevice
+	// RoleNVMLCheck: importing the module sets PYTORCH_NVML_BASED_CUDA_CHECK=1
+	// for the process (lightning), so a later torch.cuda.is_available() asks
+	// NVML and initializes nothing.
+	RoleNVMLCheck
 )
 
 // ArgRef names an argument by position and keyword.
@@ -136,8 +151,11 @@ type ArgRef struct {
 type Evidence struct {
 	// Source is "oracle" (a probe in oracle.json), "oracle_extra" (a probe in
 	// oracle_extra.json, the second harness run for rows that first rested on
-	// docs), "forkmatrix" (a scenario in forkmatrix.json), "docs"
-	// (documentation, issue or PR threads) or "code" (library source).
+	// docs), "libraries" (a probe in libraries.json, the run of the
+	// libraries above torch), "launchers" (a probe in launchers.json:
+	// transformers, sentence-transformers and the launchers), "forkmatrix" (a
+	// scenario in forkmatrix.json), "docs" (documentation, issue or PR
+	// threads) or "code" (library source).
 	Source string
 	// Ref is the oracle probe label ("torch: torch.cuda.is_available()"), the
 	// fork-matrix scenario as "<lib>: <scenario>", a URL, or
@@ -147,14 +165,21 @@ type Evidence struct {
 
 // Entry is one catalog row.
 type Entry struct {
-	Name     string // qualified name, see Shape
-	Shape    Shape
-	Lib      string // library as users call it: "torch", "cupy", "jax", ...
-	Effect   Effect
-	When     Condition
-	Device   ArgRef // for DeviceArg, DeviceArgOrDefault and RoleDevice
-	Role     Role
-	Evidence Evidence
+	Name   string // qualified name, see Shape
+	Shape  Shape
+	Lib    string // library as users call it: "torch", "cupy", "jax", ...
+	Effect Effect
+	When   Condition
+	Device ArgRef // for DeviceArg, DeviceArgOrDefault, DeviceMapArg and RoleDevice
+	// Flags are the keywords that turn the effect off (UnlessFlag).
+	Flags []string
+	// AnyReceiver lets a Method row apply where the receiver is a library
+	// class the model knows by name (AutoModel.from_pretrained), not only
+	// where it is an untyped object: its condition names a keyword specific
+	// enough to tell the API apart.
+	AnyReceiver bool
+	Role        Role
+	Evidence    Evidence
 	// Also lists further evidence that agrees with Effect (another spelling
 	// measured, the fork-matrix scenario that shows the consequence).
 	Also []Evidence
@@ -218,5 +243,12 @@ func Canonical(name string) string {
 }
 
 // Libraries lists the top-level module names whose import makes a file
-// relevant to the analysis (CUDA libraries).
+// relevant to the analysis (CUDA libraries, and the libraries above torch
+// whose calls initialize it). They always mean the installed library, never
+// a file of the checked project.
 func Libraries() []string { return libraries }
+
+// LocalFirst lists the top-level modules of libraries that have catalog rows
+// but are read from source where the checked project holds them (DeepSpeed,
+// Warp): their rows apply to code that uses the installed library.
+func LocalFirst() []string { return localFirst }

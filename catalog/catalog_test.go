@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -21,6 +22,17 @@ type probe struct {
 	Context     bool   `json:"has_current_ctx"`
 }
 
+// probeFiles are the files of each measured evidence source. The oracle
+// files are a map of probes; the later harnesses (libraries.py,
+// launchers_probe.py) keep theirs under "probes", beside the run's
+// environment and scenarios.
+var probeFiles = map[string]string{
+	"oracle":       "oracle.json",
+	"oracle_extra": "oracle_extra.json",
+	"libraries":    "libraries.json",
+	"launchers":    "launchers.json",
+}
+
 func loadProbes(t *testing.T, file string) map[string]probe {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(groundTruth, file))
@@ -28,7 +40,12 @@ func loadProbes(t *testing.T, file string) map[string]probe {
 		t.Fatal(err)
 	}
 	var m map[string]probe
-	if err := json.Unmarshal(b, &m); err != nil {
+	var wrapped struct {
+		Probes map[string]probe `json:"probes"`
+	}
+	if err := json.Unmarshal(b, &wrapped); err == nil && wrapped.Probes != nil {
+		m = wrapped.Probes
+	} else if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
 	if len(m) == 0 {
@@ -36,6 +53,9 @@ func loadProbes(t *testing.T, file string) map[string]probe {
 	}
 	return m
 }
+
+// measured reports whether an evidence source is a probe file.
+func measured(source string) bool { _, ok := probeFiles[source]; return ok }
 
 // scenario is one run of forkmatrix.py.
 type scenario struct {
@@ -93,7 +113,8 @@ func agrees(e Effect, p probe) bool {
 	return false
 }
 
-var knownSources = map[string]bool{"oracle": true, "oracle_extra": true, "forkmatrix": true, "docs": true, "code": true}
+var knownSources = map[string]bool{"oracle": true, "oracle_extra": true, "libraries": true, "launchers": true,
+	"forkmatrix": true, "docs": true, "code": true}
 
 var codeRef = regexp.MustCompile(`^[\w.-]+/[\w.-]+ \S+`)
 
@@ -101,9 +122,9 @@ func rowID(r *Entry) string { return r.Shape.String() + " " + r.Name }
 
 // (a) Measured rows agree with the measurement; (e) every row has evidence.
 func TestEvidence(t *testing.T) {
-	probes := map[string]map[string]probe{
-		"oracle":       loadProbes(t, "oracle.json"),
-		"oracle_extra": loadProbes(t, "oracle_extra.json"),
+	probes := map[string]map[string]probe{}
+	for src, file := range probeFiles {
+		probes[src] = loadProbes(t, file)
 	}
 	fm := loadForkMatrix(t)
 	check := func(r *Entry, ev Evidence, silent bool) {
@@ -118,7 +139,7 @@ func TestEvidence(t *testing.T) {
 			return
 		}
 		switch ev.Source {
-		case "oracle", "oracle_extra":
+		case "oracle", "oracle_extra", "libraries", "launchers":
 			p, ok := probes[ev.Source][ev.Ref]
 			switch {
 			case !ok:
@@ -183,14 +204,17 @@ func TestEveryProbeIsCited(t *testing.T) {
 	for i := range rows {
 		r := &rows[i]
 		for _, ev := range append(append([]Evidence{r.Evidence}, r.Also...), r.Silent...) {
-			if ev.Source == "oracle" || ev.Source == "oracle_extra" {
+			if measured(ev.Source) {
 				cited[ev.Source+"\x00"+ev.Ref] = true
 			}
 		}
 	}
-	for _, file := range []string{"oracle", "oracle_extra"} {
+	// libraries.json is left out: it measured imports and constructors of
+	// libraries that have no rows (timm, torchvision, jax...), kept whole
+	// as the run's record.
+	for _, file := range []string{"oracle", "oracle_extra", "launchers"} {
 		var missing []string
-		for k, p := range loadProbes(t, file+".json") {
+		for k, p := range loadProbes(t, probeFiles[file]) {
 			if p.Error != "" || cited[file+"\x00"+k] {
 				continue
 			}
@@ -388,7 +412,11 @@ func TestRowsWellFormed(t *testing.T) {
 		if r.Shape != Method && Canonical(r.Name) != r.Name {
 			t.Errorf("%s: not canonical (Canonical gives %q), so Lookup can never reach it", id, Canonical(r.Name))
 		}
-		needsArg := r.When == DeviceArg || r.When == DeviceArgOrDefault || r.Role != RoleNone
+		needsArg := r.When == DeviceArg || r.When == DeviceArgOrDefault || r.When == DeviceMapArg ||
+			r.Role == RoleDevice || r.Role == RoleSetDefaultDevice
+		if r.Role == RoleNVMLCheck && r.Shape != Import {
+			t.Errorf("%s: only an import sets the NVML check", id)
+		}
 		hasArg := r.Device.Pos >= 0 || r.Device.Keyword != ""
 		if needsArg && !hasArg {
 			t.Errorf("%s: condition or role without a Device argument", id)
@@ -402,8 +430,14 @@ func TestRowsWellFormed(t *testing.T) {
 		if r.When != Always && !r.Effect.Initializes() {
 			t.Errorf("%s: a condition on a row that never initializes", id)
 		}
-		if r.Effect.TouchesCUDA() && r.Shape != Method && !libs[strings.SplitN(r.Name, ".", 2)[0]] {
-			t.Errorf("%s: touches CUDA, but %q is not in Libraries()", id, strings.SplitN(r.Name, ".", 2)[0])
+		if root := strings.SplitN(r.Name, ".", 2)[0]; r.Effect.TouchesCUDA() && r.Shape != Method && !libs[root] && !slices.Contains(LocalFirst(), root) {
+			t.Errorf("%s: touches CUDA, but %q is in neither Libraries() nor LocalFirst()", id, root)
+		}
+		if (r.When == UnlessFlag) != (len(r.Flags) > 0) {
+			t.Errorf("%s: Flags are for UnlessFlag rows, and such a row needs them", id)
+		}
+		if r.AnyReceiver && (r.Shape != Method || r.When == Always) {
+			t.Errorf("%s: AnyReceiver is for a Method row whose condition tells the API apart", id)
 		}
 	}
 }

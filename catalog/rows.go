@@ -8,8 +8,10 @@ func extra(probe string) Evidence  { return Evidence{Source: "oracle_extra", Ref
 func fork(scenario string) Evidence {
 	return Evidence{Source: "forkmatrix", Ref: scenario}
 }
-func docs(url string) Evidence  { return Evidence{Source: "docs", Ref: url} }
-func code(path string) Evidence { return Evidence{Source: "code", Ref: path} }
+func libs(probe string) Evidence   { return Evidence{Source: "libraries", Ref: probe} }
+func launch(probe string) Evidence { return Evidence{Source: "launchers", Ref: probe} }
+func docs(url string) Evidence     { return Evidence{Source: "docs", Ref: url} }
+func code(path string) Evidence    { return Evidence{Source: "code", Ref: path} }
 
 // Argument references used by several rows.
 var (
@@ -693,6 +695,179 @@ var rows = []Entry{
 		Evidence: extra("pynvml: handle, memory info, name, driver version")},
 	{Name: "pynvml.nvmlShutdown", Shape: Call, Lib: "pynvml", Effect: NoEffect,
 		Evidence: extra("pynvml: handle, memory info, name, driver version")},
+	// ---------------------------------------------------------------------
+	// torch: the device-generic API (libraries.json, measured with the
+	// libraries above torch).
+	{Name: "torch.accelerator.is_available", Shape: Call, Lib: "torch", Effect: InitDriver,
+		Evidence: libs("torch: import torch; torch.accelerator.is_available()"),
+		Note:     "driver-only init; torch.cuda.is_initialized() stays False"},
+	{Name: "torch.accelerator.device_count", Shape: Call, Lib: "torch", Effect: NoEffect,
+		Evidence: libs("torch: import torch; torch.accelerator.device_count()")},
+	{Name: "torch.accelerator.current_accelerator", Shape: Call, Lib: "torch", Effect: NoEffect,
+		Evidence: libs("torch: import torch; torch.accelerator.current_accelerator()")},
+	{Name: "torch.accelerator.current_device_index", Shape: Call, Lib: "torch", Effect: InitDriver,
+		Evidence: libs("torch: import torch; torch.accelerator.current_device_index()")},
+	{Name: "torch.get_device_module", Shape: Call, Lib: "torch", Effect: InitDriver,
+		Evidence: libs("probes-2026-12: torch.get_device_module()"),
+		Note:     "with no argument it resolves the current accelerator, which asks the driver"},
+	{Name: "torch.backends.cuda.matmul.allow_tf32", Shape: Attr, Lib: "torch", Effect: NoEffect,
+		Evidence: libs("torch: import torch; torch.backends.cuda.matmul.allow_tf32 = True"), Note: "a flag"},
+	{Name: "torch.set_float32_matmul_precision", Shape: Call, Lib: "torch", Effect: NoEffect,
+		Evidence: libs(`torch: import torch; torch.set_float32_matmul_precision("high")`)},
+
+	// ---------------------------------------------------------------------
+	// accelerate. Accelerator() and PartialState() run cuInit but leave
+	// torch.cuda.is_initialized() False, so the libraries' own pre-fork
+	// checks (notebook_launcher, Lightning's launcher) do not see them.
+	{Name: "accelerate", Shape: Import, Lib: "accelerate", Effect: NoEffect,
+		Evidence: libs("accelerate: import accelerate"),
+		Also: []Evidence{libs("accelerate: from accelerate import notebook_launcher"),
+			launch("accelerate: import accelerate.launchers")}},
+	{Name: "accelerate.Accelerator", Shape: Call, Lib: "accelerate", Effect: InitDriver, When: UnlessFlag, Flags: []string{"cpu"},
+		Evidence: libs("accelerate: from accelerate import Accelerator; a = Accelerator()"),
+		Also:     []Evidence{libs("accelerate: from accelerate import Accelerator; a = Accelerator(); a.device")},
+		Silent:   []Evidence{libs("accelerate: from accelerate import Accelerator; a = Accelerator(cpu=True)")},
+		Note: "driver-only init that torch.cuda.is_initialized() does not see; model.to(accelerator.device) then creates a context " +
+			"(libraries 'Accelerator(); torch.nn.Linear(2, 2).to(a.device)'); Accelerator(cpu=True) initializes nothing"},
+	{Name: "accelerate.PartialState", Shape: Call, Lib: "accelerate", Effect: InitDriver, When: UnlessFlag, Flags: []string{"cpu"},
+		Evidence: libs("accelerate: from accelerate import PartialState; PartialState()"),
+		Note:     "PartialState(cpu=True) is read like Accelerator(cpu=True) (accelerate/state.py); only PartialState() was measured"},
+	{Name: "accelerate.utils.set_seed", Shape: Call, Lib: "accelerate", Effect: NoEffect,
+		Evidence: libs("accelerate: from accelerate.utils import set_seed; set_seed(0)")},
+
+	// ---------------------------------------------------------------------
+	// lightning (lightning.pytorch, lightning.fabric, pytorch_lightning and
+	// lightning_fabric are one name space to the catalog: see aliases).
+	{Name: "lightning", Shape: Import, Lib: "lightning", Effect: NoEffect, Role: RoleNVMLCheck,
+		Evidence: libs("lightning: import lightning"),
+		Also: []Evidence{libs("lightning: import pytorch_lightning"),
+			code("Lightning-AI/pytorch-lightning src/lightning/fabric/__init__.py (os.environ[\"PYTORCH_NVML_BASED_CUDA_CHECK\"] = \"1\" at import)")},
+		Note: "sets PYTORCH_NVML_BASED_CUDA_CHECK=1 for the process: a later torch.cuda.is_available() asks NVML and initializes nothing " +
+			"(launchers.json 'lightning: Trainer(strategy='ddp_fork').fit after is_available()': the forked child trained on cuda:0)"},
+	{Name: "lightning.Trainer", Shape: Call, Lib: "lightning", Effect: NoEffect,
+		Evidence: libs(`lightning: import lightning as L; L.Trainer(accelerator="gpu", devices=1, logger=False, enable_checkpointing=False)`),
+		Also: []Evidence{libs(`lightning: import lightning as L; L.Trainer(accelerator="auto", logger=False, enable_checkpointing=False)`),
+			libs(`lightning: import lightning as L; L.Trainer(accelerator="cpu", logger=False, enable_checkpointing=False)`),
+			libs(`lightning: import pytorch_lightning as pl; pl.Trainer(accelerator="gpu", devices=1, logger=False)`),
+			launch("lightning: L.Trainer(accelerator='gpu', devices=1, strategy='ddp_fork') constructed")},
+		Note: "constructing a Trainer touches no device; fit() moves the module to the GPU (in the children, for ddp_fork and ddp_spawn: procapi)"},
+	{Name: "lightning.seed_everything", Shape: Call, Lib: "lightning", Effect: NoEffect,
+		Evidence: libs("lightning: import lightning as L; L.seed_everything(0)")},
+	{Name: "lightning.accelerators.cuda.num_cuda_devices", Shape: Call, Lib: "lightning", Effect: NoEffect,
+		Evidence: libs("lightning: from lightning.fabric.accelerators.cuda import num_cuda_devices; num_cuda_devices()"), Note: "NVML"},
+	{Name: "lightning.accelerators.cuda.is_cuda_available", Shape: Call, Lib: "lightning", Effect: NoEffect,
+		Evidence: libs("lightning: from lightning.fabric.accelerators.cuda import is_cuda_available; is_cuda_available()"), Note: "NVML"},
+	{Name: "lightning.Fabric", Shape: Call, Lib: "lightning", Effect: NoEffect,
+		Evidence: libs(`lightning: import lightning as L; L.Fabric(accelerator="cuda", devices=1)`),
+		Note:     "constructing it touches no device; launch() does"},
+	{Name: "lightning.Fabric().launch", Shape: Call, Lib: "lightning", Effect: InitContext,
+		Evidence: libs(`lightning: import lightning as L; f = L.Fabric(accelerator="cuda", devices=1); f.launch()`),
+		Note:     "sets up the device in the calling process; Fabric(accelerator=\"cpu\").launch() does not, which the row cannot tell (the constructor's arguments are not kept)"},
+
+	// ---------------------------------------------------------------------
+	// transformers (launchers.json builds a one-layer BERT and saves it to
+	// a scratch directory; nothing is downloaded).
+	{Name: "transformers", Shape: Import, Lib: "transformers", Effect: NoEffect,
+		Evidence: libs("transformers: import transformers"),
+		Also:     []Evidence{libs("transformers: from transformers import pipeline")}},
+	{Name: "transformers.pipeline", Shape: Call, Lib: "transformers", Effect: InitContext, When: DeviceArg,
+		Device:   ArgRef{Pos: -1, Keyword: "device", DefaultCUDA: true},
+		Evidence: launch("transformers: pipeline('feature-extraction', model=<tiny>, device=0)"),
+		Also: []Evidence{launch("transformers: pipeline('feature-extraction', model=<tiny>, device='cuda')"),
+			launch("transformers: pipeline('feature-extraction', model=<tiny>)"),
+			launch("transformers: pipeline('feature-extraction', model=<tiny>, device_map='auto')")},
+		Silent: []Evidence{launch("transformers: pipeline('feature-extraction', model=<tiny>, device=-1)"),
+			launch("transformers: pipeline('feature-extraction', model=<tiny>, device='cpu')")},
+		Note: "with no device= it places the model on GPU 0 when one is available (so does device_map=); device=-1 and device='cpu' stay on the CPU"},
+	{Name: ".from_pretrained", Shape: Method, Lib: "transformers", Effect: InitContext, When: DeviceMapArg, AnyReceiver: true,
+		Device:   ArgRef{Pos: -1, Keyword: "device_map"},
+		Evidence: launch("transformers: AutoModel.from_pretrained(<tiny>, device_map='auto')"),
+		Also: []Evidence{launch("transformers: AutoModel.from_pretrained(<tiny>, device_map='cuda')"),
+			launch("transformers: AutoModel.from_pretrained(<tiny>, device_map={'': 0})")},
+		Silent: []Evidence{launch("transformers: AutoModel.from_pretrained(<tiny>)"),
+			launch("transformers: AutoModel.from_pretrained(<tiny>, device_map='cpu')"),
+			launch("transformers: AutoTokenizer.from_pretrained(<tiny>)")},
+		Note: "any from_pretrained (transformers, diffusers, peft) that takes device_map= loads the weights onto the GPUs it names; without device_map= it loads on the CPU"},
+	{Name: "transformers.utils.is_torch_cuda_available", Shape: Call, Lib: "transformers", Effect: InitDriver,
+		Evidence: libs("transformers: import transformers; transformers.utils.is_torch_cuda_available()"),
+		Note:     "calls torch.cuda.is_available()"},
+	{Name: "transformers.utils.is_torch_bf16_gpu_available", Shape: Call, Lib: "transformers", Effect: InitDriver,
+		Evidence: libs("transformers: import transformers; transformers.utils.is_torch_bf16_gpu_available()")},
+	{Name: "transformers.utils.is_torch_tf32_available", Shape: Call, Lib: "transformers", Effect: InitDriver,
+		Evidence: libs("transformers: import transformers; transformers.utils.is_torch_tf32_available()")},
+	{Name: "transformers.TrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, When: UnlessFlag,
+		Flags:    []string{"use_cpu", "no_cuda"},
+		Evidence: libs("transformers: from transformers import TrainingArguments; TrainingArguments(output_dir=<scratch dir>)"),
+		Also:     []Evidence{libs("transformers: from transformers import TrainingArguments; TrainingArguments(output_dir=<scratch dir>).device")},
+		Note:     "construction sets up the device (a context); use_cpu=True (no_cuda=True before transformers 4.38) keeps it on the CPU, read from training_args.py, not measured"},
+	{Name: "transformers.Seq2SeqTrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, When: UnlessFlag,
+		Flags:    []string{"use_cpu", "no_cuda"},
+		Evidence: code("huggingface/transformers src/transformers/training_args_seq2seq.py (a dataclass subclass of TrainingArguments: its __post_init__ sets up the device, measured InitContext)")},
+	{Name: "transformers.set_seed", Shape: Call, Lib: "transformers", Effect: NoEffect,
+		Evidence: libs("transformers: import transformers; transformers.set_seed(0)")},
+
+	// ---------------------------------------------------------------------
+	// sentence-transformers
+	{Name: "sentence_transformers", Shape: Import, Lib: "sentence_transformers", Effect: NoEffect,
+		Evidence: libs("import: import sentence_transformers")},
+	{Name: "sentence_transformers.SentenceTransformer", Shape: Call, Lib: "sentence_transformers", Effect: InitContext, When: DeviceArg,
+		Device:   ArgRef{Pos: 2, Keyword: "device", DefaultCUDA: true},
+		Evidence: launch("sentence_transformers: SentenceTransformer(<tiny>, device='cuda')"),
+		Also:     []Evidence{launch("sentence_transformers: SentenceTransformer(<tiny>)")},
+		Silent:   []Evidence{launch("sentence_transformers: SentenceTransformer(<tiny>, device='cpu')")},
+		Note:     "SentenceTransformer(model_name_or_path, modules, device, ...): with no device it moves the model to the GPU when one is available"},
+
+	// ---------------------------------------------------------------------
+	// torch_geometric
+	{Name: "torch_geometric", Shape: Import, Lib: "torch_geometric", Effect: InitDriver,
+		Evidence: libs("import: import torch_geometric"),
+		Note: "torch_geometric/typing.py calls torch.__config__.show() at import, which asks the CUDA runtime; torch.cuda.is_initialized() stays False. " +
+			"PYTORCH_NVML_BASED_CUDA_CHECK does not help: it is not is_available()"},
+
+	// ---------------------------------------------------------------------
+	// vLLM (not installed on the measuring machine: source).
+	{Name: "vllm", Shape: Import, Lib: "vllm", Effect: NoEffect, Role: RoleNVMLCheck,
+		Evidence: code("vllm-project/vllm vllm/env_override.py (imported by vllm/__init__.py: os.environ[\"PYTORCH_NVML_BASED_CUDA_CHECK\"] = \"1\", to avoid a cuInit from torch.cuda.is_available())"),
+		Note:     "LLM(...) itself is not a row: it starts its workers with fork, or with spawn when CUDA is already initialized (docs/launchers.md)"},
+
+	// ---------------------------------------------------------------------
+	// joblib: listed to show that making a Parallel is harmless; its
+	// backend="multiprocessing" forks when called (docs/launchers.md).
+	{Name: "joblib.Parallel", Shape: Call, Lib: "joblib", Effect: NoEffect,
+		Evidence: launch("joblib: Parallel(n_jobs=2, backend='multiprocessing') constructed")},
+
+	// ---------------------------------------------------------------------
+	// DeepSpeed (not installed on the measuring machine: source). Read from
+	// source where the checked project is DeepSpeed itself.
+	{Name: "deepspeed.accelerator.get_accelerator", Shape: Call, Lib: "deepspeed", Effect: InitDriver,
+		Evidence: code("microsoft/DeepSpeed accelerator/real_accelerator.py (the first call, unless DS_ACCELERATOR is set, tests torch.cuda.device_count() > 0 and torch.cuda.is_available() to pick CUDA_Accelerator)"),
+		Also:     []Evidence{oracle("torch: torch.cuda.is_available()")},
+		Note:     "initializes on the first call only (the accelerator is cached); DS_ACCELERATOR=cpu skips the test"},
+
+	// ---------------------------------------------------------------------
+	// NVIDIA Warp (not installed on the measuring machine: source). Read
+	// from source where the checked project is Warp itself.
+	{Name: "warp", Shape: Import, Lib: "warp", Effect: NoEffect,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (the runtime is made by init(), which the API functions call on first use, not at import)")},
+	{Name: "warp.init", Shape: Call, Lib: "warp", Effect: InitDriver,
+		Evidence: code("NVIDIA/warp warp/native/cuda_util.cpp (init_cuda_driver calls cuInit; Runtime() in warp/_src/context.py then enumerates the CUDA devices and restores the initial context)")},
+	{Name: "warp.get_cuda_device_count", Shape: Call, Lib: "warp", Effect: InitDriver,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (get_cuda_device_count calls init())")},
+	{Name: "warp.is_cuda_available", Shape: Call, Lib: "warp", Effect: InitDriver,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (is_cuda_available is get_cuda_device_count() > 0)")},
+	{Name: "warp.get_device", Shape: Call, Lib: "warp", Effect: InitDriver,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (get_device calls init())")},
+	{Name: "warp.zeros", Shape: Call, Lib: "warp", Effect: InitContext,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (array creation calls init(), which runs cuInit even for device='cpu', and allocates on the device, cuda:0 by default when there is one)"),
+		Note:     "initializes the driver even with device='cpu' (wp.init runs cuInit whatever the device); a context with a CUDA device"},
+	{Name: "warp.empty", Shape: Call, Lib: "warp", Effect: InitContext,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (array creation calls init() and allocates on the device, cuda:0 by default)")},
+	{Name: "warp.full", Shape: Call, Lib: "warp", Effect: InitContext,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (array creation calls init() and allocates on the device, cuda:0 by default)")},
+	{Name: "warp.array", Shape: Call, Lib: "warp", Effect: InitContext,
+		Evidence: code("NVIDIA/warp warp/_src/types.py (array.__init__ resolves its device through get_device, which calls init(), and allocates there)")},
+	{Name: "warp.launch", Shape: Call, Lib: "warp", Effect: InitContext,
+		Evidence: code("NVIDIA/warp warp/_src/context.py (launch resolves the device and loads the module's kernels into its context)")},
 }
 
 type alias struct{ from, to string }
@@ -722,6 +897,31 @@ var aliases = []alias{
 	// tensorflow's compatibility namespaces.
 	{"tensorflow.compat.v1", "tensorflow"},
 	{"tensorflow.compat.v2", "tensorflow"},
+	// accelerate's classes by their modules.
+	{"accelerate.accelerator.Accelerator", "accelerate.Accelerator"},
+	{"accelerate.state.PartialState", "accelerate.PartialState"},
+	// lightning: one name space for the unified package's pytorch and fabric
+	// halves and for the standalone packages (pytorch_lightning.Trainer is
+	// lightning.pytorch.Trainer is lightning.Trainer).
+	{"lightning.pytorch", "lightning"},
+	{"lightning.fabric", "lightning"},
+	{"pytorch_lightning", "lightning"},
+	{"lightning_fabric", "lightning"},
+	// transformers re-exports its utilities at the top level.
+	{"transformers.utils.import_utils", "transformers.utils"},
+	{"transformers.is_torch_cuda_available", "transformers.utils.is_torch_cuda_available"},
+	{"transformers.is_torch_bf16_gpu_available", "transformers.utils.is_torch_bf16_gpu_available"},
+	{"transformers.is_torch_tf32_available", "transformers.utils.is_torch_tf32_available"},
+	{"transformers.training_args.TrainingArguments", "transformers.TrainingArguments"},
+	{"transformers.training_args_seq2seq.Seq2SeqTrainingArguments", "transformers.Seq2SeqTrainingArguments"},
+	{"transformers.pipelines.pipeline", "transformers.pipeline"},
+	{"sentence_transformers.SentenceTransformer.SentenceTransformer", "sentence_transformers.SentenceTransformer"},
+	// deepspeed re-exports get_accelerator.
+	{"deepspeed.accelerator.real_accelerator", "deepspeed.accelerator"},
+	{"deepspeed.get_accelerator", "deepspeed.accelerator.get_accelerator"},
 }
 
-var libraries = []string{"torch", "cupy", "cupyx", "cupy_backends", "jax", "jaxlib", "numba", "cuda", "pycuda", "tensorflow", "cudf", "triton"}
+var libraries = []string{"torch", "cupy", "cupyx", "cupy_backends", "jax", "jaxlib", "numba", "cuda", "pycuda", "tensorflow", "cudf", "triton",
+	"accelerate", "lightning", "pytorch_lightning", "lightning_fabric", "transformers", "sentence_transformers", "torch_geometric"}
+
+var localFirst = []string{"deepspeed", "warp"}

@@ -32,7 +32,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.selectCodes, "select", "rule codes or prefixes to enable, replacing the defaults (e.g. CFL001,CFL003 or ALL)")
 	fs.Var(&c.extendSelect, "extend-select", "rule codes or prefixes to enable in addition")
 	fs.Var(&c.ignore, "ignore", "rule codes or prefixes to disable")
-	fs.StringVar(&c.targetVersion, "target-version", "", "minimum Python version to check for: py310 ... py314 (default: all supported, narrowed by requires-python)")
+	fs.StringVar(&c.targetVersion, "target-version", "", "minimum Python version to check for: py310 ... py315 (default: the supported releases, 3.11–3.15, or those requires-python allows)")
 	fs.StringVar(&c.platform, "platform", "", "platforms to check for: linux, macos, windows, all (default linux)")
 	fs.Var(&c.extraInit, "extra-initializer", "dotted name of a project function that initializes CUDA (repeatable)")
 	fs.StringVar(&c.format, "format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: full, concise, json, json-lines, github, sarif")
@@ -229,11 +229,8 @@ func printProblems(stderr io.Writer, res *analyzer.Result) {
 }
 
 func problemLine(e finding.ToolError) string {
-	switch {
-	case e.Path != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
-	case e.Path != "":
-		return fmt.Sprintf("%s: %s", e.Path, e.Message)
+	if w := e.Where(); w != "" {
+		return w + ": " + e.Message
 	}
 	return e.Message
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
 // run calls Main in dir and returns the exit code, stdout and stderr.
@@ -196,7 +198,7 @@ func TestConfigErrorNamesFileAndLine(t *testing.T) {
 
 func TestRequiresPythonNarrowsVersions(t *testing.T) {
 	dir := t.TempDir()
-	// Default start method: only 3.10–3.13 fork; requiring 3.14 leaves nothing.
+	// Default start method: only 3.11–3.13 fork; requiring 3.14 leaves nothing.
 	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\nrequires-python = \">=3.14\"\n")
 	write(t, dir, "default.py", strings.Replace(hazard, `mp.get_context("fork").Process`, "mp.Process", 1))
 	if code, out, errs := run(t, dir, "check", "default.py"); code != ExitClean {
@@ -324,7 +326,7 @@ func TestDiffDoesNotWrite(t *testing.T) {
 func TestRuleAllJSON(t *testing.T) {
 	code, out, _ := run(t, t.TempDir(), "rule", "--all", "--format", "json")
 	var docs []map[string]any
-	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != 7 {
+	if code != ExitClean || json.Unmarshal([]byte(out), &docs) != nil || len(docs) != len(ruledoc.All()) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	if docs[0]["code"] != "CFL001" || docs[0]["name"] != "fork-after-cuda-init" {
@@ -379,5 +381,21 @@ if __name__ == "__main__":
 `
 	if string(got) != want {
 		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestOtherToolsNoqaIsQuiet: other linters' `# noqa` comments draw no
+// warning and no CFL100, even with every rule selected.
+func TestOtherToolsNoqaIsQuiet(t *testing.T) {
+	dir, err := filepath.Abs("../testdata/py/noqa_other_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, dir, "check", "--select", "ALL", "--format", "concise", "other_tools.py")
+	if code != ExitFindings || !strings.Contains(out, "CFL001") {
+		t.Errorf("exit %d, want the CFL001 finding:\n%s", code, out)
+	}
+	if strings.Contains(out, "CFL100") || strings.Contains(errs, "noqa") {
+		t.Errorf("other tools' noqa reported:\n%s\n%s", out, errs)
 	}
 }

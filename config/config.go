@@ -21,14 +21,17 @@
 //	                                 the default list, extend-exclude adds
 //	respect-gitignore                default true
 //	force-exclude                    exclude explicitly passed files too
-//	target-version                   "py310" … "py314": the oldest Python
+//	target-version                   "py310" … "py315": the oldest Python
 //	platform                         "linux", "macos", "windows", "all", or a list
 //	extra-initializers               dotted names of the project's functions
 //	                                 that initialize CUDA ("mylab.gpu.setup")
 //
-// `[project] requires-python` in the same directory's pyproject.toml narrows
-// the versions further (also when no config file exists: the closest
-// pyproject.toml is then used for it alone).
+// The versions checked default to the CPython releases supported today
+// (3.11–3.15). target-version and `[project] requires-python` in the same
+// directory's pyproject.toml replace that default, narrowing or widening it
+// (3.10, end of life, is checked only when one of them includes it); given
+// both, their intersection is checked. Without a config file the closest
+// pyproject.toml is used for requires-python alone.
 //
 // Precedence: command-line overrides (Overrides) > the config file >
 // defaults. Rule selection follows ruff: within one layer, the most specific
@@ -509,8 +512,9 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 		c.ExtraInitializers = list
 	}
 
-	// Targets: versions ∩ platforms.
-	versions := target.Versions(target.Py310, target.Py314)
+	// Targets: versions ∩ platforms. target-version and requires-python
+	// replace the default versions; 3.10 is checked only when they say so.
+	versions := target.All()
 	var tvLine int
 	if v := t.vals["target-version"]; v != nil {
 		s, err := ctx.str("target-version", v)
@@ -528,10 +532,13 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 		versions &= req.set
 		if versions.Empty() {
 			if tvLine > 0 {
-				return nil, ctx.errf(tvLine, "target-version and requires-python %q (%s:%d) leave no supported Python version (3.10–3.14) to check", req.spec, req.ctx.file, req.line)
+				return nil, ctx.errf(tvLine, "target-version and requires-python %q (%s:%d) leave no supported Python version (%s) to check", req.spec, req.ctx.file, req.line, knownVersions())
 			}
-			return nil, req.ctx.errf(req.line, "requires-python %q allows no supported Python version (3.10–3.14)", req.spec)
+			return nil, req.ctx.errf(req.line, "requires-python %q allows no supported Python version (%s)", req.spec, knownVersions())
 		}
+	}
+	if tvLine == 0 && req == nil {
+		versions &= target.DefaultVersions()
 	}
 	platforms := target.Platforms(target.Linux)
 	if v := t.vals["platform"]; v != nil {
@@ -677,10 +684,11 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 		if req, err := l.fallbackRequires(dir); err != nil {
 			return nil, err
 		} else if req != nil {
-			if n := s.Targets & req.set; !n.Empty() {
+			// It replaces the default versions (and may widen them to 3.10).
+			if n := platformsOf(s.Targets) & req.set; !n.Empty() {
 				s.Targets = n
 			} else {
-				return nil, req.ctx.errf(req.line, "requires-python %q allows no supported Python version (3.10–3.14)", req.spec)
+				return nil, req.ctx.errf(req.line, "requires-python %q allows no supported Python version (%s)", req.spec, knownVersions())
 			}
 		}
 	}
@@ -722,6 +730,11 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 		}
 	}
 	return s, nil
+}
+
+// knownVersions is the versions the tool can check, for messages: "3.10–3.15".
+func knownVersions() string {
+	return target.Oldest.String() + "–" + target.Newest.String()
 }
 
 // platformsOf returns every config on the platforms present in s.

@@ -198,22 +198,31 @@ func TestTargets(t *testing.T) {
 		want  target.Set
 	}{
 		{"default", nil, Overrides{}, target.Default()},
+		{"default leaves out 3.10", nil, Overrides{}, target.Versions(target.Py311, target.Py315) & linux},
 		{"target-version", map[string]string{"cudaforklint.toml": `target-version = "py312"`},
-			Overrides{}, target.Versions(target.Py312, target.Py314) & linux},
+			Overrides{}, target.Versions(target.Py312, target.Py315) & linux},
+		{"target-version widens to 3.10", map[string]string{"cudaforklint.toml": `target-version = "py310"`},
+			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
+		{"target-version py315", map[string]string{"cudaforklint.toml": `target-version = "py315"`},
+			Overrides{}, target.Versions(target.Py315, target.Py315) & linux},
 		{"requires-python narrows", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.13.8\"\n[tool.cudaforklint]\ntarget-version = \"py311\"\n"},
-			Overrides{}, target.Versions(target.Py313Late, target.Py314) & linux},
+			Overrides{}, target.Versions(target.Py313Late, target.Py315) & linux},
 		{"requires-python next to cudaforklint.toml", map[string]string{
 			"pyproject.toml":    "[project]\nrequires-python = \"<3.12\"\n",
 			"cudaforklint.toml": "platform = [\"linux\", \"windows\"]\n"},
 			Overrides{}, target.Versions(target.Py310, target.Py311) & target.Platforms(target.Linux, target.Windows)},
 		{"requires-python without a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \"~=3.14\"\n"},
-			Overrides{}, target.Versions(target.Py314, target.Py314) & linux},
+			Overrides{}, target.Versions(target.Py314Early, target.Py315) & linux},
+		{"requires-python widens to 3.10 without a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.10\"\n"},
+			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
+		{"requires-python widens to 3.10 with a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.9\"\n[tool.cudaforklint]\nplatform = \"linux\"\n"},
+			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
 		{"platform string", map[string]string{"cudaforklint.toml": `platform = "all"`},
-			Overrides{}, target.Versions(target.Py310, target.Py314)},
+			Overrides{}, target.DefaultVersions()},
 		{"cli target-version replaces both", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.13\"\n[tool.cudaforklint]\nplatform = \"windows\"\n"},
-			Overrides{TargetVersion: "py310"}, target.Versions(target.Py310, target.Py314) & target.Platforms(target.Windows)},
+			Overrides{TargetVersion: "py310"}, target.Versions(target.Py310, target.Py315) & target.Platforms(target.Windows)},
 		{"cli platform", map[string]string{"cudaforklint.toml": `target-version = "py314"`},
-			Overrides{Platform: "macos"}, target.Versions(target.Py314, target.Py314) & target.Platforms(target.MacOS)},
+			Overrides{Platform: "macos"}, target.Versions(target.Py314Early, target.Py315) & target.Platforms(target.MacOS)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func TestExampleFixture(t *testing.T) {
 	if want := []string{"CFL001", "CFL002", "CFL003", "CFL004"}; !reflect.DeepEqual(s.Codes(), want) {
 		t.Errorf("codes %v, want %v", s.Codes(), want)
 	}
-	want := target.Versions(target.Py311, target.Py314) & target.Platforms(target.Linux, target.Windows)
+	want := target.Versions(target.Py311, target.Py315) & target.Platforms(target.Linux, target.Windows)
 	if s.Targets != want {
 		t.Errorf("targets %s, want %s", s.Targets.Describe(), want.Describe())
 	}

@@ -5,6 +5,8 @@
 // reads only this package's types.
 package finding
 
+import "fmt"
+
 // Severity is a rule's level.
 type Severity uint8
 
@@ -36,10 +38,35 @@ type Position struct {
 
 // Location is a span in a file. Path is as the user named it (relative to the
 // working directory when the file is under it).
+//
+// In a Jupyter notebook a location is in a cell: Cell is its 1-based number
+// (every cell counts, markdown too, as ruff numbers them), Start and End
+// count lines and columns in the cell, and their Offsets are in the Python
+// module the kernel runs (package notebook), which is what fixes edit. File
+// says where the span is written in the notebook's own file, a JSON
+// document, for the formats that point into files (SARIF, GitHub
+// annotations). Both are zero in a Python file.
 type Location struct {
-	Path  string   `json:"path"`
-	Start Position `json:"start"`
-	End   Position `json:"end"`
+	Path  string    `json:"path"`
+	Cell  int       `json:"cell,omitempty"`
+	Start Position  `json:"start"`
+	End   Position  `json:"end"`
+	File  *FileSpan `json:"file,omitempty"`
+}
+
+// FileSpan is a span of a notebook's JSON file.
+type FileSpan struct {
+	Start FilePosition `json:"start"`
+	End   FilePosition `json:"end"`
+}
+
+// FilePosition is a point of a notebook's JSON file: a 1-based line, and
+// 1-based columns counted in characters (code points) and in UTF-16 code
+// units.
+type FilePosition struct {
+	Line        int `json:"line"`
+	Column      int `json:"column"`
+	UTF16Column int `json:"utf16_column"`
 }
 
 // Related is a secondary location. A finding's Related list is in execution
@@ -104,9 +131,28 @@ type Finding struct {
 
 // ToolError is a file or input that could not be checked.
 type ToolError struct {
-	Path    string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
+	// Cell is the notebook cell Line is in (see Location), 0 in a Python
+	// file.
+	Cell    int    `json:"cell,omitempty"`
 	Line    int    `json:"line,omitempty"` // 1-based, 0 when unknown
 	Message string `json:"message"`
+}
+
+// Where names the error's place for a person: "path", "path:line" or, in a
+// notebook, "path:cell 3:line".
+func (e ToolError) Where() string {
+	switch {
+	case e.Path == "":
+		return ""
+	case e.Cell > 0 && e.Line > 0:
+		return fmt.Sprintf("%s:cell %d:%d", e.Path, e.Cell, e.Line)
+	case e.Cell > 0:
+		return fmt.Sprintf("%s:cell %d", e.Path, e.Cell)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	return e.Path
 }
 
 // Notice is a non-fatal note about a file (such as a region tree-sitter could

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // Options control Apply.
@@ -298,6 +299,9 @@ func applyFile(pl *plan, opt Options) FileResult {
 		}
 	}
 	fr.Fixes = len(pl.findings)
+	if notebook.IsPath(full) {
+		return writeNotebook(fr, full, src, pl.edits, opt)
+	}
 	fr.Diff = UnifiedDiff(pl.path, src, out)
 	if opt.Diff || string(out) == string(src) {
 		return fr

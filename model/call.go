@@ -109,7 +109,9 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			ev.pathCall(&r, v, attrName, c, sc, site)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
-		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDevice:
+		case VObject:
+			ev.callObject(&r, v.Obj, c, sc, site) // launchers.go
+		case VContext, VModule, VStr, VInt, VConst, VList, VDevice:
 			// Not callable in a way that matters here.
 		default:
 			if attrName != "" {
@@ -124,6 +126,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			}
 		}
 	}
+	ev.mapAny(&r, callees, c, sc, site) // launchers.go
 	ev.argumentEffects(&r, c, sc, site)
 	return r
 }
@@ -222,6 +225,9 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 		init.referenced = true
 	}
 	for _, base := range ev.basePaths(c, 0) {
+		if ev.subclassStart(r, c, base, call, sc, site) { // launchers.go
+			return
+		}
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
 			obj := site.Mod.object(site, func() *Object {
 				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
@@ -269,8 +275,8 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	}
 	// A method on an object (a call result), looked up by method name:
 	// torch.nn.Linear(2, 2).to("cuda"), model.cuda().
-	if attrName != "" && isObjectPath(path) {
-		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok {
+	if attrName != "" {
+		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok && (isObjectPath(path) || e.AnyReceiver) {
 			ev.catalogEffect(r, e, "."+attrName+"()", c, sc, site)
 			return
 		}
@@ -294,6 +300,10 @@ func isObjectPath(path string) bool {
 
 // catalogEffect applies a catalog row to a call.
 func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, c *syntax.Call, sc *Scope, site Site) {
+	if ev.shadowed(e, sc) { // initializers.go
+		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
+		return
+	}
 	switch e.Role {
 	case catalog.RoleDevice:
 		r.value(Value{Kind: VDevice, CUDA: ev.deviceArgIsCUDA(e.Device, c, sc, true)})
@@ -315,6 +325,8 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 		}
 	case catalog.UnlessNVMLCheck:
 		cond = condNoNVMLCheck
+	case catalog.UnlessFlag, catalog.DeviceMapArg:
+		applies = ev.conditionHolds(e, c, sc) // initializers.go
 	}
 	if !applies || e.Effect == catalog.NoEffect {
 		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})

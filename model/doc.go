@@ -15,6 +15,9 @@
 //     and the code each child runs, start-method settings, local imports and
 //     calls into other local functions, in execution order, with branches and
 //     loops kept as such;
+//   - lazy imports (lazy.go, PEP 810, Python 3.15): an import made lazy by the
+//     `lazy` keyword or __lazy_modules__ does what it does where its name is
+//     first read, on the versions that have lazy imports;
 //   - the simulation (simulate.go) of one entry module — or one uncalled
 //     function — on one target configuration (Python version and platform),
 //     which walks those summaries in order, tracks whether CUDA has been

@@ -206,19 +206,20 @@ type configClass struct {
 }
 
 // configClasses groups configs by the behaviour the simulation depends on:
-// the default start method, whether the forkserver imports __main__, and
-// whether fork and CUDA exist.
+// the default start method, whether the forkserver imports __main__,
+// whether fork and CUDA exist, and whether imports can be lazy.
 func configClasses(s target.Set) []configClass {
 	type key struct {
 		def          target.StartMethod
 		importsMain  bool
 		fork, hasGPU bool
+		lazy         bool
 	}
 	var order []key
 	classes := map[key]*configClass{}
 	for _, c := range s.Configs() {
 		// Without fork there is no forkserver, so its import of __main__ cannot matter.
-		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA()}
+		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports()}
 		if cl, ok := classes[k]; ok {
 			cl.all |= target.Of(c)
 			continue

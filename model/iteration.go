@@ -200,7 +200,9 @@ func (ev *evaluator) loaderUse(c *syntax.Call, sc *Scope) (loaderUse, *loaderCal
 		switch v.Kind {
 		case VFunc:
 			return useLocal, nil
-		case VClass, VInstance, VUnknown:
+		case VClass, VInstance, VUnknown, VObjMethod:
+			// A library object's method (trainer.fit, made by a procapi
+			// row, is one) is matched against the table below.
 			use = useWraps
 		case VPath:
 			if lc, ok := loaderCallsByName[v.Path]; ok {

@@ -176,9 +176,11 @@ func TestLocalImports(t *testing.T) {
 
 func TestConfigClasses(t *testing.T) {
 	classes := configClasses(target.Default())
-	// 3.10–3.13.7 (fork, no main import), 3.13.8+ (fork, main import), 3.14 (forkserver).
-	if len(classes) != 3 {
-		t.Fatalf("%d classes, want 3", len(classes))
+	// 3.11–3.13.7 (fork, no main import), 3.13.8+ (fork, main import),
+	// 3.14.0 (forkserver, no main import), 3.14.1+ (forkserver, main
+	// import), 3.15 (the same, with lazy imports).
+	if len(classes) != 5 {
+		t.Fatalf("%d classes, want 5", len(classes))
 	}
 	var all target.Set
 	for _, c := range classes {
@@ -187,8 +189,8 @@ func TestConfigClasses(t *testing.T) {
 	if all != target.Default() {
 		t.Errorf("classes cover %v", all.Describe())
 	}
-	if got := configClasses(target.Default() | target.Platforms(target.Windows)); len(got) != 4 {
-		t.Errorf("with Windows: %d classes, want 4", len(got))
+	if got := configClasses(target.Default() | target.Platforms(target.Windows)); len(got) != 7 {
+		t.Errorf("with Windows: %d classes, want 7", len(got))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -14,6 +15,7 @@ type Module struct {
 	Name       string // dotted module name ("pkg.mod"); for a script, its file stem
 	Src        []byte
 	File       *syntax.File
+	Notebook   bool   // a Jupyter notebook's module (notebook.go)
 	Scope      *Scope // module (global) scope
 	Funcs      []*Function
 	Classes    []*Class
@@ -37,12 +39,11 @@ type Module struct {
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
 	// importInits caches what importing the module initializes, in a
-	// child and in the forkserver (by procKind).
-	importInits [procServer + 1]struct {
-		inits []*InitRecord
-		sure  int // inits[:sure] run on every path of the import
-		done  bool
-	}
+	// child and in the forkserver (by procKind), apart for targets with
+	// lazy imports (index 1) and without.
+	importInits   [2][procServer + 1]importInitsCache
+	lazy          *lazyImports // see lazyImports
+	notebookCells              // see CellLine
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
@@ -50,10 +51,11 @@ type Module struct {
 // module. A package's __main__.py, run with `python -m pkg`, is not: its
 // code runs "main only" unconditionally, and multiprocessing's spawn skips
 // modules named __main__ (spawn._fixup_main_from_name); the same goes for
-// IPython's launcher script, which it special-cases by name.
+// IPython's launcher script, which it special-cases by name, and for a
+// notebook, whose kernel's __main__ has no file to import.
 func (m *Module) ReimportedByChildren() bool {
 	base := filepath.Base(m.Path)
-	return base != "__main__.py" && base != "ipython.py"
+	return base != "__main__.py" && base != "ipython.py" && !m.Notebook
 }
 
 // ScopeKind tells module, function and class scopes apart.
@@ -175,12 +177,13 @@ type Class struct {
 
 func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	m := &Module{
-		Prog:    p,
-		Path:    path,
-		Src:     src,
-		File:    f,
-		lambdas: map[syntax.Span]*Function{},
-		objects: map[syntax.Span]*Object{},
+		Prog:     p,
+		Path:     path,
+		Src:      src,
+		File:     f,
+		Notebook: notebook.IsPath(path),
+		lambdas:  map[syntax.Span]*Function{},
+		objects:  map[syntax.Span]*Object{},
 	}
 	m.Name, m.importRoot = ModuleNameAndRoot(p.src.IsFile, path)
 	m.Scope = &Scope{Kind: ModuleScope, Module: m, Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}

@@ -25,6 +25,7 @@ var objectKinds = [...]procapi.Kind{
 	ObjManager:  procapi.Manager,
 	ObjSpawn:    procapi.Launch,
 	ObjChannel:  procapi.Channel,
+	ObjTrainer:  procapi.Trainer,
 }
 
 // api is the Kind of the API that makes objects of kind k.
@@ -54,6 +55,8 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 		r.effect(effect{kind: effSetMethod, method: ev.methodSpec(argOf(c, api.Method), sc, family), site: site})
 	case procapi.Preload:
 		r.effect(effect{kind: effPreload, mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}, site: site})
+	case procapi.Launcher, procapi.Trainer:
+		return ev.launcherCall(r, api, family, v, c, sc, site) // launchers.go
 	case procapi.Channel:
 		obj := sc.Module.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
 		end := Value{Kind: VObject, Obj: obj}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -199,7 +200,7 @@ func (m *Module) importedModule(name string, level int) *Module {
 func ModuleNameAndRoot(isFile func(string) bool, path string) (string, string) {
 	dir, file := filepath.Split(path)
 	dir = filepath.Clean(dir)
-	parts := []string{strings.TrimSuffix(file, ".py")}
+	parts := []string{strings.TrimSuffix(strings.TrimSuffix(file, ".py"), notebook.Ext)}
 	if parts[0] == "__init__" {
 		parts = nil
 	}

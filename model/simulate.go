@@ -194,6 +194,12 @@ func (s *simulator) run(events []event, st *simState) {
 			s.run(e.body, st)
 			s.run(e.body, st) // the second iteration sees the first one's state
 			st.join(before)
+		case evLazy:
+			if s.cfg.HasLazyImports() {
+				s.run(e.arms[0], st)
+			} else {
+				s.run(e.arms[1], st)
+			}
 		case evGuard:
 			s.guard(e, st)
 		}
@@ -376,6 +382,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
 		s.startAtImport(o, rec, st)
+		s.notebookTarget(o, rec)
 		if !s.cfg.HasCUDA() {
 			continue
 		}
@@ -592,7 +599,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
 	var key string
-	if z.Kind == StartAtImport {
+	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
 		// A benign hazard and one whose children use CUDA are reported by

@@ -24,6 +24,7 @@ const (
 	evBranch                  // exclusive alternatives (arms)
 	evLoop                    // zero or more runs of body
 	evGuard                   // a main guard: body runs only as __main__ (guard), alt only outside it
+	evLazy                    // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
 )
 
 type event struct {
@@ -44,7 +45,7 @@ type event struct {
 // nest.
 func (e *event) eachNested(fn func([]event) bool) bool {
 	switch e.kind {
-	case evBranch:
+	case evBranch, evLazy:
 		for _, a := range e.arms {
 			if !fn(a) {
 				return false
@@ -111,7 +112,7 @@ func (m *Module) topSummary() []event {
 	m.top = &funcSummary{building: true}
 	b := &builder{m: m, sc: m.Scope, top: true}
 	b.topStmts(m.File.Body)
-	m.top.events, m.top.building = b.out, false
+	m.top.events, m.top.building = m.onlyWithLazySyntax(b.out), false
 	return m.top.events
 }
 
@@ -192,10 +193,16 @@ func (b *builder) stmts(list []syntax.Stmt) {
 func (b *builder) stmt(s syntax.Stmt) {
 	switch s := s.(type) {
 	case *syntax.Import:
+		if b.lazyImport(s) {
+			return
+		}
 		for _, a := range s.Names {
 			b.importName(a.Name, 0, a.Span)
 		}
 	case *syntax.ImportFrom:
+		if b.lazyImport(s) {
+			return
+		}
 		b.importFrom(s)
 	case *syntax.FunctionDef:
 		for _, d := range s.Decorators {
@@ -325,6 +332,8 @@ func (b *builder) importName(name string, level int, span syntax.Span) {
 			if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(prefix)); ok && e.Effect.TouchesCUDA() {
 				kind := effectKindOf(e)
 				b.effect(effect{kind: kind, entry: e, api: "import " + prefix, site: site})
+			} else if ok && e.Role == catalog.RoleNVMLCheck {
+				b.effect(effect{kind: effNVMLCheck, site: site}) // import lightning
 			}
 			if i == 0 {
 				b.importSetter(prefix, site)
@@ -624,6 +633,7 @@ func (b *builder) attrRead(a *syntax.Attribute) {
 // nameRead marks the use of a module-level CUDA object inside a function:
 // a child forked from the parent that uses the inherited object uses CUDA.
 func (b *builder) nameRead(n *syntax.Name) {
+	b.lazyRead(n)
 	if b.sc.Kind == ModuleScope || b.sc.Kind == ClassScope {
 		return
 	}

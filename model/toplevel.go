@@ -1,8 +1,6 @@
 package model
 
 import (
-	"strings"
-
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -77,10 +75,9 @@ func (s *simulator) spawnReimport(o *Object, rec *StartRecord, st *simState) {
 // cuInit, makes no context). An initialization in the program's own code is
 // always reported: it can move under the main guard.
 func (s *simulator) libraryReinitMoot(inits []*InitRecord) bool {
-	sure := s.entry.importInits[procChild].sure
+	sure := s.entry.importInitsMemo(s.cfg, procChild).sure
 	for i, r := range inits {
-		library := !ownCode(s.entry, r.Site.Mod) || strings.HasPrefix(r.API, "import ") // a catalogued import
-		if !library || (i < sure && !r.DriverOnly) {
+		if ownCode(s.entry, r.Site.Mod) || (i < sure && !r.DriverOnly) {
 			return false
 		}
 	}
@@ -151,12 +148,31 @@ func (s *simulator) entryImportInits(proc procKind) []*InitRecord {
 	return s.entry.importTimeInits(s.cfg, proc)
 }
 
+// importInitsCache is what importTimeInits found for one kind of target
+// and process.
+type importInitsCache struct {
+	inits []*InitRecord
+	sure  int // inits[:sure] run on every path of the import
+	done  bool
+}
+
+// importInitsMemo is the cache of importTimeInits for a target and a
+// process.
+func (m *Module) importInitsMemo(cfg target.Config, proc procKind) *importInitsCache {
+	k := 0
+	if cfg.HasLazyImports() {
+		k = 1
+	}
+	return &m.importInits[k][proc]
+}
+
 // importTimeInits simulates importing m (its top level, name guards
 // skipped) in proc, a child or the forkserver, which differ in what they do
 // with process guards, and returns the CUDA initializations, cached: they
-// do not depend on the start method or the version.
+// do not depend on the start method, and on the version only through lazy
+// imports (lazy.go).
 func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord {
-	memo := &m.importInits[proc]
+	memo := m.importInitsMemo(cfg, proc)
 	if memo.done {
 		return memo.inits
 	}

@@ -79,10 +79,11 @@ const (
 	ObjManager                    // multiprocessing.Manager(): a server process
 	ObjSpawn                      // torch.multiprocessing.spawn/start_processes
 	ObjChannel                    // a multiprocessing Queue, SimpleQueue, JoinableQueue or Pipe end
+	ObjTrainer                    // a trainer whose run methods start processes (launchers.go)
 )
 
 func (k ObjectKind) String() string {
-	return [...]string{"Process", "Pool", "ProcessPoolExecutor", "DataLoader", "os.fork", "Manager", "torch.multiprocessing.spawn", "Queue"}[k]
+	return [...]string{"Process", "Pool", "ProcessPoolExecutor", "DataLoader", "os.fork", "Manager", "torch.multiprocessing.spawn", "Queue", "Trainer"}[k]
 }
 
 // Site is a span in a module.

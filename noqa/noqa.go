@@ -8,23 +8,31 @@
 //     every code) and `# noqa: CFL001, CFL002`. `#noqa` is matched
 //     case-insensitively and the `#` may be followed by whitespace; the
 //     directive may follow other comment text (`# type: ignore  # noqa: CFL002`).
-//     Codes are uppercase letters followed by digits, separated by commas
-//     and/or whitespace; the list ends at the first word that is not a code,
-//     so `# noqa: CFL001 because the pool uses spawn` names CFL001 only.
-//     Lowercase codes are not codes (ruff: "expected a list of codes"); a
-//     `# noqa:` with no code after it is an invalid directive that suppresses
-//     nothing.
+//     Codes are letters followed by digits, separated by commas and/or
+//     whitespace; the list ends at the first word that is not a code, so
+//     `# noqa: CFL001 because the pool uses spawn` names CFL001 only.
 //   - File directives, a comment on a line of its own anywhere in the file:
 //     `# cudaforklint: noqa` (every code) and `# cudaforklint: noqa: CFL001`.
 //     The `cudaforklint:` prefix is case-sensitive, as ruff's `ruff:` is.
 //
 // Comments come from the parser (syntax.File.Comments), so a `# noqa` inside a
-// string literal is never a directive. Codes of other tools (F401, E501) may
-// share a directive; they are parsed and kept but never reported as stale:
-// only codes that start with "CFL" are ours to judge.
+// string literal is never a directive.
+//
+// Most `# noqa` comments are other linters' (flake8, ruff, pycodestyle), in
+// their own dialects: `# noqa: E501`, `# noqa:E501,W291`, `# noqa: 501`,
+// `# noqa:e501`, `# NOQA`, `# noqa : E501`. They are never this tool's
+// business: their codes are parsed and kept but never reported as stale (only
+// codes that start with "CFL" are ours to judge), and a comment that is not a
+// directive in this package's grammar (`# noqa:` with no code, `# noqa-foo`,
+// `# noqa: see below`) is simply not a directive, silently. Only a malformed
+// comment that names one of our codes (`# noqa: cfl001`, lowercase;
+// `# noqa:CFL001x`) or a malformed `# cudaforklint: noqa` is reported as
+// invalid. An uppercase code must be written as such to count: `cfl001` is
+// not CFL001, as in ruff.
 package noqa
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -135,6 +143,8 @@ func (s *Set) parseComment(c syntax.Comment) {
 	if d, bad, ok := parseFileDirective(text); ok {
 		if bad != "" {
 			s.invalid = append(s.invalid, Invalid{Line: line, Span: c.Span, Message: bad})
+		}
+		if d == nil {
 			return
 		}
 		if !s.ownLine(c.Start) {
@@ -159,6 +169,8 @@ func (s *Set) parseComment(c syntax.Comment) {
 		}
 		if bad != "" {
 			s.invalid = append(s.invalid, Invalid{Line: line, Span: syntax.Span{Start: c.Start + i, End: c.End}, Message: bad})
+		}
+		if d == nil {
 			return
 		}
 		d.Kind, d.Line, d.Comment = Line, line, c
@@ -189,76 +201,105 @@ func skipSpace(s string, i int) int {
 }
 
 // parseLineDirective parses `#\s*noqa` at text[hash:]. ok is false when
-// there is no `noqa` there; bad is set for a malformed directive.
+// there is no directive there, ours or another tool's; bad is set for a
+// malformed directive that names one of our codes.
 func parseLineDirective(text string, hash int) (d *Directive, bad string, ok bool) {
 	i := skipSpace(text, hash+1)
 	if len(text)-i < 4 || !strings.EqualFold(text[i:i+4], "noqa") {
 		return nil, "", false
 	}
-	end := i + 4
-	return parseAfterNoqa(text, hash, end)
+	return parseAfterNoqa(text, hash, i+4, false)
 }
 
 // parseAfterNoqa parses what follows the word noqa (which ends at end):
-// nothing or whitespace (blanket) or `:` and a code list.
-func parseAfterNoqa(text string, start, end int) (*Directive, string, bool) {
+// nothing or whitespace (blanket) or `:` and a code list. A line directive
+// (own false) that does not parse is reported only when it names one of our
+// codes; a `# cudaforklint: noqa` (own) always is.
+func parseAfterNoqa(text string, start, end int, own bool) (*Directive, string, bool) {
 	j := skipSpace(text, end)
 	if j < len(text) && text[j] == ':' {
-		codes, spans, last := parseCodes(text, j+1)
+		codes, spans, last, bad := parseCodes(text, j+1)
 		if len(codes) == 0 {
-			return nil, "invalid `# noqa` directive: expected a list of codes after `:` (codes are uppercase, e.g. CFL001)", true
+			if bad != "" {
+				return nil, bad, true
+			}
+			if own || namesOurs(text[j+1:]) {
+				return nil, "invalid `# noqa` directive: expected a list of codes after `:` (e.g. CFL001)", true
+			}
+			return nil, "", false // `# noqa:` or `# noqa: see below`, someone else's
 		}
-		return &Directive{Span: syntax.Span{Start: start, End: last}, Codes: codes, codeSpans: spans}, "", true
+		// With a lowercase code of ours among valid ones, the valid ones
+		// still count and the bad one is reported.
+		return &Directive{Span: syntax.Span{Start: start, End: last}, Codes: codes, codeSpans: spans}, bad, true
 	}
 	if end < len(text) && !isSpace(text[end]) && text[end] != '#' {
-		// `# noqa123`, `# noqa-foo`: not a directive we understand.
-		return nil, "invalid `# noqa` directive: expected `:` followed by codes, or nothing, after `noqa`", true
+		// `# noqa123`, `# noqa-foo`: not a directive in our grammar.
+		if own || namesOurs(text[end:]) {
+			return nil, "invalid `# noqa` directive: expected `:` followed by codes, or nothing, after `noqa`", true
+		}
+		return nil, "", false
 	}
 	return &Directive{Span: syntax.Span{Start: start, End: end}}, "", true
 }
 
-// parseCodes reads codes ([A-Z]+[0-9]+) separated by commas and/or
-// whitespace from text[i:], stopping at the first word that is not a code.
-// It returns the codes, their spans and the end of the last one.
-func parseCodes(text string, i int) (codes []string, spans []syntax.Span, last int) {
+// parseCodes reads codes separated by commas and/or whitespace from text[i:],
+// stopping at the first word that is not a code. A code is letters then
+// digits: ours (CFL001) and other tools' (E501, W291, e501, and flake8's
+// bare 501). It returns the codes, their spans and the end of the last one;
+// bad is set when one of them is ours in lowercase (`cfl001`), which counts
+// for nothing.
+func parseCodes(text string, i int) (codes []string, spans []syntax.Span, last int, bad string) {
 	for {
 		k := i
 		for k < len(text) && (isSpace(text[k]) || text[k] == ',') {
 			k++
 		}
-		n := codeLen(text[k:])
+		n, letters := codeLen(text[k:])
 		if n == 0 {
-			return codes, spans, last
+			return codes, spans, last, bad
 		}
-		codes = append(codes, text[k:k+n])
-		spans = append(spans, syntax.Span{Start: k, End: k + n})
+		code := text[k : k+n]
+		if letters != OurPrefix && strings.EqualFold(letters, OurPrefix) {
+			bad = fmt.Sprintf("invalid `# noqa` directive: `%s` is not a code; codes are uppercase (%s)", code, strings.ToUpper(code))
+		} else {
+			codes = append(codes, code)
+			spans = append(spans, syntax.Span{Start: k, End: k + n})
+		}
 		last = k + n
 		i = k + n
 	}
 }
 
-// codeLen returns the length of the code at the start of s, or 0. A code is
-// one or more uppercase ASCII letters then one or more digits, not followed
-// by another letter, digit or underscore.
-func codeLen(s string) int {
+// codeLen returns the length of the code at the start of s, or 0, and its
+// letters. A code is ASCII letters (none, for flake8's `501`) then one or
+// more digits, not followed by another letter, digit or underscore.
+func codeLen(s string) (int, string) {
 	i := 0
-	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+	for i < len(s) && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
 		i++
-	}
-	if i == 0 {
-		return 0
 	}
 	j := i
 	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 		j++
 	}
 	if j == i {
-		return 0
+		return 0, ""
 	}
 	if j < len(s) && (isAlnum(s[j]) || s[j] == '_') {
-		return 0
+		return 0, ""
 	}
-	return j
+	return j, s[:i]
+}
+
+// namesOurs reports whether s mentions one of our codes, in any case:
+// "CFL" then a digit.
+func namesOurs(s string) bool {
+	for i := 0; i+len(OurPrefix) < len(s); i++ {
+		if strings.EqualFold(s[i:i+len(OurPrefix)], OurPrefix) && s[i+len(OurPrefix)] >= '0' && s[i+len(OurPrefix)] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func isAlnum(b byte) bool {
@@ -277,7 +318,7 @@ func parseFileDirective(text string) (d *Directive, bad string, ok bool) {
 	if len(text)-i < 4 || !strings.EqualFold(text[i:i+4], "noqa") {
 		return nil, "", false
 	}
-	d, bad, _ = parseAfterNoqa(text, 0, i+4)
+	d, bad, _ = parseAfterNoqa(text, 0, i+4, true)
 	if bad != "" {
 		bad = strings.Replace(bad, "`# noqa`", "`# cudaforklint: noqa`", 1)
 	}

@@ -47,12 +47,25 @@ func TestLineDirectives(t *testing.T) {
 		{"other tools codes kept", "x = 1  # noqa: F401, CFL002, E501", []string{"F401", "CFL002", "E501"}, false},
 		{"after another comment", "x = 1  # type: ignore  # noqa: CFL002", []string{"CFL002"}, false},
 		{"after another comment blanket", "x = 1  # type: ignore # noqa", nil, false},
-		{"lowercase codes are not codes", "x = 1  # NOQA: cfl001", []string{}, true},
-		{"colon and nothing", "x = 1  # noqa:", []string{}, true},
-		{"noqa glued to word", "x = 1  # noqa123", []string{}, true},
+		{"lowercase code of ours is not a code", "x = 1  # NOQA: cfl001", []string{}, true},
+		{"lowercase code of ours among others", "x = 1  # noqa: CFL002, cfl001", []string{"CFL002"}, true},
+		{"code of ours glued to letters", "x = 1  # noqa: CFL001abc", []string{}, true},
+		{"no codes but one of ours named", "x = 1  # noqa: see CFL001", []string{}, true},
+		{"glued word naming ours", "x = 1  # noqa-CFL001", []string{}, true},
 		{"noqa not after hash", "x = 1  # this is noqa", []string{}, false},
 		{"no directive", "x = 1  # hello", []string{}, false},
-		{"code glued to letters", "x = 1  # noqa: CFL001abc", []string{}, true},
+		// Other tools' dialects: never invalid, never ours.
+		{"flake8 digits only", "x = 1  # noqa: 501", []string{"501"}, false},
+		{"pycodestyle code", "x = 1  # noqa: E501", []string{"E501"}, false},
+		{"codes without spaces", "x = 1  # noqa:E501,W291", []string{"E501", "W291"}, false},
+		{"lowercase code of another tool", "x = 1  # noqa:e501", []string{"e501"}, false},
+		{"flake8 space before colon", "x = 1  # noqa : E501", []string{"E501"}, false},
+		{"digits then ours", "x = 1  # noqa: 501, CFL001", []string{"501", "CFL001"}, false},
+		{"colon and nothing", "x = 1  # noqa:", []string{}, false},
+		{"colon and prose", "x = 1  # noqa: see the issue", []string{}, false},
+		{"noqa glued to digits", "x = 1  # noqa123", []string{}, false},
+		{"noqa glued to a word", "x = 1  # noqa-foo", []string{}, false},
+		{"type ignore then blanket", "x = 1  # type: ignore # noqa", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,5 +245,43 @@ func TestCRLF(t *testing.T) {
 	fixed := src[:u[0].Edit.Start] + u[0].Edit.NewText + src[u[0].Edit.End:]
 	if fixed != "import os\r\nos.fork()  # noqa: CFL001\r\nx = 1\r\n" {
 		t.Errorf("fixed = %q", fixed)
+	}
+}
+
+// TestOtherToolsAreQuiet: a file full of other linters' suppression comments,
+// parsed by the real parser, gives no invalid directive and nothing unused
+// (the driver leaves blanket directives out), and suppresses our codes only
+// where a blanket directive covers every code.
+func TestOtherToolsAreQuiet(t *testing.T) {
+	src := "" +
+		"x = 1  # noqa: 501\n" + // 1
+		"x = 2  # noqa: E501\n" + // 2
+		"x = 3  # noqa:E501,W291\n" + // 3
+		"x = 4  # NOQA\n" + // 4: blanket
+		"x = 5  # noqa\n" + // 5: blanket
+		"s = '# noqa: cfl001 # noqa:'  # plain comment\n" + // 6: inside a string
+		"t = \"\"\"\n# noqa: CFL0x\n\"\"\"\n" + // 7-9: inside a string
+		"x = 6  # type: ignore # noqa\n" + // 10: blanket
+		"x = 7  # noqa : E501\n" + // 11
+		"x = 8  # noqa:e501\n" + // 12
+		"x = 9  # noqa:\n" + // 13
+		"x = 10  # noqa-foo\n" + // 14
+		"x = 11  # noqa: see the issue\n" // 15
+	f, err := syntax.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Parse([]byte(src), f.Comments)
+	if inv := s.Invalid(); len(inv) != 0 {
+		t.Errorf("invalid directives reported: %+v", inv)
+	}
+	blanket := map[int]bool{4: true, 5: true, 10: true}
+	for line := 1; line <= 15; line++ {
+		if got := s.Suppresses("CFL001", line); got != blanket[line] {
+			t.Errorf("line %d: Suppresses(CFL001) = %v, want %v", line, got, blanket[line])
+		}
+	}
+	if u := s.Unused(UnusedOptions{IgnoreBlanket: true}); len(u) != 0 {
+		t.Errorf("unused reported: %+v", u)
 	}
 }

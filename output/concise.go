@@ -9,6 +9,7 @@ import (
 // conciseWriter writes exactly one line per finding and nothing else:
 //
 //	path:line:col: CODE message
+//	nb.ipynb:cell 3:line:col: CODE message   (in a notebook, as ruff writes it)
 //
 // Unlike ruff's concise format there is no `[*]` and no summary line, so the
 // output can be compared and grepped as is (the issue's specification).
@@ -19,7 +20,7 @@ func (conciseWriter) print(w io.Writer, r *Report, _ Options) error {
 	src := newSources(r)
 	bw := bufio.NewWriter(w)
 	for _, f := range visible(r) {
-		fmt.Fprintf(bw, "%s:%d:%d: %s %s", f.Path, f.Start.Line, src.charColumn(f.Path, f.Start), f.Code, f.Message)
+		fmt.Fprintf(bw, "%s: %s %s", src.where(f.Location, f.Start), f.Code, f.Message)
 		if f.Suppressed {
 			bw.WriteString(" (suppressed)")
 		}

@@ -51,13 +51,9 @@ func (p *fullPrinter) codeColor(s finding.Severity) func(a ...any) string {
 	return p.c.infoCode.Sprint
 }
 
-func (p *fullPrinter) loc(path string, pos finding.Position) string {
-	return fmt.Sprintf("%s:%d:%d", path, pos.Line, p.src.charColumn(path, pos))
-}
-
 func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) {
 	code := p.codeColor(f.Severity)
-	fmt.Fprintf(w, "%s: %s ", p.c.path.Sprint(p.loc(f.Path, f.Start)), code(f.Code))
+	fmt.Fprintf(w, "%s: %s ", p.c.path.Sprint(p.src.where(f.Location, f.Start)), code(f.Code))
 	if fixable(f, opt.UnsafeFixes) {
 		w.WriteString(p.c.fixMark.Sprint("[*]") + " ")
 	}
@@ -70,7 +66,7 @@ func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) 
 	gutterW := len(strconv.Itoa(f.Start.Line))
 	pad := strings.Repeat(" ", gutterW)
 	bar := p.c.gutter.Sprint("|")
-	if line, ok := p.src.line(f.Path, f.Start.Line); ok {
+	if line, ok := p.src.lineOf(f.Location, f.Start); ok {
 		fmt.Fprintf(w, "%s %s\n", pad, bar)
 		fmt.Fprintf(w, "%s %s %s\n", p.c.gutter.Sprint(strconv.Itoa(f.Start.Line)), bar, strings.TrimRight(expandTabs(line), " "))
 		startB := clamp(f.Start.Column-1, 0, len(line))
@@ -95,7 +91,7 @@ func (p *fullPrinter) finding(w *bufio.Writer, f *finding.Finding, opt Options) 
 		if sameSpan(f, rel) {
 			continue
 		}
-		fmt.Fprintf(w, "%s %s %s: %s\n", eq, p.c.note.Sprint("note:"), p.loc(rel.Path, rel.Start), rel.Message)
+		fmt.Fprintf(w, "%s %s %s: %s\n", eq, p.c.note.Sprint("note:"), p.src.where(rel.Location, rel.Start), rel.Message)
 	}
 	for i, fx := range f.Fixes {
 		label := "help:"

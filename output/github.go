@@ -22,6 +22,10 @@ import (
 // checkout). Files that could not be checked become ::error annotations and
 // notices ::notice ones, so they show on the run's summary page.
 //
+// A notebook's annotation points at the notebook file, on the line of its
+// JSON where the cell's line is written (so GitHub shows it on the right line
+// of the file's diff); the message names the cell: nb.ipynb:cell 3:2:5.
+//
 // Escaping follows the runner's rules (actions/toolkit command.ts): in the
 // message % → %25, CR → %0D, LF → %0A; in property values also : → %3A and
 // , → %2C.
@@ -38,20 +42,27 @@ func (githubWriter) print(w io.Writer, r *Report, _ Options) error {
 		case f.Severity == finding.Warning:
 			level = "warning"
 		}
-		col := src.charColumn(f.Path, f.Start)
+		line, col := f.Start.Line, src.charColumn(f.Location, f.Start)
+		endLine, endCol := f.End.Line, src.charColumn(f.Location, f.End)
+		if f.File != nil {
+			// A notebook: the annotation goes on the JSON line where the
+			// cell's line is written.
+			line, col = f.File.Start.Line, f.File.Start.Column
+			endLine, endCol = f.File.End.Line, f.File.End.Column
+		}
 		props := []string{
 			"title=" + escapeProperty("cudaforklint ("+f.Code+")"),
 			"file=" + escapeProperty(f.Path),
-			fmt.Sprintf("line=%d", f.Start.Line),
+			fmt.Sprintf("line=%d", line),
 		}
-		if f.End.Line == f.Start.Line {
+		if endLine == line {
 			props = append(props, fmt.Sprintf("col=%d", col))
 		}
-		props = append(props, fmt.Sprintf("endLine=%d", f.End.Line))
-		if f.End.Line == f.Start.Line {
-			props = append(props, fmt.Sprintf("endColumn=%d", src.charColumn(f.Path, f.End)))
+		props = append(props, fmt.Sprintf("endLine=%d", endLine))
+		if endLine == line {
+			props = append(props, fmt.Sprintf("endColumn=%d", endCol))
 		}
-		msg := fmt.Sprintf("%s:%d:%d: %s %s", f.Path, f.Start.Line, col, f.Code, f.Message)
+		msg := fmt.Sprintf("%s: %s %s", src.where(f.Location, f.Start), f.Code, f.Message)
 		if f.Suppressed {
 			msg += " (suppressed)"
 		}
@@ -70,7 +81,7 @@ func problemCommand(w *bufio.Writer, level, title string, e finding.ToolError) {
 	props := []string{"title=" + escapeProperty(title)}
 	if e.Path != "" {
 		props = append(props, "file="+escapeProperty(e.Path))
-		if e.Line > 0 {
+		if e.Line > 0 && e.Cell == 0 {
 			props = append(props, fmt.Sprintf("line=%d", e.Line))
 		}
 	}

@@ -12,7 +12,9 @@ import (
 // compact object per line). The schema is documented in
 // docs/integrations/json-output.md and is stable: fields are only added.
 // Rows and columns are 1-based; columns count characters (code points), as
-// ruff's do; end_location is the position just after the span.
+// ruff's do; end_location is the position just after the span. In a
+// notebook, "cell" is the 1-based cell number (ruff's field) and rows and
+// columns count in the cell; the field is left out elsewhere.
 type jsonWriter struct{ lines bool }
 
 type jsonLocation struct {
@@ -22,6 +24,7 @@ type jsonLocation struct {
 
 type jsonEdit struct {
 	Filename    string       `json:"filename"`
+	Cell        int          `json:"cell,omitempty"`
 	Content     string       `json:"content"`
 	Location    jsonLocation `json:"location"`
 	EndLocation jsonLocation `json:"end_location"`
@@ -36,6 +39,7 @@ type jsonFix struct {
 type jsonRelated struct {
 	Message     string       `json:"message"`
 	Filename    string       `json:"filename"`
+	Cell        int          `json:"cell,omitempty"`
 	Location    jsonLocation `json:"location"`
 	EndLocation jsonLocation `json:"end_location"`
 }
@@ -46,6 +50,7 @@ type jsonFinding struct {
 	Severity    string        `json:"severity"`
 	Message     string        `json:"message"`
 	Filename    string        `json:"filename"`
+	Cell        int           `json:"cell,omitempty"`
 	Location    jsonLocation  `json:"location"`
 	EndLocation jsonLocation  `json:"end_location"`
 	URL         string        `json:"url"`
@@ -84,8 +89,8 @@ func (jw jsonWriter) print(w io.Writer, r *Report, _ Options) error {
 	return bw.Flush()
 }
 
-func jsonLoc(src *sources, path string, p finding.Position) jsonLocation {
-	return jsonLocation{Row: p.Line, Column: src.charColumn(path, p)}
+func jsonLoc(src *sources, l finding.Location, p finding.Position) jsonLocation {
+	return jsonLocation{Row: p.Line, Column: src.charColumn(l, p)}
 }
 
 func toJSON(src *sources, f *finding.Finding) jsonFinding {
@@ -95,8 +100,9 @@ func toJSON(src *sources, f *finding.Finding) jsonFinding {
 		Severity:    f.Severity.String(),
 		Message:     f.Message,
 		Filename:    f.Path,
-		Location:    jsonLoc(src, f.Path, f.Start),
-		EndLocation: jsonLoc(src, f.Path, f.End),
+		Cell:        f.Cell,
+		Location:    jsonLoc(src, f.Location, f.Start),
+		EndLocation: jsonLoc(src, f.Location, f.End),
 		URL:         f.URL,
 		NoqaRow:     f.Start.Line,
 		Related:     []jsonRelated{},
@@ -108,22 +114,24 @@ func toJSON(src *sources, f *finding.Finding) jsonFinding {
 		o.Related = append(o.Related, jsonRelated{
 			Message:     rel.Message,
 			Filename:    rel.Path,
-			Location:    jsonLoc(src, rel.Path, rel.Start),
-			EndLocation: jsonLoc(src, rel.Path, rel.End),
+			Cell:        rel.Cell,
+			Location:    jsonLoc(src, rel.Location, rel.Start),
+			EndLocation: jsonLoc(src, rel.Location, rel.End),
 		})
 	}
 	if fx := primaryFix(f); fx != nil {
 		jf := &jsonFix{Applicability: fx.Applicability.String(), Message: fx.Message, Edits: []jsonEdit{}}
 		for _, e := range fx.Edits {
-			path := e.Path
-			if path == "" {
-				path = f.Path
+			l := e.Location
+			if l.Path == "" {
+				l.Path = f.Path
 			}
 			jf.Edits = append(jf.Edits, jsonEdit{
-				Filename:    path,
+				Filename:    l.Path,
+				Cell:        l.Cell,
 				Content:     e.NewText,
-				Location:    jsonLoc(src, path, e.Start),
-				EndLocation: jsonLoc(src, path, e.End),
+				Location:    jsonLoc(src, l, e.Start),
+				EndLocation: jsonLoc(src, l, e.End),
 			})
 		}
 		o.Fix = jf

@@ -237,11 +237,8 @@ func WriteProblems(w io.Writer, r *Report) error {
 }
 
 func problemText(e finding.ToolError) string {
-	switch {
-	case e.Path != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Message)
-	case e.Path != "":
-		return e.Path + ": " + e.Message
+	if w := e.Where(); w != "" {
+		return w + ": " + e.Message
 	}
 	return e.Message
 }

@@ -49,6 +49,14 @@ package output
 //   - codeFlows are shown as a step list: built from Related in execution
 //     order (call chain, CUDA initialization, process start, child).
 //
+// Notebooks (.ipynb)
+//   - A location in a notebook cell points at the notebook file, its region
+//     at the lines and UTF-16 columns of the JSON where the cell's text is
+//     written (finding.Location.File), so code scanning shows the alert on
+//     the right line of the file. partialFingerprints are left for
+//     upload-sarif to compute from that line, and notebook fixes are not
+//     written: they edit the cells' Python, not the JSON's bytes.
+//
 // The multitool (`validate --rule-kind "Sarif;Gh"`, .ci/sarif-validate.sh)
 // additionally wants informationUri and version, PascalCase rule names that
 // differ from the id, and the final 2.1.0 schema URI.
@@ -365,6 +373,13 @@ func region(start, end finding.Position) *sarifRegion {
 }
 
 func physical(loc finding.Location) sarifPhysicalLocation {
+	if loc.File != nil {
+		// A notebook: the region is where the span is written in its JSON.
+		s, e := loc.File.Start, loc.File.End
+		return sarifPhysicalLocation{ArtifactLocation: artifact(loc.Path), Region: region(
+			finding.Position{Line: s.Line, UTF16Column: s.UTF16Column},
+			finding.Position{Line: e.Line, UTF16Column: e.UTF16Column})}
+	}
 	return sarifPhysicalLocation{ArtifactLocation: artifact(loc.Path), Region: region(loc.Start, loc.End)}
 }
 
@@ -435,12 +450,14 @@ func sarifResultOf(f *finding.Finding, idx int, src *sources, hashes map[string]
 		res.CodeFlows = []sarifCodeFlow{cf}
 	}
 
-	if h := lineHash(f.Path, f.Start.Line, src, hashes); h != "" {
-		res.PartialFingerprints = map[string]string{"primaryLocationLineHash": h}
+	if f.Cell == 0 {
+		if h := lineHash(f.Path, f.Start.Line, src, hashes); h != "" {
+			res.PartialFingerprints = map[string]string{"primaryLocationLineHash": h}
+		}
 	}
 
 	for _, fx := range f.Fixes {
-		if fx.Applicability == finding.DisplayOnly {
+		if fx.Applicability == finding.DisplayOnly || notebookFix(fx) {
 			continue
 		}
 		sf := sarifFix{
@@ -490,6 +507,18 @@ func sarifResultOf(f *finding.Finding, idx int, src *sources, hashes map[string]
 	return res
 }
 
+// notebookFix reports whether a fix edits a notebook: its edits are made on
+// the cells' Python, which a SARIF replacement of the JSON file's bytes
+// cannot express; `check --fix` applies them.
+func notebookFix(fx finding.Fix) bool {
+	for _, e := range fx.Edits {
+		if e.Cell > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // lineHash returns the fingerprint of a file's line, or "" when the file
 // cannot be read or lies outside the working directory (upload-sarif skips
 // those too).
@@ -524,9 +553,17 @@ func invocation(r *Report) sarifInvocation {
 	}
 	note := func(level string, e finding.ToolError) {
 		n := sarifNotification{Level: level, Message: sarifText{Text: e.Message}}
+		if e.Cell > 0 {
+			// A line in a notebook cell is not a line of the file.
+			where := fmt.Sprintf("cell %d", e.Cell)
+			if e.Line > 0 {
+				where += fmt.Sprintf(", line %d", e.Line)
+			}
+			n.Message.Text = where + ": " + e.Message
+		}
 		if e.Path != "" {
 			loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: artifact(e.Path)}}
-			if e.Line > 0 {
+			if e.Line > 0 && e.Cell == 0 {
 				loc.PhysicalLocation.Region = &sarifRegion{StartLine: e.Line}
 			}
 			n.Locations = []sarifLocation{loc}

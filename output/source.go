@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"fmt"
 	"unicode"
 	"unicode/utf8"
 
@@ -51,14 +52,42 @@ func (s *sources) line(path string, n int) ([]byte, bool) {
 	return f.lines[n-1], true
 }
 
+// lineOf returns the text of the line a position of l is on. In a notebook
+// lines count in cells, and the source read is the module the kernel runs,
+// so the line is found by the position's offset in it.
+func (s *sources) lineOf(l finding.Location, p finding.Position) ([]byte, bool) {
+	if l.Cell == 0 {
+		return s.line(l.Path, p.Line)
+	}
+	f := s.get(l.Path)
+	if f.err != nil || p.Offset < 0 || p.Offset > len(f.data) {
+		return nil, false
+	}
+	start := bytes.LastIndexByte(f.data[:p.Offset], '\n') + 1
+	end := len(f.data)
+	if i := bytes.IndexByte(f.data[p.Offset:], '\n'); i >= 0 {
+		end = p.Offset + i
+	}
+	return bytes.TrimSuffix(f.data[start:end], []byte("\r")), true
+}
+
 // charColumn converts a position's byte column to a 1-based column in
 // characters (code points); without the source it returns the byte column.
-func (s *sources) charColumn(path string, p finding.Position) int {
-	l, ok := s.line(path, p.Line)
-	if !ok || p.Column < 1 || p.Column-1 > len(l) {
+func (s *sources) charColumn(l finding.Location, p finding.Position) int {
+	line, ok := s.lineOf(l, p)
+	if !ok || p.Column < 1 || p.Column-1 > len(line) {
 		return p.Column
 	}
-	return utf8.RuneCount(l[:p.Column-1]) + 1
+	return utf8.RuneCount(line[:p.Column-1]) + 1
+}
+
+// where names a position of l as the text formats do: "path:line:column",
+// or "path:cell 3:line:column" in a notebook (ruff's form).
+func (s *sources) where(l finding.Location, p finding.Position) string {
+	if l.Cell > 0 {
+		return fmt.Sprintf("%s:cell %d:%d:%d", l.Path, l.Cell, p.Line, s.charColumn(l, p))
+	}
+	return fmt.Sprintf("%s:%d:%d", l.Path, p.Line, s.charColumn(l, p))
 }
 
 const tabWidth = 4

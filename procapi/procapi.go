@@ -52,6 +52,23 @@ const (
 	Launch
 	// Manager starts a manager's server process now.
 	Manager
+	// Launcher starts Workers processes that run Targets now, unless the
+	// count is absent or below MinWorkers: the launcher then runs the
+	// function in the calling process (accelerate's notebook_launcher).
+	Launcher
+	// Trainer makes an object whose run methods (method rows On Trainer)
+	// start processes, but only when its Method argument is one of the
+	// names in MethodNames, which give the start method (Lightning's
+	// Trainer(strategy="ddp_fork"), joblib's Parallel(backend=
+	// "multiprocessing")); with any other value it starts none the model
+	// follows (a subprocess launcher, threads, loky).
+	Trainer
+	// MapAny is a method on a receiver of any type, known by its name
+	// together with its Workers keyword, that maps Targets over a pool of
+	// Workers processes it starts now, unless the count is below
+	// MinWorkers (datasets' ds.map(fn, num_proc=4)). Names are method
+	// names; Roots is the Workers keyword.
+	MapAny
 
 	// Module-level APIs that start nothing.
 
@@ -82,6 +99,7 @@ const (
 
 func (k Kind) String() string {
 	names := [...]string{"?", "fork", "process", "pool", "executor", "loader", "launch", "manager",
+		"launcher", "trainer", "map-any",
 		"channel", "context", "set-method", "preload", "start", "start-once", "hand", "send"}
 	if int(k) < len(names) {
 		return names[k]
@@ -93,7 +111,7 @@ func (k Kind) String() string {
 // through the object it makes (a Process, an Executor, a Loader start later).
 func (k Kind) Starts() bool {
 	switch k {
-	case Fork, Process, Pool, Executor, Loader, Launch, Manager, Start, StartOnce:
+	case Fork, Process, Pool, Executor, Loader, Launch, Manager, Launcher, Trainer, MapAny, Start, StartOnce:
 		return true
 	}
 	return false
@@ -111,7 +129,7 @@ func (k Kind) IsMethod() bool { return k >= Start }
 // also reach CUDA.
 func (k Kind) StartAtImportMatters() bool {
 	switch k {
-	case Process, Pool, Executor, Loader, Launch:
+	case Process, Pool, Executor, Loader, Launch, Launcher, Trainer, MapAny:
 		return true
 	}
 	return false
@@ -159,6 +177,18 @@ type API struct {
 	// Workers, when set, is how many worker processes: an absent or zero
 	// argument starts none (DataLoader's num_workers).
 	Workers Arg
+	// MinWorkers, when above 1, is the smallest count that starts
+	// processes: a literal count below it starts none (notebook_launcher
+	// runs the function in the calling process for num_processes=1).
+	MinWorkers int
+	// MethodNames, for a Trainer, maps the values of the Method argument
+	// that start processes to the start method they use ("" for the
+	// family's current one).
+	MethodNames map[string]string
+	// Device, for a Trainer, is the device its processes work on; unless it
+	// names the CPU, the children use CUDA (the strategy moves the module
+	// to each child's GPU).
+	Device Arg
 	// Targets are callables the children run (target=, initializer=, fn).
 	Targets []Arg
 	// Dataset is an object whose __getitem__, __getitems__ and __iter__ the
@@ -218,14 +248,15 @@ type methodKey struct {
 }
 
 // The indexes: module-level rows by qualified name (exact) and by name
-// inside a family (inFamily), method rows by receiver and name.
+// inside a family (inFamily), method rows by receiver and name (a MapAny
+// row under the receiver 0).
 var exact, inFamily, methods = func() (map[string]*API, map[string]*API, map[methodKey]*API) {
 	ex, fam, meth := map[string]*API{}, map[string]*API{}, map[methodKey]*API{}
 	for i := range rows {
 		r := &rows[i]
 		for _, n := range r.Names {
 			switch {
-			case r.On != 0:
+			case r.On != 0 || r.Kind == MapAny:
 				meth[methodKey{r.On, n}] = r
 			case r.Family == EachFamily:
 				fam[n] = r
@@ -257,17 +288,31 @@ func Lookup(path string) (api *API, family string, ok bool) {
 
 // LookupMethod finds the row for a method called on an object of kind on.
 func LookupMethod(on Kind, name string) (*API, bool) {
+	if on == 0 {
+		return nil, false
+	}
 	r, ok := methods[methodKey{on, name}]
+	return r, ok
+}
+
+// LookupAny finds the MapAny row for a method called on a receiver of any
+// type; the caller checks the row's Workers keyword.
+func LookupAny(name string) (*API, bool) {
+	r, ok := methods[methodKey{0, name}]
 	return r, ok
 }
 
 // Roots are the top-level modules a program names to reach a module-level
 // API: the first identifier of each name, or the families' names for a row
 // of EachFamily (every module of a family has its name as an identifier:
-// torch.multiprocessing).
+// torch.multiprocessing); for a MapAny row, the keyword that tells it apart
+// (num_proc).
 func (a *API) Roots() []string {
 	if a.On != 0 {
 		return nil
+	}
+	if a.Kind == MapAny {
+		return []string{a.Workers.Keyword}
 	}
 	var out []string
 	if a.Family == EachFamily {

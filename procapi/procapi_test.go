@@ -66,6 +66,23 @@ func TestRowsAreWellFormed(t *testing.T) {
 		if r.Pair && r.Kind != Channel {
 			t.Errorf("%s: only a channel comes in pairs", where)
 		}
+		if r.MinWorkers != 0 && (r.MinWorkers < 2 || !r.Workers.IsSet()) {
+			t.Errorf("%s: MinWorkers is a count above 1 of a Workers argument", where)
+		}
+		if (r.MethodNames != nil) != (r.Kind == Trainer) || r.Kind == Trainer && !r.Method.IsSet() {
+			t.Errorf("%s: a Trainer, and only a Trainer, reads its Method argument through MethodNames", where)
+		}
+		for name, m := range r.MethodNames {
+			if _, ok := target.ParseStartMethod(m); m != "" && !ok {
+				t.Errorf("%s: %s names start method %q", where, name, m)
+			}
+		}
+		if r.Device.IsSet() && r.Kind != Trainer {
+			t.Errorf("%s: only a Trainer names the device its children work on", where)
+		}
+		if r.Kind == MapAny && (r.Workers.Keyword == "" || !r.Common || len(r.Targets) == 0) {
+			t.Errorf("%s: a MapAny row is known by its Workers keyword, maps Targets, and is Common (its names are everyday method names)", where)
+		}
 	}
 }
 
@@ -90,6 +107,15 @@ func TestLookup(t *testing.T) {
 	for i := range rows {
 		r := &rows[i]
 		for _, n := range r.Names {
+			if r.Kind == MapAny {
+				if got, ok := LookupAny(n); !ok || got != r {
+					t.Errorf("any receiver .%s: found %v", n, got)
+				}
+				if got, _, ok := Lookup(n); ok {
+					t.Errorf("%s: a MapAny row found as a module-level name: %v", n, got.Names)
+				}
+				continue
+			}
 			if r.On != 0 {
 				if got, ok := LookupMethod(r.On, n); !ok || got != r {
 					t.Errorf("method %s.%s: found %v", r.On, n, got)
@@ -131,6 +157,7 @@ func TestRootsAndIdents(t *testing.T) {
 		{API{Kind: Manager, Family: EachFamily, Names: []string{"Manager", "managers.SyncManager().start"}},
 			[]string{"multiprocessing", "multiprocess"}, []string{"Manager", "SyncManager"}},
 		{API{Kind: Start, On: Process, Names: []string{"start"}}, nil, []string{"start"}},
+		{API{Kind: MapAny, Names: []string{"map", "filter"}, Workers: Arg{Pos: -1, Keyword: "num_proc"}}, []string{"num_proc"}, []string{"map", "filter"}},
 	}
 	for _, tt := range tests {
 		if got := tt.api.Roots(); !slices.Equal(got, tt.roots) {

@@ -6,10 +6,21 @@ func kw(keyword string) Arg         { return Arg{Pos: -1, Keyword: keyword} }
 func rest(i int) Arg                { return Arg{Pos: i, Rest: true} }
 
 const (
-	pyMP     = "https://docs.python.org/3/library/multiprocessing.html"
-	torchDL  = "https://pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader"
-	loaderIt = "the workers start when the loader is iterated (for, iter(), enumerate(), a trainer's fit), not when it is made"
+	pyMP      = "https://docs.python.org/3/library/multiprocessing.html"
+	torchDL   = "https://pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader"
+	loaderIt  = "the workers start when the loader is iterated (for, iter(), enumerate(), a trainer's fit), not when it is made"
+	pygLoader = "pyg-team/pytorch_geometric torch_geometric/loader (subclasses of torch.utils.data.DataLoader; num_workers reaches it through **kwargs)"
 )
+
+// lightningStrategies are the strategy names that start processes with
+// multiprocessing, and their start methods (ddp.py registers them; the
+// find_unused_parameters variants behave the same). Plain "ddp" re-runs the
+// script in subprocesses and is not a fork.
+var lightningStrategies = map[string]string{
+	"ddp_fork": "fork", "ddp_fork_find_unused_parameters_false": "fork", "ddp_fork_find_unused_parameters_true": "fork",
+	"ddp_notebook": "fork", "ddp_notebook_find_unused_parameters_false": "fork", "ddp_notebook_find_unused_parameters_true": "fork",
+	"ddp_spawn": "spawn", "ddp_spawn_find_unused_parameters_false": "spawn", "ddp_spawn_find_unused_parameters_true": "spawn",
+}
 
 // How torch.utils.data.DataLoader takes the arguments that matter:
 // DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler,
@@ -96,6 +107,81 @@ var rows = []API{
 			"num_workers comes by keyword only (the other positions are torch's, as the model has always read them)"},
 
 	// ---------------------------------------------------------------------
+	// Loaders of other libraries: subclasses of torch's DataLoader that
+	// hand num_workers on to it (by keyword: their own positions differ).
+	// PyG's node and link loaders sample on the CPU and gather features in
+	// the parent when the data is on the GPU, so their children do not use
+	// it; the loaders whose collate indexes the data itself (RandomNode,
+	// Cluster, GraphSAINT, ShaDow, Temporal) hand it to the children.
+	{Kind: Loader, Family: "multiprocessing",
+		Names: []string{"torch_geometric.loader.NeighborLoader", "torch_geometric.loader.LinkNeighborLoader",
+			"torch_geometric.loader.HGTLoader", "torch_geometric.loader.NodeLoader", "torch_geometric.loader.LinkLoader",
+			"torch_geometric.loader.NeighborSampler"},
+		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Persistent: loaderPersistent, PinMemory: kw("pin_memory"),
+		Evidence: pygLoader + " (NodeLoader/LinkLoader: the sampler converts the graph to CPU CSC, sampler/neighbor_sampler.py; " +
+			"infer_filter_per_worker(data) keeps feature gathering in the parent for CUDA data, loader/utils.py)",
+		Note: "a CUDA data object is benign here: the workers sample on the CPU and the parent gathers the features"},
+	{Kind: Loader, Family: "multiprocessing",
+		Names: []string{"torch_geometric.loader.RandomNodeLoader", "torch_geometric.loader.ClusterLoader",
+			"torch_geometric.loader.GraphSAINTNodeSampler", "torch_geometric.loader.GraphSAINTEdgeSampler",
+			"torch_geometric.loader.GraphSAINTRandomWalkSampler", "torch_geometric.loader.ShaDowKHopSampler",
+			"torch_geometric.loader.TemporalDataLoader"},
+		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Persistent: loaderPersistent, PinMemory: kw("pin_memory"),
+		Args:     []Arg{pos(0, "data")},
+		Evidence: pygLoader + " (random_node_loader.py, cluster.py, graph_saint.py, shadow.py, temporal_dataloader.py: the collate function indexes the data object in the worker)",
+		Note:     "the workers collate from the data object: CUDA data makes them use CUDA (a worker fails, measured for RandomNodeLoader in /work/eval)"},
+	{Kind: Loader, Family: "multiprocessing",
+		Names:   []string{"torch_geometric.loader.DataListLoader", "torch_geometric.loader.DenseDataLoader"},
+		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Dataset: loaderDataset, Persistent: loaderPersistent, PinMemory: kw("pin_memory"),
+		Evidence: pygLoader + " (data_list_loader.py, dense_data_loader.py: (dataset, batch_size, shuffle, **kwargs))"},
+	{Kind: Loader, Family: "multiprocessing", Names: []string{"monai.data.DataLoader"},
+		Workers: pos(1, "num_workers"), Method: kw("multiprocessing_context"), Dataset: loaderDataset, Targets: []Arg{kw("collate_fn"), kw("worker_init_fn")},
+		Persistent: loaderPersistent, PinMemory: kw("pin_memory"),
+		Evidence: "https://docs.monai.io/en/stable/data.html#dataloader",
+		Note:     "DataLoader(dataset, num_workers=0, **kwargs): MONAI's subclass takes num_workers second"},
+	{Kind: Loader, Family: "multiprocessing", Names: []string{"monai.data.ThreadDataLoader"},
+		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Dataset: loaderDataset, Targets: []Arg{kw("collate_fn"), kw("worker_init_fn")},
+		Persistent: loaderPersistent, PinMemory: kw("pin_memory"),
+		Evidence: "https://docs.monai.io/en/stable/data.html#threaddataloader",
+		Note:     "its extra thread buffers the batches; num_workers > 0 still forks worker processes (unless use_thread_workers=True, which the row does not read)"},
+
+	// ---------------------------------------------------------------------
+	// Launchers above torch.
+	{Kind: Launcher, Family: "multiprocessing", Names: []string{"accelerate.notebook_launcher", "accelerate.launchers.notebook_launcher"},
+		StartMethod: "fork", Workers: pos(2, "num_processes"), MinWorkers: 2,
+		Targets: []Arg{pos(0, "function")}, Args: []Arg{pos(1, "args")},
+		Evidence: "huggingface/accelerate src/accelerate/launchers.py (num_processes > 1: elastic_launch or start_processes with start_method=\"fork\" on CUDA; " +
+			"1 runs the function in place; None raises); launchers.json 'accelerate: notebook_launcher(num_processes=2) after is_available()'",
+		Note: "refuses (ValueError) when an Accelerator exists in the parent, but not after other CUDA initializations: " +
+			"accelerate 1.15 no longer checks torch.cuda.is_initialized(), and the children die with 'Cannot re-initialize CUDA in forked subprocess' (measured)"},
+	// pytorch_lightning and lightning_fabric are canonicalized to lightning
+	// (catalog.Canonical); their spellings are listed for the prefilter,
+	// which reads identifiers.
+	{Kind: Trainer, Family: "multiprocessing", Names: []string{"lightning.Trainer", "lightning.Fabric", "pytorch_lightning.Trainer", "lightning_fabric.Fabric"},
+		Method: kw("strategy"), MethodNames: lightningStrategies, Device: kw("accelerator"),
+		Evidence: "Lightning-AI/pytorch-lightning src/lightning/fabric/strategies/ddp.py and src/lightning/pytorch/strategies/ddp.py (ddp_fork and ddp_notebook register start_method=\"fork\", ddp_spawn \"spawn\"); " +
+			"strategies/launchers/multiprocessing.py (torch.multiprocessing.start_processes); launchers.json 'lightning: Trainer(strategy='ddp_notebook').fit after CUDA context'",
+		Note: "the check before forking (_check_bad_cuda_fork) asks torch.cuda._is_in_bad_fork(), which is False in the parent: it does not stop a fork after CUDA init (measured). " +
+			"A strategy object (DDPStrategy(start_method=\"fork\")) and the interactive default (strategy=\"auto\" in a notebook forks) are not read"},
+	{Kind: Trainer, Family: "multiprocessing", Names: []string{"joblib.Parallel"},
+		Method: pos(1, "backend"), MethodNames: map[string]string{"multiprocessing": ""},
+		Evidence: "https://joblib.readthedocs.io/en/stable/parallel.html; launchers.json 'joblib: Parallel(backend='multiprocessing') after is_available(), child uses CUDA'",
+		Note: "backend=\"multiprocessing\" runs the delayed functions in a multiprocessing Pool (forked on Linux before 3.14: measured); " +
+			"the default loky backend starts fresh interpreters (measured: no fork) and threading none"},
+	{Kind: MapAny, Family: "multiprocess", Names: []string{"map", "filter"}, Common: true,
+		Workers: kw("num_proc"), MinWorkers: 2, Targets: []Arg{pos(0, "function")},
+		Evidence: "huggingface/datasets src/datasets/arrow_dataset.py (map and filter with num_proc > 1 run the function in a multiprocess Pool of num_proc workers, multiprocess's default context)",
+		Note: "Dataset.map, Dataset.filter and DatasetDict's; not measured (datasets is not installed on the measuring machine). " +
+			"The function is pickled with dill, so it may be a lambda or defined in __main__"},
+
+	{Kind: Launch, Family: "multiprocessing", Names: []string{"sglang.Engine", "sglang.srt.entrypoints.engine.Engine"},
+		StartMethod: "spawn",
+		Evidence: "sgl-project/sglang python/sglang/srt/entrypoints/engine.py (Engine.__init__ launches the scheduler and detokenizer processes " +
+			"after _set_envs_and_config calls mp.set_start_method(\"spawn\", force=True))",
+		Note: "spawned at construction, so an unguarded script re-runs Engine(...) in each child (CFL005); " +
+			"the global set_start_method(\"spawn\") it makes for later starts in the program is not modelled"},
+
+	// ---------------------------------------------------------------------
 	// Methods of the objects above.
 	{Kind: Start, On: Process, Names: []string{"start"},
 		Evidence: pyMP + "#multiprocessing.Process.start"},
@@ -113,6 +199,16 @@ var rows = []API{
 		Targets:  []Arg{pos(0, "fn")},
 		Args:     []Arg{rest(1)},
 		Evidence: "https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit"},
+	{Kind: Start, On: Trainer, Names: []string{"fit", "validate", "test", "predict"}, Common: true,
+		Evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#methods",
+		Note:     "the strategy's launcher starts the processes at the start of each run"},
+	{Kind: Start, On: Trainer, Names: []string{"launch"}, Common: true,
+		Targets:  []Arg{pos(0, "function")},
+		Evidence: "https://lightning.ai/docs/fabric/stable/api/fabric_methods.html#launch",
+		Note:     "Fabric.launch(function): the processes run function"},
+	{Kind: Start, On: Trainer, Names: []string{"__call__"}, Common: true,
+		Evidence: "https://joblib.readthedocs.io/en/stable/generated/joblib.Parallel.html",
+		Note:     "Parallel(...)(delayed(f)(x) for x in xs): the workers run f (model/launchers.go reads the delayed calls)"},
 	{Kind: StartOnce, On: Executor, Names: []string{"map"}, Common: true,
 		Targets:  []Arg{pos(0, "fn")},
 		Args:     []Arg{rest(1)},

@@ -55,7 +55,8 @@ initialization is ` + "`torch.cuda.is_available()`" + `, a second unsafe fix set
 	Versions: `Explicit "fork" start methods, ` + "`os.fork()`" + ` and pools or DataLoaders built on them: every
 version on Linux and macOS (CUDA itself does not run on macOS, so findings are reported for Linux).
 The default start method is "fork" on Linux up to Python 3.13 and "forkserver" from 3.14, so code
-relying on the default is flagged for 3.10–3.13 only.`,
+relying on the default is flagged for 3.11–3.13 only (3.10 too when target-version or
+requires-python includes it).`,
 	KnownProblems: `The child's CUDA use is decided from the code the analysis can see. A child that
 calls into a library the catalog does not know, with a CUDA object it did not receive as an
 argument, may be judged CPU-only (CFL003) although it uses CUDA.`,

@@ -17,7 +17,7 @@ from Python 3.14) whose forkserver process initializes CUDA while it imports:
 
 - the main module's top level, outside ` + "`if __name__ == \"__main__\":`" + ` — the server imports
   ` + "`__main__`" + ` by default, but only in CPython releases with the fix for python/cpython#126631
-  (3.14, and 3.13.8 onwards); before that the import was dead code;
+  (3.13.8+, 3.14.1+ and 3.15; not 3.14.0); before that the import was dead code;
 - modules the main module imports at its top level (their top level runs in the server too);
 - modules named in ` + "`set_forkserver_preload([...])`" + `, which the server imports on every version;
 
@@ -57,9 +57,12 @@ if __name__ == "__main__":
 main module, the fix moves that run under the main guard (creating one at the end of the file if
 there is none). It is unsafe: names it defines are then missing in children and in modules that
 import this one.`,
-	Versions: `Top-level code of the main module and the modules it imports: CPython 3.13.8+ and 3.14
-(the server imports ` + "`__main__`" + ` only since the fix for python/cpython#126631; before that each
-child re-imports the main module itself, which CFL004 reports). ` + "`set_forkserver_preload`" + `
+	Versions: `Top-level code of the main module and the modules it imports: CPython 3.13.8+, 3.14.1+
+and 3.15 (the server imports ` + "`__main__`" + ` only since the fix for python/cpython#126631, released
+in 3.13.8 and 3.14.1; before that, 3.14.0 included, each child re-imports the main module itself,
+which CFL004 reports). On 3.15 an import made lazy (PEP 810: ` + "`lazy import`" + `, or named in
+` + "`__lazy_modules__`" + `) runs where its name is first used, so a lazily imported initializer used
+only in the children or under the main guard is not reported. ` + "`set_forkserver_preload`" + `
 modules: every version. Linux and macOS (forkserver does not exist on Windows; CUDA does not run
 on macOS).`,
 	References: []string{

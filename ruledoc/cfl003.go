@@ -46,5 +46,5 @@ if __name__ == "__main__":
 	FixSafety: `The fix replaces an explicit "fork" start method with "spawn"; it is unsafe for the
 reasons given under CFL001.`,
 	Versions: `As CFL001: explicit fork everywhere fork exists; the default start method only on
-Python 3.10–3.13 on Linux.`,
+Python 3.11–3.13 on Linux (and 3.10 when target-version or requires-python includes it).`,
 }

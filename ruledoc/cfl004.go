@@ -16,7 +16,7 @@ var CFL004 = &Doc{
 ` + "`if __name__ == \"__main__\":`" + `, directly or in a module it imports at its top level) when the program
 starts children that re-import the main module: the "spawn" start method (the default on macOS
 and Windows, and ` + "`torch.multiprocessing.spawn`" + `), and "forkserver" on CPython releases whose server
-does not import ` + "`__main__`" + ` (before 3.13.8), where each child imports it itself.
+does not import ` + "`__main__`" + ` (before 3.13.8, and 3.14.0), where each child imports it itself.
 
 When the initialization runs inside a library the script imports (` + "`import torch_geometric`" + ` runs
 cuInit while importing), the finding is reported at the script's import, once per script. It is
@@ -53,6 +53,7 @@ if __name__ == "__main__":
     mp.spawn(worker, nprocs=4)`,
 	FixSafety: `As CFL002: the fix moves a plain run of top-level statements under the main guard, and is
 unsafe because names it defines disappear from children and importers.`,
-	Versions: `"spawn": every version and platform. "forkserver": CPython 3.10–3.13.7 (from 3.13.8 and
-3.14 the server imports the main module once and CFL002 applies instead).`,
+	Versions: `"spawn": every version and platform. "forkserver": CPython 3.11–3.13.7 and 3.14.0, the
+forkserver default's first release (3.10 too when asked for; from 3.13.8, 3.14.1 and in 3.15 the
+server imports the main module once and CFL002 applies instead).`,
 }

@@ -44,7 +44,7 @@ if __name__ == "__main__":
     print(pool.map(square, range(8)))`,
 	FixSafety: `When the start is part of a plain run of top-level assignments and calls, the fix moves
 that run under the main guard; it is unsafe because names it defines disappear for importers.`,
-	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 on Linux, every
-version on macOS and Windows.`,
+	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 and 3.15 on
+Linux, every version on macOS and Windows.`,
 	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods"},
 }

@@ -17,10 +17,12 @@ import (
 // --unsafe-fixes. Each edit keeps the file parseable; the fixer re-parses and
 // rolls back otherwise.
 
-// spawnFix replaces a "fork" start-method literal with "spawn".
+// spawnFix replaces a "fork" start-method literal with "spawn". Not when
+// the children run code defined in a notebook: spawn children cannot find
+// it (CFL007).
 func (r reporter) spawnFix(rec *model.StartRecord) (fixsafety.Fix, bool) {
 	lit := rec.MethodLit
-	if !lit.Valid() || rec.Method.String() != "fork" {
+	if !lit.Valid() || rec.Method.String() != "fork" || len(model.NotebookTargets(rec.Obj)) > 0 {
 		return fixsafety.Fix{}, false
 	}
 	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])

@@ -21,9 +21,9 @@ func TestRelatedLocations(t *testing.T) {
 		// want are "file:line message" notes the finding must carry.
 		want []string
 	}{
-		{"loader_iteration", "accelerate_prepare.py", 14, "CFL003", []string{
-			"accelerate_prepare.py:12 The DataLoader is made here",
-			"accelerate_prepare.py:17 Children are forked here (DataLoader workers, the default \"fork\" start method)",
+		{"loader_iteration", "accelerate_prepare.py", 10, "CFL003", []string{
+			"accelerate_prepare.py:13 The DataLoader is made here",
+			"accelerate_prepare.py:18 Children are forked here (DataLoader workers, the default \"fork\" start method)",
 		}},
 		{"loader_iteration", "local_trainer.py", 44, "CFL003", []string{
 			"local_trainer.py:42 The DataLoader is made here",

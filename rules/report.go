@@ -73,8 +73,15 @@ func (r reporter) line(s model.Site) int {
 }
 
 // where names a site for a message read at from: "line 12" in the same
-// file, "helper.py:12" in another.
+// file, "helper.py:12" in another; "cell 3, line 2" and "nb.ipynb:cell 3:2"
+// in a notebook.
 func (r reporter) where(s, from model.Site) string {
+	if cell, line, ok := s.Mod.CellLine(s.Span.Start); ok {
+		if s.Mod == from.Mod {
+			return fmt.Sprintf("cell %d, line %d", cell, line)
+		}
+		return fmt.Sprintf("%s:cell %d:%d", filepath.Base(s.Mod.Path), cell, line)
+	}
 	if s.Mod == from.Mod {
 		return fmt.Sprintf("line %d", r.line(s))
 	}

@@ -21,9 +21,15 @@
 // dropped: statements inside them are converted as statements, and each run
 // of loose expressions becomes an OtherStmt of Kind "ERROR" holding them (also
 // for ERROR nodes met inside a statement, placed right after it). The bundled
-// grammar predates Python 3.13/3.14; see TestNewerSyntax for what survives.
+// grammar predates Python 3.13–3.15; see TestNewerSyntax for what survives.
 // Template strings (t"...", PEP 750), which it reads as an ERROR plus a plain
 // string, are recovered as interpolated Strings (their ERROR stays listed).
+// Two gaps are worked around before and around tree-sitter, with a small
+// tokenizer (lex.go) so that strings and comments are never touched: PEP
+// 810's `lazy import` / `lazy from` (Python 3.15) parse as Import and
+// ImportFrom with Lazy set (lazy.go), and starred elements the grammar
+// rejects in bare tuples and subscripts (`return a, *((None,) * 30)`, valid
+// since 3.8) are recovered by a second parse (splat.go).
 //
 // Parse refuses, with a one-line *SourceError, source it cannot analyse at
 // all: NUL bytes, invalid UTF-8, a coding declaration other than UTF-8 (for
@@ -83,19 +89,23 @@ type Stmt interface {
 	stmtNode()
 }
 
-// Import is `import a.b as c, d`.
+// Import is `import a.b as c, d`, or PEP 810's `lazy import a.b as c`
+// (Python 3.15; Lazy set, Span starting at the keyword).
 type Import struct {
 	Span
 	Names []Alias
+	Lazy  bool
 }
 
-// ImportFrom is `from .mod import a as b, c` or `from mod import *`.
+// ImportFrom is `from .mod import a as b, c` or `from mod import *`, or
+// PEP 810's `lazy from mod import a` (Lazy set, Span starting at the keyword).
 type ImportFrom struct {
 	Span
 	Module string // dotted module name without the leading dots; "" for `from . import x`
 	Level  int    // number of leading dots (relative import level)
 	Names  []Alias
 	Star   bool
+	Lazy   bool
 }
 
 // Alias is one imported name: `a.b as c` (Name "a.b", AsName "c").

@@ -20,6 +20,12 @@ type conv struct {
 	// statement list emits them right after that statement.
 	pending []Stmt
 
+	// lazyStmt maps the offset of an import statement preceded by PEP 810's
+	// `lazy` keyword to the keyword's offset; lazyKw holds the keywords'
+	// offsets, where tree-sitter read a stand-in statement (lazy.go).
+	lazyStmt map[int]int
+	lazyKw   map[int]bool
+
 	// Scratch stacks the lists under construction are pushed on; a finished
 	// list is copied into the arena (see popStmts and friends).
 	ss []Stmt
@@ -29,12 +35,18 @@ type conv struct {
 	a arena
 }
 
-func convert(recs []rec, src []byte) *File {
+func convert(recs []rec, src []byte, marks []lazyMark) *File {
 	f := &File{}
 	if len(recs) == 0 {
 		return f
 	}
 	c := &conv{r: recs, text: string(src)}
+	if len(marks) > 0 {
+		c.lazyStmt, c.lazyKw = make(map[int]int, len(marks)), make(map[int]bool, len(marks))
+		for _, m := range marks {
+			c.lazyStmt[m.stmt], c.lazyKw[m.kw] = m.kw, true
+		}
+	}
 	f.Body = c.body(0)
 	f.Comments, f.Errors = c.commentsAndErrors()
 	return f
@@ -158,6 +170,8 @@ func (c *conv) pushStmt(j int32) {
 	switch k := c.k(j); {
 	case skip(k):
 		return
+	case k == kExprStmt && c.lazyKw[int(c.r[j].start)]:
+		return // the stand-in for a `lazy` keyword
 	case stmtKinds[k]:
 		s := c.stmt(j)
 		c.ss = append(c.ss, s)
@@ -338,6 +352,7 @@ func (c *conv) orphanExpr(j int32) {
 
 func (c *conv) importStmt(i int32) *Import {
 	s := &Import{Span: c.span(i)}
+	s.Start, s.Lazy = c.lazyStart(s.Start)
 	for j := i + 1; j < c.end(i); j = c.end(j) {
 		switch c.k(j) {
 		case kDottedName, kAliasedImport:
@@ -351,6 +366,7 @@ func (c *conv) importStmt(i int32) *Import {
 
 func (c *conv) importFrom(i int32) *ImportFrom {
 	s := &ImportFrom{Span: c.span(i)}
+	s.Start, s.Lazy = c.lazyStart(s.Start)
 	if c.k(i) == kFutureImport {
 		s.Module = "__future__"
 	}
@@ -376,6 +392,15 @@ func (c *conv) importFrom(i int32) *ImportFrom {
 		}
 	}
 	return s
+}
+
+// lazyStart returns where an import statement found at start really starts,
+// and whether a `lazy` keyword makes it lazy.
+func (c *conv) lazyStart(start int) (int, bool) {
+	if kw, ok := c.lazyStmt[start]; ok {
+		return kw, true
+	}
+	return start, false
 }
 
 func (c *conv) alias(i int32) Alias {

@@ -137,11 +137,19 @@ func (d *dumper) node(n Node) {
 	}
 	switch n := n.(type) {
 	case *Import:
-		d.open("import")
+		if n.Lazy {
+			d.open("lazy import")
+		} else {
+			d.open("import")
+		}
 		d.aliases(n.Names)
 		d.close()
 	case *ImportFrom:
-		d.open("from")
+		if n.Lazy {
+			d.open("lazy from")
+		} else {
+			d.open("from")
+		}
 		d.word(strings.Repeat(".", n.Level) + n.Module)
 		d.word("import")
 		if n.Star {

@@ -20,9 +20,9 @@ func (c *conv) expr1(i int32) Expr {
 		*n = Name{Span: sp, ID: c.src(i)}
 		return n
 	case kAttribute:
-		return c.attribute(i)
+		return hoistStar(c.attribute(i))
 	case kCall:
-		return c.call(i)
+		return hoistStar(c.call(i))
 	case kString, kConcatString:
 		return c.str(i)
 	case kInteger, kFloat:
@@ -116,7 +116,7 @@ func (c *conv) expr1(i int32) Expr {
 		}
 		s.Index = c.popExprs(m)
 		s.X = c.orMissing(s.X, i)
-		return s
+		return hoistStar(s)
 	case kListComp:
 		return c.comprehension(i, ListComp)
 	case kSetComp:

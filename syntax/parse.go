@@ -105,8 +105,25 @@ func Parse(src []byte) (*File, error) {
 	if err := checkSource(src); err != nil {
 		return nil, err
 	}
+	// What tree-sitter reads: src, or a copy without the `lazy` keywords
+	// the grammar does not know (lazy.go). The conversion reads src.
+	in := src
+	marks := lazyKeywords(src)
+	if len(marks) > 0 {
+		in = withoutLazy(src, marks)
+	}
+	f, err := parseInto(in, src, marks)
+	if err != nil || len(f.Errors) == 0 {
+		return f, err
+	}
+	return retrySplats(f, in, src, marks)
+}
+
+// parseInto parses in (src, or src with some bytes replaced by stand-ins
+// of the same length) and converts the tree, reading text from src.
+func parseInto(in, src []byte, marks []lazyMark) (*File, error) {
 	p := getParser()
-	tree, err := p.ParseCtx(context.Background(), nil, src)
+	tree, err := p.ParseCtx(context.Background(), nil, in)
 	if err != nil {
 		// Only cancellation or a timeout can make tree-sitter give up, and
 		// neither is set.
@@ -117,28 +134,28 @@ func Parse(src []byte) (*File, error) {
 
 	// Python source yields about one recorded node per 4 to 7 bytes; the
 	// walker grows the buffer when needed.
-	rb := getRecs(len(src)/6 + 256)
+	rb := getRecs(len(in)/6 + 256)
 	defer putRecs(rb)
 	recs, ok := walk(tree, rb)
 	tree.Close()
 	if !ok {
 		return nil, &SourceError{Kind: ErrInternal, Msg: "internal error walking the syntax tree (out of memory, or inconsistent records); please report"}
 	}
-	return convertSafely(recs, src)
+	return convertSafely(recs, src, marks)
 }
 
 // maxPooledRecs bounds the record buffers kept for reuse (20 bytes each).
 const maxPooledRecs = 1 << 18
 
 // convertSafely converts the records, turning a panic (a bug) into an error.
-func convertSafely(recs []rec, src []byte) (f *File, err error) {
+func convertSafely(recs []rec, src []byte, marks []lazyMark) (f *File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f = nil
 			err = &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error converting the syntax tree (%v at %s); please report", r, panicSite())}
 		}
 	}()
-	return convert(recs, src), nil
+	return convert(recs, src, marks), nil
 }
 
 // CheckSource returns the *SourceError Parse would return for source it

@@ -365,7 +365,7 @@ func TestErrorRecovery(t *testing.T) {
 	}
 }
 
-// TestNewerSyntax feeds Python 3.12-3.14 constructs the bundled grammar
+// TestNewerSyntax feeds Python 3.12-3.15 constructs the bundled grammar
 // predates: the statements around them (and, where tree-sitter keeps them,
 // inside) must still be there.
 func TestNewerSyntax(t *testing.T) {
@@ -393,6 +393,17 @@ func TestNewerSyntax(t *testing.T) {
 			name:   "3.14 template strings",
 			src:    "before()\nmsg = t\"hello {name} {f(x)!r}\"\nsql(t'select {col}', T\"\"\"{q}\"\"\")\nafter()\n",
 			want:   "(call before)\n(= [msg] (fstr \"hello  \" name (call f x)))\n(call sql (fstr \"select \" col) (fstr \"\" q))\n(call after)",
+			errors: true,
+		},
+		{
+			name: "3.15 lazy imports",
+			src:  "before()\nlazy import json\nlazy from pathlib import Path\nafter(json, Path)\n",
+			want: "(call before)\n(lazy import json)\n(lazy from pathlib import Path)\n(call after json Path)",
+		},
+		{
+			name:   "starred element next to a template string",
+			src:    "def f(a):\n    return t\"{a}\", *((None,) * 3)\nafter()\n",
+			want:   "(def f (a) (return (tuple (fstr \"\" a) (* (* (tuple None) 3)))))\n(call after)",
 			errors: true,
 		},
 		{

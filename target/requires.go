@@ -10,7 +10,9 @@ import (
 // ">=3.11", ">=3.10,<3.14", "~=3.12" or "==3.13.*" (as found in
 // [project] requires-python) and returns the supported versions it allows, on
 // every platform. A bucket is kept when any release in it satisfies every
-// clause, so ">=3.13.8" keeps Py313Late and drops Py313Early.
+// clause, so ">=3.13.8" keeps Py313Late and drops Py313Early. The result may
+// include 3.10, which the default range leaves out: a project that supports
+// it is checked for it.
 func ParseRequiresPython(spec string) (Set, error) {
 	var clauses []clause
 	for _, raw := range strings.Split(spec, ",") {
@@ -41,17 +43,14 @@ type release [3]int
 // releasesOf lists sample releases of a bucket; 40 patch releases is more than
 // any minor has had.
 func releasesOf(v Version) []release {
-	minor := map[Version]int{Py310: 10, Py311: 11, Py312: 12, Py313Early: 13, Py313Late: 13, Py314: 14}[v]
-	lo, hi := 0, 40
-	switch v {
-	case Py313Early:
-		hi = 7
-	case Py313Late:
-		lo = 8
+	b := buckets[v]
+	hi := b.last
+	if b.endsMinor() {
+		hi = 40
 	}
 	var out []release
-	for p := lo; p <= hi; p++ {
-		out = append(out, release{3, minor, p})
+	for p := b.first; p <= hi; p++ {
+		out = append(out, release{3, b.minor, p})
 	}
 	return out
 }

@@ -5,11 +5,24 @@
 //
 // Versions are kept as buckets rather than numbers, because one patch release
 // matters: the forkserver started importing __main__ (so inheriting its
-// top-level CUDA state) only with the fix for python/cpython#126631, which
-// shipped in 3.14.0 and, backported by PR #138609, in 3.13.8 (released
-// 2025-10-07; Misc/NEWS.d/3.13.8.rst lists gh-126631). Before that the
+// top-level CUDA state) only with the fix for python/cpython#126631
+// (GH-135295), released in 3.14.1 (2025-12-02; Misc/NEWS.d/3.14.1.rst lists
+// gh-126631) and, backported by PR #138609, in 3.13.8 (2025-10-07;
+// Misc/NEWS.d/3.13.8.rst). 3.14.0 does not have it. Before the fix the
 // server's main_path branch was dead code and forkserver children re-imported
-// the main module themselves, as spawn children do.
+// the main module themselves, as spawn children do; so 3.14.0, whose default
+// start method on Linux is already forkserver, re-runs the main script in
+// every child like 3.13.0–3.13.7 do.
+//
+// Python 3.15 (October 2026) keeps forkserver as the Linux default and the
+// __main__ preload; its set_forkserver_preload gained an on_error argument
+// (gh-141860; "ignore" by default), which changes nothing modelled here. What
+// 3.15 adds that matters is PEP 810's lazy imports, a matter of syntax and of
+// the model, not of this package.
+//
+// The default range is the CPython releases supported today (2026-12-02):
+// 3.11 to 3.15; 3.10 reached end of life in October 2026 but is kept as a
+// bucket for projects whose target-version or requires-python include it.
 package target
 
 import (
@@ -22,14 +35,40 @@ import (
 type Version uint8
 
 const (
-	Py310      Version = iota // 3.10.x
+	Py310      Version = iota // 3.10.x (end of life; only when asked for)
 	Py311                     // 3.11.x
 	Py312                     // 3.12.x
 	Py313Early                // 3.13.0 – 3.13.7: forkserver does not import __main__
 	Py313Late                 // 3.13.8 and later: forkserver imports __main__
-	Py314                     // 3.14.x: default start method on Linux is forkserver
+	Py314Early                // 3.14.0: forkserver is the Linux default, does not import __main__
+	Py314Late                 // 3.14.1 and later: forkserver imports __main__
+	Py315                     // 3.15.x: PEP 810 lazy imports
 	numVersions
 )
+
+// Oldest and Newest are the first and last buckets this package knows.
+const (
+	Oldest = Py310
+	Newest = Py315
+)
+
+// bucket describes a Version: its minor release and the patch releases it
+// holds (last < 0: every later patch release of the minor).
+type bucket struct {
+	minor       int
+	first, last int
+}
+
+var buckets = [numVersions]bucket{
+	Py310:      {10, 0, -1},
+	Py311:      {11, 0, -1},
+	Py312:      {12, 0, -1},
+	Py313Early: {13, 0, 7},
+	Py313Late:  {13, 8, -1},
+	Py314Early: {14, 0, 0},
+	Py314Late:  {14, 1, -1},
+	Py315:      {15, 0, -1},
+}
 
 // Platform is an operating system family.
 type Platform uint8
@@ -82,12 +121,13 @@ type Config struct {
 }
 
 // DefaultStartMethod is multiprocessing's default on c: fork on Linux up to
-// 3.13, forkserver from 3.14, spawn on macOS (since 3.8) and Windows.
+// 3.13, forkserver from 3.14 (3.15 too), spawn on macOS (since 3.8) and
+// Windows.
 func (c Config) DefaultStartMethod() StartMethod {
 	switch {
 	case c.Platform != Linux:
 		return Spawn
-	case c.Version >= Py314:
+	case c.Version >= Py314Early:
 		return Forkserver
 	default:
 		return Fork
@@ -96,8 +136,19 @@ func (c Config) DefaultStartMethod() StartMethod {
 
 // ForkserverImportsMain reports whether the forkserver process imports the
 // main module (the default preload list is ["__main__"]), so that its
-// top-level state is inherited by every child. True from 3.13.8 and 3.14.
-func (c Config) ForkserverImportsMain() bool { return c.Version >= Py313Late }
+// top-level state is inherited by every child: with the gh-126631 fix, in
+// 3.13.8+, 3.14.1+ and 3.15, not in 3.14.0.
+func (c Config) ForkserverImportsMain() bool {
+	switch c.Version {
+	case Py313Late, Py314Late, Py315:
+		return true
+	}
+	return false
+}
+
+// HasLazyImports reports whether c's Python has PEP 810 lazy imports (the
+// `lazy` soft keyword and __lazy_modules__): 3.15 onwards.
+func (c Config) HasLazyImports() bool { return c.Version >= Py315 }
 
 // HasFork reports whether os.fork and the fork and forkserver start methods
 // exist on c (not on Windows).
@@ -121,8 +172,16 @@ func Of(cs ...Config) Set {
 	return s
 }
 
-// Default is every supported CPython (3.10–3.14) on Linux.
-func Default() Set { return Versions(Py310, Py314) & Platforms(Linux) }
+// Default is every CPython release supported on 2026-12-02 (3.11–3.15) on
+// Linux. 3.10, at end of life since October 2026, is checked only when a
+// target-version or requires-python asks for it.
+func Default() Set { return DefaultVersions() & Platforms(Linux) }
+
+// DefaultVersions is the default versions (3.11–3.15) on every platform.
+func DefaultVersions() Set { return Versions(Py311, Newest) }
+
+// All is every version this package knows (3.10–3.15) on every platform.
+func All() Set { return Versions(Oldest, Newest) }
 
 // Versions returns every config whose version is in [lo, hi], on any platform.
 func Versions(lo, hi Version) Set {
@@ -139,7 +198,7 @@ func Versions(lo, hi Version) Set {
 func Platforms(ps ...Platform) Set {
 	var s Set
 	for _, p := range ps {
-		s |= Versions(Py310, Py314) & platformMask(p)
+		s |= platformMask(p)
 	}
 	return s
 }
@@ -193,27 +252,29 @@ func (p Platform) String() string {
 	return fmt.Sprintf("Platform(%d)", p)
 }
 
-// versionLabel gives the first and last release of a bucket, for ranges.
-func versionLabel(v Version) (first, last string) {
-	switch v {
-	case Py310:
-		return "3.10", "3.10"
-	case Py311:
-		return "3.11", "3.11"
-	case Py312:
-		return "3.12", "3.12"
-	case Py313Early:
-		return "3.13.0", "3.13.7"
-	case Py313Late:
-		return "3.13.8", "3.13"
-	case Py314:
-		return "3.14", "3.14"
+// String is the releases of v: "3.12", "3.13.0–3.13.7", "3.13.8+", "3.14.0".
+func (v Version) String() string {
+	if v >= numVersions {
+		return fmt.Sprintf("Version(%d)", v)
 	}
-	return "?", "?"
+	return describeVersions([]Version{v})
 }
 
-// describeVersions renders a set of version buckets as ranges, joining the two
-// 3.13 buckets back into "3.13": {310,311,312,313e} → "3.10–3.13.7".
+// minorLabel is "3.N" for the bucket's minor release.
+func (b bucket) minorLabel() string { return fmt.Sprintf("3.%d", b.minor) }
+
+// startsMinor reports whether b holds the minor's first release.
+func (b bucket) startsMinor() bool { return b.first == 0 }
+
+// endsMinor reports whether b holds the minor's last release (every later
+// patch release).
+func (b bucket) endsMinor() bool { return b.last < 0 }
+
+// describeVersions renders a set of version buckets (sorted) as ranges over
+// releases, a bucket that splits a minor release by its patch releases shown
+// by them: {311,312,313e,313l} → "3.11–3.13", {310,311,312,313e} →
+// "3.10–3.13.7", {314l} → "3.14.1+", {313l,314l} → "3.13.8+, 3.14.1+",
+// {313l,314e,314l,315} → "3.13.8+, 3.14–3.15", {313e} → "3.13.0–3.13.7".
 func describeVersions(vs []Version) string {
 	var parts []string
 	for i := 0; i < len(vs); {
@@ -221,37 +282,36 @@ func describeVersions(vs []Version) string {
 		for j+1 < len(vs) && vs[j+1] == vs[j]+1 {
 			j++
 		}
-		first, _ := versionLabel(vs[i])
-		_, last := versionLabel(vs[j])
-		if vs[i] == Py313Late {
-			first = "3.13.8"
-		}
-		if vs[j] == Py313Late {
-			last = "3.13"
-			if vs[i] == Py313Late {
-				parts = append(parts, "3.13.8+")
-				i = j + 1
+		// A run that starts inside a minor release (3.13.8+) names that
+		// bucket alone, and the rest of the run goes on from the next minor.
+		if b := buckets[vs[i]]; !b.startsMinor() {
+			parts = append(parts, fmt.Sprintf("3.%d.%d+", b.minor, b.first))
+			i++
+			if i > j {
 				continue
 			}
 		}
-		if vs[j] == Py313Early && vs[i] != Py313Early {
-			last = "3.13.7"
+		first, last := buckets[vs[i]], buckets[vs[j]]
+		lo, hi := first.minorLabel(), last.minorLabel()
+		if !last.endsMinor() {
+			hi = fmt.Sprintf("%s.%d", hi, last.last)
+			if first.minor == last.minor {
+				lo = fmt.Sprintf("%s.%d", lo, first.first)
+			}
 		}
-		switch {
-		case first == last:
-			parts = append(parts, first)
-		case vs[j] == Py314 && vs[i] == Py313Late:
-			parts = append(parts, "3.13.8+ and 3.14")
-		default:
-			parts = append(parts, first+"–"+last)
+		if lo == hi {
+			parts = append(parts, lo)
+		} else {
+			parts = append(parts, lo+"–"+hi)
 		}
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
 }
 
-// Describe renders s for a message: "Python 3.10–3.13 on Linux",
-// "Python 3.13.8+ and 3.14 on Linux", "Python 3.14 on Linux; 3.10–3.14 on Windows".
+// Describe renders s for a message: "Python 3.11–3.13 on Linux",
+// "Python 3.14.1+, 3.15 on Linux", "Python 3.14–3.15 on Linux; 3.11–3.15 on
+// Windows".
 func (s Set) Describe() string {
 	if s.Empty() {
 		return "no supported Python"
@@ -293,23 +353,29 @@ func joinPlatforms(ps []Platform) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// ParseTargetVersion parses ruff's spelling ("py310" ... "py314") and returns
-// the set of versions from it onwards, as ruff treats target-version as the
-// minimum supported version.
+// ParseTargetVersion parses ruff's spelling ("py310" ... "py315") and returns
+// the set of versions from it onwards (every platform), as ruff treats
+// target-version as the minimum supported version.
 func ParseTargetVersion(s string) (Set, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "py310":
-		return Versions(Py310, Py314), nil
-	case "py311":
-		return Versions(Py311, Py314), nil
-	case "py312":
-		return Versions(Py312, Py314), nil
-	case "py313":
-		return Versions(Py313Early, Py314), nil
-	case "py314":
-		return Versions(Py314, Py314), nil
+	name := strings.ToLower(strings.TrimSpace(s))
+	for v := Oldest; v <= Newest; v++ {
+		if b := buckets[v]; b.startsMinor() && name == fmt.Sprintf("py3%d", b.minor) {
+			return Versions(v, Newest), nil
+		}
 	}
-	return 0, fmt.Errorf("unknown target version %q (want one of py310, py311, py312, py313, py314)", s)
+	return 0, fmt.Errorf("unknown target version %q (want one of %s)", s, TargetVersionNames())
+}
+
+// TargetVersionNames lists the target-version spellings ParseTargetVersion
+// accepts: "py310, py311, py312, py313, py314, py315".
+func TargetVersionNames() string {
+	var names []string
+	for v := Oldest; v <= Newest; v++ {
+		if b := buckets[v]; b.startsMinor() {
+			names = append(names, fmt.Sprintf("py3%d", b.minor))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // ParsePlatforms parses a comma-separated list of linux, macos (or darwin),

@@ -8,14 +8,20 @@
 // matched against "CODE message" of a finding reported on that line. Every
 // expectation must be met and every finding expected; suppressed findings
 // (noqa) must not be. A fixture can narrow the targets it is checked for
-// with a header comment in its first ten lines:
+// with a header comment in its first ten lines (targetsFromHeader lists the
+// keys):
 //
 //	# checktest: target-version=py314 platform=linux
+//	# checktest: only-version=3.14.0
+//
+// Fixtures are .py files and Jupyter notebooks (.ipynb), whose `# want`
+// comments are in the lines of their code cells and expect findings on
+// that line of that cell; a notebook's header is in the first ten lines of
+// its code cells.
 package checktest
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +35,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -37,6 +44,7 @@ import (
 // Expectation is one `# want` regexp.
 type Expectation struct {
 	Path string
+	Cell int // the notebook cell, 0 in a .py file
 	Line int
 	Re   *regexp.Regexp
 	met  bool
@@ -76,21 +84,21 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		}
 		text := f.Code + " " + f.Message
 		matched := false
-		for _, w := range wants[key{f.Path, f.Start.Line}] {
+		for _, w := range wants[key{f.Path, f.Cell, f.Start.Line}] {
 			if !w.met && w.Re.MatchString(text) {
 				w.met, matched = true, true
 				break
 			}
 		}
 		if !matched {
-			t.Errorf("%s:%d:%d: unexpected finding: %s", f.Path, f.Start.Line, f.Start.Column, text)
+			t.Errorf("%s: unexpected finding: %s", where(f.Path, f.Cell, f.Start.Line), text)
 		}
 	}
 	var missed []string
 	for _, ws := range wants {
 		for _, w := range ws {
 			if !w.met {
-				missed = append(missed, fmt.Sprintf("%s:%d: no finding matched %q", w.Path, w.Line, w.Re))
+				missed = append(missed, fmt.Sprintf("%s: no finding matched %q", where(w.Path, w.Cell, w.Line), w.Re))
 			}
 		}
 	}
@@ -119,48 +127,100 @@ func Policy(t testing.TB) *config.Policy {
 		if err != nil {
 			return nil, err
 		}
-		s.Targets = targetsFromHeader(path)
+		if s.Targets, err = targetsFromHeader(path); err != nil {
+			return nil, err
+		}
 		return s, nil
 	})
 }
 
 type key struct {
 	path string
+	cell int
 	line int
 }
 
-// Expectations reads every `# want` comment of the .py files under dir,
-// keyed by path relative to dir and line.
+func where(path string, cell, line int) string {
+	if cell > 0 {
+		return fmt.Sprintf("%s:cell %d:%d", path, cell, line)
+	}
+	return fmt.Sprintf("%s:%d", path, line)
+}
+
+// Expectations reads every `# want` comment of the .py files and notebooks
+// under dir, keyed by path relative to dir, cell and line.
 func Expectations(dir string) (map[key][]*Expectation, error) {
 	out := map[key][]*Expectation{}
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".py") {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
+		if err != nil || info.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			text := sc.Text()
-			i := strings.Index(text, "# want ")
-			if i < 0 {
-				continue
-			}
-			res, err := parseWants(text[i+len("# want "):])
+		var sources []cellSource
+		switch {
+		case strings.HasSuffix(p, ".py"):
+			src, err := os.ReadFile(p)
 			if err != nil {
-				return fmt.Errorf("%s:%d: %v", rel, line, err)
+				return err
 			}
-			for _, re := range res {
-				out[key{rel, line}] = append(out[key{rel, line}], &Expectation{Path: rel, Line: line, Re: re})
+			sources = []cellSource{{text: string(src)}}
+		case notebook.IsPath(p):
+			if sources, err = notebookCells(p); err != nil {
+				return fmt.Errorf("%s: %v", rel, err)
 			}
 		}
-		return sc.Err()
+		for _, s := range sources {
+			sc := bufio.NewScanner(strings.NewReader(s.text))
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			for line := 1; sc.Scan(); line++ {
+				text := sc.Text()
+				i := strings.Index(text, "# want ")
+				if i < 0 {
+					continue
+				}
+				res, err := parseWants(text[i+len("# want "):])
+				if err != nil {
+					return fmt.Errorf("%s: %v", where(rel, s.cell, line), err)
+				}
+				k := key{rel, s.cell, line}
+				for _, re := range res {
+					out[k] = append(out[k], &Expectation{Path: rel, Cell: s.cell, Line: line, Re: re})
+				}
+			}
+			if err := sc.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
+}
+
+// cellSource is the text of a .py file (cell 0) or of a notebook's cell.
+type cellSource struct {
+	cell int
+	text string
+}
+
+// notebookCells returns the code cells of a notebook.
+func notebookCells(path string) ([]cellSource, error) {
+	nb, err := readNotebook(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []cellSource
+	for _, c := range nb.CodeCells() {
+		out = append(out, cellSource{cell: c.Number, text: c.Text})
+	}
+	return out, nil
+}
+
+func readNotebook(path string) (*notebook.Notebook, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return notebook.Parse(raw)
 }
 
 func parseWants(s string) ([]*regexp.Regexp, error) {
@@ -189,50 +249,74 @@ func parseWants(s string) ([]*regexp.Regexp, error) {
 	return out, nil
 }
 
-// targetsFromHeader reads a fixture's `# checktest:` header.
-func targetsFromHeader(path string) target.Set {
+// targetsFromHeader reads a fixture's `# checktest:` header. Its keys:
+//
+//	target-version=py312     3.12 and later (as the config key)
+//	only-version=py314       3.14 only (both of its buckets)
+//	only-version=3.14.0      the bucket holding that release only
+//	requires-python=>=3.13.8 the versions a PEP 440 specifier allows
+//	platform=linux,windows   the platforms (default: Linux)
+//
+// Without a version key the fixture is checked for the default versions
+// (3.11–3.15). An unknown key or value is an error: a typo must not quietly
+// check a fixture for other versions than its expectations assume.
+func targetsFromHeader(path string) (target.Set, error) {
 	set := target.Default()
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return set
+		return set, nil // the driver reports unreadable files
+	}
+	if notebook.IsPath(path) {
+		nb, err := readNotebook(path)
+		if err != nil {
+			return set, nil // the driver reports notebooks it cannot read
+		}
+		src = nb.Source
 	}
 	lines := strings.SplitN(string(src), "\n", 11)
-	for _, l := range lines[:min(10, len(lines))] {
+	for n, l := range lines[:min(10, len(lines))] {
 		l = strings.TrimSpace(l)
 		if !strings.HasPrefix(l, "# checktest:") {
 			continue
 		}
-		versions, platforms := target.Versions(target.Py310, target.Py314), target.Platforms(target.Linux)
+		versions, platforms := target.DefaultVersions(), target.Platforms(target.Linux)
 		for _, f := range strings.Fields(strings.TrimPrefix(l, "# checktest:")) {
 			k, v, _ := strings.Cut(f, "=")
+			var err error
 			switch k {
 			case "target-version":
-				if s, err := target.ParseTargetVersion(v); err == nil {
-					versions = s
-				}
+				versions, err = target.ParseTargetVersion(v)
 			case "only-version":
-				if s, err := target.ParseTargetVersion(v); err == nil {
-					next, _ := nextVersion(v)
-					versions = s &^ next
-				}
+				versions, err = onlyVersion(v)
+			case "requires-python":
+				versions, err = target.ParseRequiresPython(v)
 			case "platform":
-				if s, err := target.ParsePlatforms(v); err == nil {
-					platforms = s
-				}
+				platforms, err = target.ParsePlatforms(v)
+			default:
+				err = fmt.Errorf("unknown key %q (want target-version, only-version, requires-python or platform)", k)
+			}
+			if err != nil {
+				return 0, fmt.Errorf("%s:%d: checktest header: %v", path, n+1, err)
 			}
 		}
 		set = versions & platforms
-	}
-	return set
-}
-
-// nextVersion returns the versions after v, to turn "from v on" into "only v".
-func nextVersion(v string) (target.Set, error) {
-	order := []string{"py310", "py311", "py312", "py313", "py314"}
-	for i, o := range order {
-		if o == v && i+1 < len(order) {
-			return target.ParseTargetVersion(order[i+1])
+		if set.Empty() {
+			return 0, fmt.Errorf("%s:%d: checktest header leaves no version to check", path, n+1)
 		}
 	}
-	return 0, nil
+	return set, nil
+}
+
+// onlyVersion turns "py314" into the buckets of 3.14 and "3.14.0" into the
+// bucket holding that release.
+func onlyVersion(v string) (target.Set, error) {
+	spec := "==" + v
+	if minor, ok := strings.CutPrefix(v, "py3"); ok {
+		spec = "==3." + minor + ".*"
+	}
+	set, err := target.ParseRequiresPython(spec)
+	if err == nil && set.Empty() {
+		err = fmt.Errorf("only-version %q: no such version", v)
+	}
+	return set, err
 }

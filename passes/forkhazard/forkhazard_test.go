@@ -77,7 +77,8 @@ if __name__ == "__main__":
 `
 
 // TestHazardConfigs: a fork through the default start method holds where
-// the default is fork (3.10–3.13 on Linux), not on 3.14 (forkserver).
+// the default is fork (3.11–3.13 on Linux by default), not on 3.14 and 3.15
+// (forkserver).
 func TestHazardConfigs(t *testing.T) {
 	zs := hazardsOf(t, map[string]string{"train.py": forkDefault}, nil)
 	if len(zs) != 1 {
@@ -87,7 +88,7 @@ func TestHazardConfigs(t *testing.T) {
 	if z.Kind != model.ForkAfterInit || z.Child.Verdict != model.ChildUsesCUDA {
 		t.Errorf("kind %v verdict %v, want ForkAfterInit with a child that uses CUDA", z.Kind, z.Child.Verdict)
 	}
-	want := target.Versions(target.Py310, target.Py313Late) & target.Platforms(target.Linux)
+	want := target.Versions(target.Py311, target.Py313Late) & target.Platforms(target.Linux)
 	if z.Configs != want {
 		t.Errorf("configs %s, want %s", z.Configs.Describe(), want.Describe())
 	}
@@ -100,7 +101,7 @@ func TestTargetSetsAnalyzedSeparately(t *testing.T) {
 	files := map[string]string{"old.py": forkDefault, "new.py": forkDefault}
 	targets := map[string]target.Set{
 		"old.py": target.Versions(target.Py310, target.Py310) & target.Platforms(target.Linux),
-		"new.py": target.Versions(target.Py314, target.Py314) & target.Platforms(target.Linux),
+		"new.py": target.Versions(target.Py314Early, target.Py315) & target.Platforms(target.Linux),
 	}
 	var first []string
 	for run := 0; run < 3; run++ {
@@ -108,7 +109,7 @@ func TestTargetSetsAnalyzedSeparately(t *testing.T) {
 		for _, z := range hazardsOf(t, files, targets) {
 			got = append(got, filepath.Base(z.Entry.Path)+" "+z.Configs.Describe())
 		}
-		// 3.14 defaults to forkserver: only old.py forks.
+		// 3.14 and 3.15 default to forkserver: only old.py forks.
 		if len(got) != 1 || got[0] != "old.py "+targets["old.py"].Describe() {
 			t.Fatalf("run %d: hazards %q, want one for old.py on %s", run, got, targets["old.py"].Describe())
 		}

@@ -99,6 +99,18 @@ func (r *Result) CheckedSources(fn func(path string, src []byte, comments []synt
 	}
 }
 
+// Source returns the bytes and comments of a module the program loaded,
+// checked or imported, for the driver's noqa checks of findings that lie in
+// an imported module; ok is false for a file it did not load.
+func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
+	for _, m := range r.Prog.Loaded() {
+		if m.Path == filepath.Clean(path) {
+			return m.Src, m.File.Comments, true
+		}
+	}
+	return nil, nil, false
+}
+
 // source adapts Pass.ReadFile to model.Source.
 type source struct {
 	read   func(string) ([]byte, error)

@@ -896,3 +896,57 @@ def probe_pin_memory(batch):
     # evidence: oracle "torch: torch.randn(2).pin_memory()"
     batch = batch.pin_memory()  # want "CFL001"
     fork_worker()
+
+
+# --- the device-generic API (libraries.json) ---------------------------------
+
+
+def probe_accelerator_is_available():
+    # row: call torch.accelerator.is_available
+    # evidence: libraries "torch: import torch; torch.accelerator.is_available()"
+    if torch.accelerator.is_available():  # want "CFL001"
+        print("accelerator")
+    fork_worker()
+
+
+def probe_accelerator_device_count():
+    # row: call torch.accelerator.device_count
+    # evidence: libraries "torch: import torch; torch.accelerator.device_count()"
+    print(torch.accelerator.device_count())
+    fork_worker()
+
+
+def probe_current_accelerator():
+    # row: call torch.accelerator.current_accelerator
+    # evidence: libraries "torch: import torch; torch.accelerator.current_accelerator()"
+    print(torch.accelerator.current_accelerator())
+    fork_worker()
+
+
+def probe_current_device_index():
+    # row: call torch.accelerator.current_device_index
+    # evidence: libraries "torch: import torch; torch.accelerator.current_device_index()"
+    print(torch.accelerator.current_device_index())  # want "CFL001"
+    fork_worker()
+
+
+def probe_get_device_module():
+    # row: call torch.get_device_module
+    # evidence: libraries "probes-2026-12: torch.get_device_module()"
+    mod = torch.get_device_module()  # want "CFL001"
+    print(mod)
+    fork_worker()
+
+
+def probe_allow_tf32():
+    # row: attr torch.backends.cuda.matmul.allow_tf32
+    # evidence: libraries "torch: import torch; torch.backends.cuda.matmul.allow_tf32 = True"
+    torch.backends.cuda.matmul.allow_tf32 = True
+    fork_worker()
+
+
+def probe_matmul_precision():
+    # row: call torch.set_float32_matmul_precision
+    # evidence: libraries "torch: import torch; torch.set_float32_matmul_precision("high")"
+    torch.set_float32_matmul_precision("high")
+    fork_worker()

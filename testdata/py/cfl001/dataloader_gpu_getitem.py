@@ -12,7 +12,7 @@ class GpuNoise(Dataset):
 
 
 def train():
-    model = torch.nn.Linear(8, 1).to("cuda")  # want "CFL001 .*DataLoader workers.*uses CUDA \\(`torch\\.randn\\(\\)`.*Python 3\\.10–3\\.13"
+    model = torch.nn.Linear(8, 1).to("cuda")  # want "CFL001 .*DataLoader workers.*uses CUDA \\(`torch\\.randn\\(\\)`.*Python 3\\.11–3\\.13"
     loader = DataLoader(GpuNoise(), batch_size=8, num_workers=2)
     for batch in loader:
         model(batch.cuda())

@@ -11,7 +11,7 @@ def worker(rank):
 
 
 if __name__ == "__main__":
-    torch.cuda.set_device(0)  # want "CFL001 .*the default \"fork\" start method.*Python 3\\.10–3\\.13 on Linux"
+    torch.cuda.set_device(0)  # want "CFL001 .*the default \"fork\" start method.*Python 3\\.11–3\\.13 on Linux"
     procs = [mp.Process(target=worker, args=(i,)) for i in range(2)]
     for p in procs:
         p.start()

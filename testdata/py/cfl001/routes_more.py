@@ -29,7 +29,7 @@ def pool_variants():
 
 
 def executor_default_method():
-    torch.cuda.get_device_capability()  # want "CFL001 .*ProcessPoolExecutor workers, the default \"fork\" start method.*Python 3\\.10–3\\.13 on Linux"
+    torch.cuda.get_device_capability()  # want "CFL001 .*ProcessPoolExecutor workers, the default \"fork\" start method.*Python 3\\.11–3\\.13 on Linux"
     with ProcessPoolExecutor(2) as ex:
         return list(ex.map(gpu_square, range(4)))
 
@@ -61,7 +61,7 @@ def seed_gpu(worker_id):
 
 
 def loader_with_fork_context():
-    net = torch.nn.Linear(1, 1).cuda()  # want "CFL001 .*DataLoader workers, the \"fork\" start method.*uses CUDA \\(`\\.cuda\\(\\)`.*Python 3\\.10–3\\.14"
+    net = torch.nn.Linear(1, 1).cuda()  # want "CFL001 .*DataLoader workers, the \"fork\" start method.*uses CUDA \\(`\\.cuda\\(\\)`.*Python 3\\.11–3\\.15"
     loader = DataLoader(Plain(), batch_size=4, num_workers=2, collate_fn=gpu_collate, multiprocessing_context="fork")
     for b in loader:
         net(b)

@@ -10,7 +10,7 @@ def square_on_gpu(x):
 
 if __name__ == "__main__":
     multiprocessing.set_start_method("fork", force=True)
-    print(torch.cuda.get_device_name(0))  # want "CFL001 .*Python 3\\.10–3\\.14 on Linux"
+    print(torch.cuda.get_device_name(0))  # want "CFL001 .*Python 3\\.11–3\\.15 on Linux"
     pool = multiprocessing.Pool(2)
     print(pool.map(square_on_gpu, range(4)))
     pool.close()

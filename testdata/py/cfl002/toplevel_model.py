@@ -3,7 +3,7 @@ import multiprocessing as mp
 
 import torch
 
-model = torch.nn.Linear(4, 4).cuda()  # want "CFL002 .*while the main module is imported,.*Python 3\\.13\\.8\\+ and 3\\.14 on Linux" "CFL004 .*Python 3\\.10–3\\.13\\.7 on Linux"
+model = torch.nn.Linear(4, 4).cuda()  # want "CFL002 .*while the main module is imported,.*Python 3\\.13\\.8\\+, 3\\.14\\.1\\+, 3\\.15 on Linux" "CFL004 .*Python 3\\.11–3\\.13\\.7, 3\\.14\\.0 on Linux"
 
 
 def infer(x):

@@ -13,7 +13,7 @@ class Squares(Dataset):
 
 
 if __name__ == "__main__":
-    model = torch.nn.Linear(1, 1).cuda()  # want "CFL003 .*DataLoader workers.*the children never touch CUDA.*Python 3\\.10–3\\.13"
+    model = torch.nn.Linear(1, 1).cuda()  # want "CFL003 .*DataLoader workers.*the children never touch CUDA.*Python 3\\.11–3\\.13"
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     loader = DataLoader(Squares(), batch_size=16, shuffle=True, num_workers=2)
     for epoch in range(2):

@@ -3,7 +3,7 @@ import multiprocessing as mp
 
 import torch
 
-LOOKUP = torch.arange(1000, device="cuda")  # want "CFL004 .*every child started at `p\\.start\\(\\)` .*\"spawn\".*Python 3\\.10–3\\.14 on Linux"
+LOOKUP = torch.arange(1000, device="cuda")  # want "CFL004 .*every child started at `p\\.start\\(\\)` .*\"spawn\".*Python 3\\.11–3\\.15 on Linux"
 
 
 def worker(i):

@@ -4,7 +4,7 @@ import multiprocessing as mp
 
 import torch
 
-torch.cuda.init()  # want "CFL004 .*the default \"spawn\" start method.*Python 3\\.10–3\\.14 on Windows"
+torch.cuda.init()  # want "CFL004 .*the default \"spawn\" start method.*Python 3\\.11–3\\.15 on Windows"
 
 
 def work(x):

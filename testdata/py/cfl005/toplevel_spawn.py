@@ -8,5 +8,5 @@ def hello():
 
 ctx = mp.get_context("spawn")
 p = ctx.Process(target=hello)
-p.start()  # want "CFL005 .*\"spawn\" start method.*Python 3\\.10–3\\.14 on Linux"
+p.start()  # want "CFL005 .*\"spawn\" start method.*Python 3\\.11–3\\.15 on Linux"
 p.join()

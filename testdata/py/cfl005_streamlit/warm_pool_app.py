@@ -9,6 +9,6 @@ def simulate(seed):
     return sum(i * seed for i in range(1000))
 
 
-pool = mp.Pool(2)  # want "CFL005 .*Python 3\\.14 on Linux"
+pool = mp.Pool(2)  # want "CFL005 .*Python 3\\.14–3\\.15 on Linux"
 if st.button("Simulate"):
     st.write(pool.map(simulate, range(4)))

@@ -5,7 +5,7 @@ import multiprocessing as mp
 
 import torch
 
-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"  # want "CFL006 .*the children never touch CUDA, so this works on Python 3\\.13\\.8\\+ and 3\\.14 on Linux, but any CUDA use in the children would fail" "CFL004 .*3\\.10–3\\.13\\.7"
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"  # want "CFL006 .*the children never touch CUDA, so this works on Python 3\\.13\\.8\\+, 3\\.14\\.1\\+, 3\\.15 on Linux, but any CUDA use in the children would fail" "CFL004 .*3\\.11–3\\.13\\.7, 3\\.14\\.0"
 
 
 def tokenize(line):

@@ -3,7 +3,7 @@ top-level CUDA initialization; the dataset stays on the CPU."""
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-torch.backends.cudnn.benchmark = torch.cuda.is_available()  # want "CFL006 .*`loader` \\(line 20: DataLoader workers, the \"forkserver\" start method\\); the children never touch CUDA, so this works on Python 3\\.13\\.8\\+ and 3\\.14" "CFL004 .*3\\.10–3\\.13\\.7"
+torch.backends.cudnn.benchmark = torch.cuda.is_available()  # want "CFL006 .*`loader` \\(line 20: DataLoader workers, the \"forkserver\" start method\\); the children never touch CUDA, so this works on Python 3\\.13\\.8\\+, 3\\.14\\.1\\+, 3\\.15" "CFL004 .*3\\.11–3\\.13\\.7, 3\\.14\\.0"
 
 
 class Squares(Dataset):

@@ -23,12 +23,13 @@ class Regressor(L.LightningModule):
 
 def fit_with_loader():
     loader = DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=8, num_workers=2)
-    trainer = L.Trainer(accelerator="gpu" if torch.cuda.is_available() else "cpu", max_epochs=1)  # want "CFL003 .*forks at `trainer\\.fit\\(Regressor\\(\\), loader\\)` \\(line 27"
+    print("training on", torch.cuda.get_device_name(0))  # want "CFL003 .*forks at `trainer\\.fit\\(Regressor\\(\\), loader\\)` \\(line 28"
+    trainer = L.Trainer(accelerator="gpu", devices=1, max_epochs=1)
     trainer.fit(Regressor(), loader)
 
 
 def fit_with_hooks():
-    torch.backends.cudnn.benchmark = torch.cuda.is_available()  # want "CFL003 .*forks at `trainer\\.fit\\(model\\)` \\(line 34"
+    print("training on", torch.cuda.get_device_name(0))  # want "CFL003 .*forks at `trainer\\.fit\\(model\\)` \\(line 35"
     trainer = L.Trainer(accelerator="gpu", devices=1, max_epochs=1)
     model = Regressor()
     trainer.fit(model)

@@ -6,7 +6,7 @@ import multiprocessing as mp
 
 from cuda.core import Device
 
-dev = Device()  # want "CFL002 .*3\\.13\\.8\\+ and 3\\.14" "CFL004 .*3\\.10–3\\.13\\.7"
+dev = Device()  # want "CFL002 .*3\\.13\\.8\\+, 3\\.14\\.1\\+, 3\\.15" "CFL004 .*3\\.11–3\\.13\\.7, 3\\.14\\.0"
 dev.set_current()
 
 

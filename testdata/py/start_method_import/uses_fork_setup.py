@@ -11,6 +11,6 @@ def embed(values):
 
 
 if __name__ == "__main__":
-    torch.cuda.init()  # want "CFL001 .*`mp\\.Pool\\(2\\)` \\(line 15: Pool workers, the \"fork\" start method\\).*Python 3\\.10–3\\.14 on Linux"
+    torch.cuda.init()  # want "CFL001 .*`mp\\.Pool\\(2\\)` \\(line 15: Pool workers, the \"fork\" start method\\).*Python 3\\.11–3\\.15 on Linux"
     with mp.Pool(2) as pool:
         print(pool.map(embed, [[1.0], [2.0]]))

@@ -1,0 +1,182 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Notebooks. The reader hands every pass the Python module a notebook's
+// kernel runs (notebook.Notebook.Source) instead of the file's JSON, so the
+// parse, the model, noqa and every position work on it as on a Python
+// file; Result.ReadFile returns it too. Once the findings are final
+// (suppressed, deduplicated), inCells rewrites their locations, and the
+// lines of the errors and notices, from that module to the cells
+// (finding.Location.Cell, lines and columns in the cell, File in the JSON),
+// and turns a fix the notebook cannot take (it would cross cells or edit a
+// magic line) into a display-only one that says why.
+
+// notebookSource parses a notebook read from path and returns its module.
+// A cell with a syntax error is left out of it, as the kernel would run
+// none of it: in the joined module the error could swallow the next cells.
+func (r *reader) notebookSource(path string, raw []byte) ([]byte, error) {
+	nb, err := notebook.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := syntax.Parse(nb.Source); err == nil && len(f.Errors) > 0 {
+		for _, c := range nb.CodeCells() {
+			src := nb.CellSource(c)
+			if f, err := syntax.Parse(src); err == nil && len(f.Errors) > 0 && c.Skipped == "" {
+				at := f.Errors[0].Start
+				line := bytes.Count(src[:at], []byte("\n")) + 1
+				col := at - (bytes.LastIndexByte(src[:at], '\n') + 1) + 1
+				nb.SkipCell(c, fmt.Sprintf("the cell has a syntax error at line %d, column %d: the kernel would run none of it", line, col))
+			}
+		}
+	}
+	r.mu.Lock()
+	r.notebooks[path] = nb
+	r.mu.Unlock()
+	return nb.Source, nil
+}
+
+// notebook returns the notebook read from path, or nil.
+func (r *reader) notebook(path string) *notebook.Notebook {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.notebooks[path]
+}
+
+// notebookNotices says which notebooks were not checked because their
+// kernel is not Python, and which cells because they cannot compile.
+func (r *reader) notebookNotices() []finding.Notice {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []finding.Notice
+	for path, nb := range r.notebooks {
+		if !nb.Python() {
+			out = append(out, finding.Notice{Path: path, Message: fmt.Sprintf("the notebook's kernel runs %s, not Python: not checked", nb.Language)})
+		}
+		for _, c := range nb.CodeCells() {
+			if c.Skipped != "" {
+				out = append(out, finding.Notice{Path: path, Cell: c.Number,
+					Message: c.Skipped + "; not analyzed"})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// inCells rewrites the locations in notebooks of a run's findings, errors
+// and notices (whose paths are still absolute) as locations in cells.
+func (r *reader) inCells(conv *converter, res *Result) {
+	if len(r.notebooks) == 0 {
+		return
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		nb := r.notebook(conv.abs(f.Path))
+		if nb != nil {
+			f.Location = cellLocation(nb, f.Location)
+		}
+		for j := range f.Related {
+			if nb := r.notebook(conv.abs(f.Related[j].Path)); nb != nil {
+				f.Related[j].Location = cellLocation(nb, f.Related[j].Location)
+			}
+		}
+		for j := range f.Fixes {
+			r.fixInCells(conv, f, &f.Fixes[j])
+		}
+	}
+	for _, list := range [][]finding.ToolError{res.Errors, res.Notices} {
+		for i := range list {
+			if nb := r.notebook(list[i].Path); nb != nil {
+				list[i] = problemInCell(nb, list[i])
+			}
+		}
+	}
+}
+
+// fixInCells rewrites a fix's edits; a fix with an edit the notebook cannot
+// take becomes display-only, saying why.
+func (r *reader) fixInCells(conv *converter, f *finding.Finding, fx *finding.Fix) {
+	why := ""
+	for k := range fx.Edits {
+		e := &fx.Edits[k]
+		path := e.Path
+		if path == "" {
+			path = f.Path
+		}
+		nb := r.notebook(conv.abs(path))
+		if nb == nil {
+			continue
+		}
+		if w := nb.Check(notebook.Edit{Start: e.Start.Offset, End: e.End.Offset, Text: e.NewText}); w != "" && why == "" {
+			why = w
+		}
+		e.Location = cellLocation(nb, e.Location)
+	}
+	if why != "" && fx.Applicability != finding.DisplayOnly {
+		fx.Applicability = finding.DisplayOnly
+		fx.Message += " (not applied to the notebook: " + why + ")"
+	}
+}
+
+// cellLocation turns a location in a notebook's module into one in a cell.
+// A span that runs into the next cell (it cannot in a kernel, which runs
+// cells one by one) is cut at the end of its first cell.
+func cellLocation(nb *notebook.Notebook, l finding.Location) finding.Location {
+	s, ok := nb.At(l.Start.Offset)
+	if !ok {
+		return l
+	}
+	endOff := l.End.Offset
+	e, ok := nb.At(endOff)
+	if !ok || e.Cell != s.Cell {
+		e = s.Cell.At(len(s.Cell.Text))
+		endOff = s.Cell.Start + len(s.Cell.Text)
+	}
+	fs, fe := nb.FilePos(s.Cell, s.Offset), nb.FilePos(e.Cell, e.Offset)
+	return finding.Location{
+		Path:  l.Path,
+		Cell:  s.Cell.Number,
+		Start: finding.Position{Offset: l.Start.Offset, Line: s.Line, Column: s.Column, UTF16Column: s.UTF16Column},
+		End:   finding.Position{Offset: endOff, Line: e.Line, Column: e.Column, UTF16Column: e.UTF16Column},
+		File: &finding.FileSpan{
+			Start: finding.FilePosition{Line: fs.Line, Column: fs.Column, UTF16Column: fs.UTF16Column},
+			End:   finding.FilePosition{Line: fe.Line, Column: fe.Column, UTF16Column: fe.UTF16Column},
+		},
+	}
+}
+
+// problemInCell turns the line of an error or notice in a notebook's module
+// into a cell and a line in it, in its message too ("at line 57, column 3"
+// becomes "at line 2, column 3": columns are the same in the cell).
+func problemInCell(nb *notebook.Notebook, e finding.ToolError) finding.ToolError {
+	if e.Line < 1 || e.Cell > 0 {
+		return e
+	}
+	off, line := 0, 1
+	for line < e.Line && off < len(nb.Source) {
+		i := bytes.IndexByte(nb.Source[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		line++
+	}
+	p, ok := nb.At(off)
+	if !ok || line != e.Line {
+		return e
+	}
+	e.Message = strings.Replace(e.Message, fmt.Sprintf("line %d,", e.Line), fmt.Sprintf("line %d,", p.Line), 1)
+	e.Cell, e.Line = p.Cell.Number, p.Line
+	return e
+}

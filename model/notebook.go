@@ -1,0 +1,103 @@
+package model
+
+import (
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// Notebooks. A Jupyter notebook's module (its code cells, as package
+// notebook gives them) is what a kernel runs as __main__, cell after cell.
+// Two things follow.
+//
+// Nothing re-imports it. Spawn and forkserver children find the parent's
+// main module through multiprocessing.spawn.get_preparation_data, which
+// sends its __file__ (or its __spec__'s name) for the child to import; the
+// kernel's __main__ is IPython's user module, with neither, so the children
+// run no notebook code at all (ReimportedByChildren is false): the checks
+// of what the children re-import (CFL002 through __main__, CFL004, CFL005)
+// cannot hold. What the notebook's `if __name__ == "__main__":` guards hold
+// runs, since the kernel's __name__ is "__main__".
+//
+// Its functions and classes cannot be found by those children. A spawn or
+// forkserver child unpickles its target (a Process, the tasks of a Pool or
+// an executor, a DataLoader's dataset, torch.multiprocessing.spawn's
+// function) by looking its qualified name up in its own __main__, which is
+// the spawn bootstrap's, not the notebook's: "AttributeError: Can't get
+// attribute 'f' on <module '__main__' (built-in)>" (Python 3.11 with
+// IPython 8.12's InteractiveShell, run as a kernel runs cells; the
+// AttributeError is raised by pickle's lookup of __main__.f on every
+// version). That is the NotebookTarget hazard (CFL007).
+
+// NotebookTarget: a spawn or forkserver start whose children run a
+// function or class defined in a notebook. CFL007. Its value stands apart
+// from hazard.go's iota block, so that kinds added there cannot take it.
+const NotebookTarget HazardKind = 32
+
+// notebookTarget records a NotebookTarget hazard for a start whose children
+// are not forked from the notebook's kernel.
+func (s *simulator) notebookTarget(o *Object, rec *StartRecord) {
+	if rec.Method == target.Fork {
+		return
+	}
+	if ts := NotebookTargets(o); len(ts) > 0 {
+		s.out.add(&Hazard{Kind: NotebookTarget, Start: rec, Child: ChildUse{Verdict: ChildUnknown, Targets: ts}}, s)
+	}
+}
+
+// NotebookTargets returns the code o's children run that is defined in a
+// notebook and pickled by reference: functions and classes at a cell's top
+// level, and methods of those classes. Lambdas and nested functions are
+// left out: pickling them fails in the parent, notebook or not. A Manager
+// runs no code of the caller's, and os.fork pickles nothing.
+func NotebookTargets(o *Object) []Target {
+	switch o.Kind {
+	case ObjProcess, ObjPool, ObjExecutor, ObjLoader, ObjSpawn:
+	default:
+		return nil
+	}
+	var out []Target
+	for _, t := range o.Targets {
+		if f := t.Func; f != nil && f.Module.Notebook && f.Lambda == nil && !strings.Contains(f.QualName, "<locals>") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// CellLine names the cell and the line in it of an offset of a notebook's
+// module; ok is false for a module that is not a notebook, or whose file
+// has changed since it was read. The cells are not in the module's bytes
+// (what the passes read), so the notebook file is read again, once, for the
+// messages that name lines.
+func (m *Module) CellLine(off int) (cell, line int, ok bool) {
+	if !m.Notebook {
+		return 0, 0, false
+	}
+	m.cellsOnce.Do(func() {
+		raw, err := os.ReadFile(m.Path)
+		if err != nil {
+			return
+		}
+		if nb, err := notebook.Parse(raw); err == nil && nb.Matches(m.Src) {
+			m.cells = nb
+		}
+	})
+	if m.cells == nil {
+		return 0, 0, false
+	}
+	p, ok := m.cells.At(off)
+	if !ok {
+		return 0, 0, false
+	}
+	return p.Cell.Number, p.Line, true
+}
+
+// notebookCells is what CellLine keeps.
+type notebookCells struct {
+	cellsOnce sync.Once
+	cells     *notebook.Notebook
+}

@@ -1,0 +1,416 @@
+//go:build ignore
+
+// accuracy regenerates docs/accuracy.md: cudaforklint's findings on public
+// repositories of CUDA + multiprocessing code, each judged by hand (true,
+// false, debatable, with one line of why), and the known hazards of those
+// repositories it reports or misses. The repositories' code is never
+// committed: fetch them, check each out at the commit repos.tsv names into
+// CORPUS/<owner+name>/, then run
+//
+//	go run scripts/accuracy/accuracy.go -corpus CORPUS [-bin cudaforklint] [-out docs/accuracy.md]
+//
+// The judgments (judgments.tsv) and the known hazards (hazards.tsv) are
+// keyed by repository, path, line and code. A finding no judgment covers is
+// listed as unjudged, and the run exits 1, so that a model change that
+// moves or adds findings cannot pass unread.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// defaultRules are the rules a user gets without --select.
+var defaultRules = map[string]bool{}
+
+type repo struct {
+	name, commit, about string
+}
+
+type key struct {
+	repo, path string
+	line       int
+	code       string
+}
+
+type judgment struct {
+	verdict, why string
+	used         bool
+}
+
+type hazard struct {
+	key
+	why   string
+	found bool
+}
+
+type finding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Filename string `json:"filename"`
+	Cell     int    `json:"cell"`
+	Location struct {
+		Row int `json:"row"`
+	} `json:"location"`
+	Related []struct {
+		Filename string `json:"filename"`
+		Cell     int    `json:"cell"`
+		Location struct {
+			Row int `json:"row"`
+		} `json:"location"`
+	} `json:"related"`
+	Suppressed bool `json:"suppressed"`
+}
+
+func main() {
+	corpus := flag.String("corpus", "", "directory holding the checked-out repositories (owner+name)")
+	bin := flag.String("bin", "", "cudaforklint binary (default: build ./cmd/cudaforklint)")
+	out := flag.String("out", "docs/accuracy.md", "the report to write")
+	dir := flag.String("data", "scripts/accuracy", "directory of repos.tsv, judgments.tsv, hazards.tsv")
+	flag.Parse()
+	if *corpus == "" {
+		fail("-corpus is required")
+	}
+	if *bin == "" {
+		*bin = filepath.Join(os.TempDir(), "cudaforklint-accuracy")
+		if b, err := exec.Command("go", "build", "-o", *bin, "./cmd/cudaforklint").CombinedOutput(); err != nil {
+			fail("build: %v\n%s", err, b)
+		}
+	}
+	if b, err := exec.Command(*bin, "rule", "--all", "--format", "json").Output(); err == nil {
+		var rules []struct {
+			Code           string `json:"code"`
+			DefaultEnabled bool   `json:"enabled_by_default"`
+		}
+		if json.Unmarshal(b, &rules) == nil {
+			for _, r := range rules {
+				if r.DefaultEnabled {
+					defaultRules[r.Code] = true
+				}
+			}
+		}
+	}
+	if len(defaultRules) == 0 {
+		defaultRules = map[string]bool{"CFL001": true, "CFL002": true, "CFL004": true, "CFL005": true, "CFL007": true}
+	}
+	repos := readRepos(filepath.Join(*dir, "repos.tsv"))
+	judged := readJudgments(filepath.Join(*dir, "judgments.tsv"))
+	hazards := readHazards(filepath.Join(*dir, "hazards.tsv"))
+
+	var rep report
+	for _, r := range repos {
+		root := filepath.Join(*corpus, r.name)
+		if _, err := os.Stat(root); err != nil {
+			fail("%s: not checked out under %s", r.name, *corpus)
+		}
+		fs := check(*bin, root)
+		rr := repoResult{repo: r, py: count(root, ".py"), ipynb: count(root, ".ipynb")}
+		for _, f := range fs {
+			if f.Suppressed {
+				continue
+			}
+			k := key{r.name, where(f.Filename, f.Cell), f.Location.Row, f.Code}
+			j := judged[k]
+			v := "unjudged"
+			why := ""
+			if j != nil {
+				j.used = true
+				v, why = j.verdict, j.why
+			}
+			rr.rows = append(rr.rows, row{key: k, severity: f.Severity, verdict: v, why: why, message: f.Message})
+			for _, h := range hazards {
+				if h.repo != r.name || h.code != f.Code {
+					continue
+				}
+				if h.path == k.path && h.line == k.line {
+					h.found = true
+				}
+				for _, rel := range f.Related {
+					if h.path == where(rel.Filename, rel.Cell) && h.line == rel.Location.Row {
+						h.found = true
+					}
+				}
+			}
+		}
+		rep.repos = append(rep.repos, rr)
+	}
+	for k, j := range judged {
+		if !j.used {
+			rep.stale = append(rep.stale, fmt.Sprintf("%s %s:%d %s (%s)", k.repo, k.path, k.line, k.code, j.verdict))
+		}
+	}
+	sort.Strings(rep.stale)
+	rep.hazards = hazards
+	text := rep.render()
+	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+		fail("%v", err)
+	}
+	n := rep.unjudged()
+	fmt.Printf("wrote %s: %d findings, %d unjudged, %d stale judgments, %d/%d known hazards reported\n",
+		*out, rep.total(), n, len(rep.stale), rep.found(), len(hazards))
+	if n > 0 {
+		os.Exit(1)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "accuracy: "+format+"\n", args...)
+	os.Exit(2)
+}
+
+// where names a file, or a notebook cell as "nb.ipynb#cell3".
+func where(path string, cell int) string {
+	if cell > 0 {
+		return fmt.Sprintf("%s#cell%d", path, cell)
+	}
+	return path
+}
+
+func check(bin, root string) []finding {
+	cmd := exec.Command(bin, "check", "--select", "ALL", "--no-respect-gitignore", "--exit-zero", "--format", "json", ".")
+	cmd.Dir = root
+	cmd.Stderr = nil
+	b, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			fail("%s: %v", root, err)
+		}
+	}
+	var fs []finding
+	if err := json.Unmarshal(b, &fs); err != nil {
+		fail("%s: %v", root, err)
+	}
+	return fs
+}
+
+func count(root, ext string) int {
+	n := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ext) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+func tsv(path string, fields int) [][]string {
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		fail("%v", err)
+	}
+	defer f.Close()
+	var out [][]string
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", fields)
+		if len(parts) != fields {
+			fail("%s:%d: want %d tab-separated fields", path, n, fields)
+		}
+		out = append(out, parts)
+	}
+	return out
+}
+
+func readRepos(path string) []repo {
+	var out []repo
+	for _, p := range tsv(path, 3) {
+		out = append(out, repo{p[0], p[1], p[2]})
+	}
+	return out
+}
+
+func readJudgments(path string) map[key]*judgment {
+	out := map[key]*judgment{}
+	for _, p := range tsv(path, 6) {
+		line, err := strconv.Atoi(p[2])
+		if err != nil {
+			fail("%s: bad line %q", path, p[2])
+		}
+		switch p[4] {
+		case "true", "false", "debatable":
+		default:
+			fail("%s: verdict %q (want true, false or debatable)", path, p[4])
+		}
+		out[key{p[0], p[1], line, p[3]}] = &judgment{verdict: p[4], why: p[5]}
+	}
+	return out
+}
+
+func readHazards(path string) []*hazard {
+	var out []*hazard
+	for _, p := range tsv(path, 5) {
+		line, err := strconv.Atoi(p[2])
+		if err != nil {
+			fail("%s: bad line %q", path, p[2])
+		}
+		out = append(out, &hazard{key: key{p[0], p[1], line, p[3]}, why: p[4]})
+	}
+	return out
+}
+
+type row struct {
+	key
+	severity, verdict, why, message string
+}
+
+type repoResult struct {
+	repo
+	py, ipynb int
+	rows      []row
+}
+
+type report struct {
+	repos   []repoResult
+	hazards []*hazard
+	stale   []string
+}
+
+func (r *report) total() (n int) {
+	for _, rr := range r.repos {
+		n += len(rr.rows)
+	}
+	return n
+}
+
+func (r *report) unjudged() (n int) {
+	for _, rr := range r.repos {
+		for _, x := range rr.rows {
+			if x.verdict == "unjudged" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (r *report) found() (n int) {
+	for _, h := range r.hazards {
+		if h.found {
+			n++
+		}
+	}
+	return n
+}
+
+type tally struct{ all, t, f, d, u int }
+
+func (t *tally) add(verdict string) {
+	t.all++
+	switch verdict {
+	case "true":
+		t.t++
+	case "false":
+		t.f++
+	case "debatable":
+		t.d++
+	default:
+		t.u++
+	}
+}
+
+// precision is true / (true + false): debatable findings count on neither
+// side, and are shown beside it.
+func (t tally) precision() string {
+	if t.t+t.f == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f %%", 100*float64(t.t)/float64(t.t+t.f))
+}
+
+func (r *report) render() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# Accuracy on real code\n\n")
+	p("<!-- Generated by `go run scripts/accuracy/accuracy.go -corpus CORPUS`; edit scripts/accuracy/*.tsv, not this file. -->\n\n")
+	p("cudaforklint `check --select ALL` over %d public repositories of CUDA + multiprocessing code, every finding\n", len(r.repos))
+	p("judged by reading the code (the initialization, the start, what the children run) against the measured ground\n")
+	p("truth (`testdata/groundtruth/`): **true** (the hazard is real, in the category reported), **false**, or\n")
+	p("**debatable** (real only under conditions the code does not settle). Precision is true / (true + false).\n")
+	p("The known hazards are the real ones found by hunting with greps for process starts (and by reading\n")
+	p("the notebooks); each row says whether the tool reports it. How to regenerate: `scripts/accuracy/README.md`.\n\n")
+	p("Generated %s.\n\n", time.Now().UTC().Format("2006-01-02"))
+
+	var all, def tally
+	byRule := map[string]*tally{}
+	p("## Per repository\n\n")
+	p("| repository | commit | what it is | .py | .ipynb | findings | true | false | debatable | unjudged | default-rule findings | default-rule precision |\n")
+	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, rr := range r.repos {
+		var t, d tally
+		for _, x := range rr.rows {
+			t.add(x.verdict)
+			all.add(x.verdict)
+			if byRule[x.code] == nil {
+				byRule[x.code] = &tally{}
+			}
+			byRule[x.code].add(x.verdict)
+			if defaultRules[x.code] {
+				d.add(x.verdict)
+				def.add(x.verdict)
+			}
+		}
+		p("| %s | `%.10s` | %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+			rr.name, rr.commit, rr.about, rr.py, rr.ipynb, t.all, t.t, t.f, t.d, t.u, d.all, d.precision())
+	}
+	p("| **all** | | | | | **%d** | **%d** | **%d** | **%d** | **%d** | **%d** | **%s** |\n\n", all.all, all.t, all.f, all.d, all.u, def.all, def.precision())
+
+	p("## Per rule\n\n| rule | default | findings | true | false | debatable | unjudged | precision |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	var codes []string
+	for c := range byRule {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		t := byRule[c]
+		on := "off"
+		if defaultRules[c] {
+			on = "on"
+		}
+		p("| %s | %s | %d | %d | %d | %d | %d | %s |\n", c, on, t.all, t.t, t.f, t.d, t.u, t.precision())
+	}
+	p("\n## Known hazards\n\n%d of %d known hazards are reported.\n\n", r.found(), len(r.hazards))
+	p("| repository | where | rule | reported | why it is a hazard |\n| --- | --- | --- | --- | --- |\n")
+	for _, h := range r.hazards {
+		got := "**missed**"
+		if h.found {
+			got = "yes"
+		}
+		p("| %s | `%s:%d` | %s | %s | %s |\n", h.repo, h.path, h.line, h.code, got, h.why)
+	}
+	p("\n## Every finding\n\n")
+	for _, rr := range r.repos {
+		if len(rr.rows) == 0 {
+			continue
+		}
+		p("### %s\n\n| where | rule | verdict | why |\n| --- | --- | --- | --- |\n", rr.name)
+		for _, x := range rr.rows {
+			p("| `%s:%d` | %s | %s | %s |\n", x.path, x.line, x.code, x.verdict, x.why)
+		}
+		p("\n")
+	}
+	if len(r.stale) > 0 {
+		p("## Judgments no finding matched\n\nFindings that moved or went away since they were judged:\n\n")
+		for _, s := range r.stale {
+			p("- %s\n", s)
+		}
+	}
+	return b.String()
+}
