@@ -79,7 +79,9 @@ func effectFacts(e *effect) facts {
 	switch e.kind {
 	case effInit, effSetMethod, effDefaultDevice, effPreload, effNVMLCheck, effNVMLRestore:
 		return facts{relevant: true}
-	case effStart:
+	case effStart, effPendingStart:
+		// A loader made starts nothing, unless it escapes (escapedLoader),
+		// which is known only once every summary is built.
 		return facts{relevant: true, starts: true}
 	case effIterate:
 		return facts{relevant: len(e.src.objs) > 0, starts: len(e.src.objs) > 0, iterates: len(e.src.params) > 0}

@@ -493,6 +493,12 @@ func (b *builder) iterate(e syntax.Expr, site Site) {
 // function gets, on its effCall, the loaders bound to its parameters.
 func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 	site := Site{b.m, c.Span}
+	if a, ok := c.Func.(*syntax.Attribute); ok && (a.Attr == "__iter__" || a.Attr == "_get_iterator") {
+		// loader.__iter__(), and DataLoader's own _get_iterator(), which
+		// __iter__ calls to start the workers.
+		b.iterate(a.X, site)
+		return
+	}
 	use, lc := b.ev.loaderUse(c, b.sc)
 	switch use {
 	case useIterates:
@@ -540,6 +546,29 @@ func (b *builder) callBinds(c *syntax.Call, effs []effect) {
 		e.binds = b.bindLoaders(c, e.fn, implicit)
 	}
 }
+
+// escape records the loaders e may be as kept in a container the model
+// does not follow (a dict, a subscript: loaders["train"] = DataLoader(...)):
+// their iteration cannot be seen, so their workers are taken to start
+// where they are made, as a loader would that is iterated right away.
+func (b *builder) escape(e syntax.Expr) {
+	if e == nil {
+		return
+	}
+	for _, v := range b.ev.expr(e, b.sc) {
+		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
+			m := v.Obj.Site.Mod
+			if m.escaped == nil {
+				m.escaped = map[*Object]bool{}
+			}
+			m.escaped[v.Obj] = true
+		}
+	}
+}
+
+// escapedLoader reports whether o is a loader kept in a container the
+// model does not follow.
+func escapedLoader(o *Object) bool { return o.Site.Mod.escaped[o] }
 
 // isYieldFrom reports whether e is `yield from x`.
 func isYieldFrom(e *syntax.Opaque, src []byte) bool {

@@ -43,6 +43,9 @@ type Module struct {
 	// lazy imports (index 1) and without.
 	importInits   [2][procServer + 1]importInitsCache
 	lazy          *lazyImports // see lazyImports
+	// escaped are the loaders made here that are kept in a container the
+	// model does not follow (iteration.go, escape).
+	escaped map[*Object]bool
 	notebookCells              // see CellLine
 }
 

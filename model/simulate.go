@@ -283,6 +283,12 @@ func (s *simulator) effect(e *effect, st *simState) {
 			st.startedOnce[e.obj] = true
 		}
 		s.start(e.obj, e.site, st)
+	case effPendingStart:
+		// Made, not iterated: no worker starts here, unless the loader goes
+		// into a container whose iteration the model cannot see.
+		if escapedLoader(e.obj) {
+			s.start(e.obj, e.site, st)
+		}
 	case effIterate:
 		// Each iteration starts the workers again, but a persistent
 		// loader's only once.

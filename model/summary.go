@@ -277,6 +277,9 @@ func (b *builder) stmt(s syntax.Stmt) {
 	case *syntax.Assign:
 		b.expr(s.Value)
 		for _, t := range s.Targets {
+			if _, ok := t.(*syntax.Subscript); ok {
+				b.escape(s.Value) // loaders[split] = DataLoader(...)
+			}
 			b.targetExprs(t)
 			if isNVMLEnvTarget(t) && isOneString(s.Value) {
 				b.effect(effect{kind: effNVMLCheck, site: Site{b.m, s.Span}})
@@ -561,6 +564,9 @@ func (b *builder) expr(e syntax.Expr) {
 			}
 			b.expr(e.Elt)
 			b.expr(e.Value)
+			if e.Kind == syntax.DictComp {
+				b.escape(e.Value) // {phase: DataLoader(...) for phase in phases}
+			}
 		})
 		if len(body) > 0 {
 			b.emit(event{kind: evLoop, body: body})
@@ -588,6 +594,7 @@ func (b *builder) expr(e syntax.Expr) {
 		for i := range e.Values {
 			b.expr(e.Keys[i])
 			b.expr(e.Values[i])
+			b.escape(e.Values[i]) // {"train": DataLoader(...)}
 		}
 	case *syntax.Compare:
 		b.expr(e.Left)
