@@ -41,12 +41,12 @@ type Module struct {
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
 	// lazy imports (index 1) and without.
-	importInits   [2][procServer + 1]importInitsCache
-	lazy          *lazyImports // see lazyImports
+	importInits [2][procServer + 1]importInitsCache
+	lazy        *lazyImports // see lazyImports
 	// escaped are the loaders made here that are kept in a container the
 	// model does not follow (iteration.go, escape).
-	escaped map[*Object]bool
-	notebookCells              // see CellLine
+	escaped       map[*Object]bool
+	notebookCells // see CellLine
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
