@@ -513,12 +513,25 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 			}
 		}
 	case useWraps:
-		if dropped {
+		if dropped && b.libraryCallee(c) {
 			for _, a := range c.Args {
 				b.iterate(a.Value, site)
 			}
 		}
 	}
+}
+
+// libraryCallee reports whether c calls a library function or a library
+// object's method the model resolved (engine.run, not super().__init__ or
+// a method of an unknown receiver): only such a call whose result the
+// program drops is taken to iterate the loaders it is handed.
+func (b *builder) libraryCallee(c *syntax.Call) bool {
+	for _, v := range b.ev.expr(c.Func, b.sc) {
+		if v.Kind == VPath || v.Kind == VObjMethod {
+			return true
+		}
+	}
+	return false
 }
 
 // callBinds fills in, on the effCall effects of call c, the loaders c hands

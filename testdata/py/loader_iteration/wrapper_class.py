@@ -28,3 +28,23 @@ def build_only():
     loader = DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=8, num_workers=2)
     torch.cuda.init()
     return Prefetcher(loader, torch.device("cuda"))
+
+
+class Trainer:
+    def __init__(self, model, data_loader):
+        self.model = model
+        self._data_loader_iter = None
+        self.data_loader = data_loader
+
+
+class DefaultTrainer(Trainer):
+    def __init__(self, model, data_loader):
+        # Only keeps the loader (detectron2's DefaultTrainer builds and wraps
+        # it; run_step, never called here, would iterate it).
+        super().__init__(model, data_loader)
+
+
+def build_trainer():
+    torch.cuda.init()
+    loader = DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=8, num_workers=2)
+    return DefaultTrainer(torch.nn.Linear(4, 1).cuda(), loader)
