@@ -1,6 +1,10 @@
 package model
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -513,6 +517,7 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 			}
 		}
 	case useWraps:
+		b.hfTrainerLoader(c)
 		if dropped && b.libraryCallee(c) {
 			for _, a := range c.Args {
 				b.iterate(a.Value, site)
@@ -583,6 +588,11 @@ func (b *builder) escape(e syntax.Expr) {
 // model does not follow.
 func escapedLoader(o *Object) bool { return o.Site.Mod.escaped[o] }
 
+// KeptInContainer reports whether o is a loader kept in a container whose
+// iteration the model does not follow: its workers are taken to start
+// where it is made.
+func (o *Object) KeptInContainer() bool { return o.Kind == ObjLoader && escapedLoader(o) }
+
 // isYieldFrom reports whether e is `yield from x`.
 func isYieldFrom(e *syntax.Opaque, src []byte) bool {
 	if e.Kind != "yield" || len(e.Children) != 1 {
@@ -597,4 +607,118 @@ func containsWord(s, w string) bool {
 		s = s[1:]
 	}
 	return len(s) >= len(w) && s[:len(w)] == w
+}
+
+// hfTrainers are the trainers that make their own DataLoader from a
+// dataset and a TrainingArguments (transformers' Trainer: get_train_dataloader
+// builds DataLoader(train_dataset, num_workers=args.dataloader_num_workers,
+// persistent_workers=args.dataloader_persistent_workers, collate_fn=
+// data_collator) and iterates it in train(); evaluate() and predict() do the
+// same with their datasets). The default is no workers.
+var hfTrainers = map[string]bool{
+	"transformers.Trainer": true, "transformers.Seq2SeqTrainer": true, "transformers.trainer.Trainer": true,
+	"optimum.onnxruntime.ORTTrainer": true,
+}
+
+// A LoaderMaker is a library class whose methods make and iterate a
+// DataLoader of their own (hfTrainers), as the prefilter sees it: a file
+// that names one of Roots and one of Idents may start workers through it.
+type LoaderMaker struct {
+	Roots, Idents []string
+}
+
+// LoaderMakers lists them, for the prefilter.
+func LoaderMakers() []LoaderMaker {
+	var out []LoaderMaker
+	for _, path := range slices.Sorted(maps.Keys(hfTrainers)) {
+		root, _, _ := strings.Cut(path, ".")
+		out = append(out, LoaderMaker{Roots: []string{root}, Idents: []string{path[strings.LastIndexByte(path, '.')+1:]}})
+	}
+	return out
+}
+
+// hfTrainingArgs are the TrainingArguments classes whose
+// dataloader_num_workers and dataloader_persistent_workers a trainer reads.
+var hfTrainingArgs = map[string]bool{
+	"transformers.TrainingArguments": true, "transformers.Seq2SeqTrainingArguments": true,
+	"optimum.onnxruntime.ORTTrainingArguments": true,
+}
+
+// hfTrainerLoader records the iteration of the loader a trainer makes when
+// c is trainer.train(), .evaluate() or .predict(): the trainer's
+// construction, found through the receiver's assignment, names the
+// TrainingArguments, whose dataloader_num_workers decides whether there are
+// workers, and the dataset they load. The loader is made (once) at c.
+func (b *builder) hfTrainerLoader(c *syntax.Call) {
+	a, ok := c.Func.(*syntax.Attribute)
+	if !ok || (a.Attr != "train" && a.Attr != "evaluate" && a.Attr != "predict") {
+		return
+	}
+	ctor := b.callOf(a.X, b.sc, hfTrainers)
+	if ctor == nil {
+		return
+	}
+	ta := b.callOf(argExpr(ctor, 1, "args"), b.sc, hfTrainingArgs)
+	if ta == nil {
+		return
+	}
+	workers := argExpr(ta, -1, "dataloader_num_workers")
+	if workers == nil || isZero(b.ev.expr(workers, b.sc)) {
+		return
+	}
+	var dataset syntax.Expr
+	switch a.Attr {
+	case "train":
+		dataset = argExpr(ctor, 3, "train_dataset")
+	case "evaluate":
+		dataset = argExpr(c, 0, "eval_dataset")
+		if dataset == nil {
+			dataset = argExpr(ctor, 4, "eval_dataset")
+		}
+	case "predict":
+		dataset = argExpr(c, 0, "test_dataset")
+	}
+	site := Site{b.m, c.Span}
+	obj := b.m.object(site, func() *Object {
+		o := &Object{Kind: ObjLoader, Site: site, Method: MethodSpec{Family: "multiprocessing"}}
+		if p := argExpr(ta, -1, "dataloader_persistent_workers"); p != nil {
+			o.Persistent = isTrue(b.ev.expr(p, b.sc))
+		}
+		b.ev.addDataset(o, dataset, b.sc)
+		b.ev.addTarget(o, argExpr(ctor, 2, "data_collator"), b.sc)
+		return o
+	})
+	b.effect(effect{kind: effIterate, src: loaderSrc{objs: []*Object{obj}}, site: site})
+}
+
+// callOf finds the call of one of the classes in paths that e is, directly
+// or through the names it is assigned to in its scope.
+func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) *syntax.Call {
+	seen := map[*Binding]bool{}
+	var find func(e syntax.Expr, sc *Scope, depth int) *syntax.Call
+	find = func(e syntax.Expr, sc *Scope, depth int) *syntax.Call {
+		if e == nil || depth > maxParamWalk {
+			return nil
+		}
+		switch e := e.(type) {
+		case *syntax.Call:
+			for _, v := range b.ev.expr(e.Func, sc) {
+				if v.Kind == VPath && paths[v.Path] {
+					return e
+				}
+			}
+		case *syntax.Name:
+			for _, bd := range lookup(e.ID, sc) {
+				if seen[bd] || (bd.Kind != BindAssign && bd.Kind != BindWith) || len(bd.Index) != 0 {
+					continue
+				}
+				seen[bd] = true
+				if c := find(bd.Value, bd.Scope, depth+1); c != nil {
+					return c
+				}
+			}
+		}
+		return nil
+	}
+	return find(e, sc, 0)
 }

@@ -149,7 +149,7 @@ func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
 			detail += ", " + m
 		}
 	}
-	if rec.Obj.Kind == model.ObjLoader && rec.Site == rec.Obj.Site {
+	if rec.Site == rec.Obj.Site && rec.Obj.KeptInContainer() {
 		// A loader starts where it is iterated; one reported where it is
 		// made went into a container the analysis does not follow.
 		detail += "; it is kept in a container, iterated later"

@@ -8,7 +8,7 @@ data = TensorDataset(torch.randn(64, 4))
 
 
 def train_model_dict():
-    model = torch.nn.Linear(4, 1).cuda()  # want "CFL003 .*forks at `DataLoader\\(data, batch_size=8, num_workers=2\\)` \\(line 12: DataLoader workers"
+    model = torch.nn.Linear(4, 1).cuda()  # want "CFL003 .*forks at `DataLoader\\(data, batch_size=8, num_workers=2\\)` \\(line 12: DataLoader workers, the default \"fork\" start method; it is kept in a container, iterated later\\)"
     dataloaders = {phase: DataLoader(data, batch_size=8, num_workers=2) for phase in ["train", "val"]}
     loaders = {}
     loaders["test"] = DataLoader(data, batch_size=8, num_workers=2)
