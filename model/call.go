@@ -16,7 +16,7 @@ const (
 	effUse                             // touches CUDA without initializing it
 	effCall                            // runs a local function
 	effStart                           // starts processes
-	effPendingStart                    // a DataLoader created: forks when iterated (effIterate), not here
+	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here only if kept in a container
 	effIterate                         // iterates loaders (src): their workers start (iteration.go)
 	effSetMethod                       // set_start_method
 	effDefaultDevice                   // torch.set_default_device
