@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -68,16 +70,18 @@ func (s *simulator) spawnReimport(o *Object, rec *StartRecord, st *simState) {
 
 // libraryReinitMoot reports whether what a child's re-import of the entry
 // initializes again is not worth reporting (inits, from entryImportInits):
-// every initialization runs inside a library the main module imports
-// (`import torch_geometric`), which the children need and the main module
-// cannot move, and none that always runs creates a context: a child pays a
-// cuInit and no GPU memory (libraries.md: `import torch_geometric` runs
-// cuInit, makes no context). An initialization in the program's own code is
-// always reported: it can move under the main guard.
+// every initialization is a library's own, run by importing it — inside a
+// library the main module imports, or a catalogued import such as `import
+// cudf` — which children usually need anyway, and none that always runs
+// creates a context: a child pays a cuInit and no GPU memory (libraries.md:
+// `import torch_geometric` runs cuInit, makes no context). An
+// initialization the program's own code calls is always reported: it can
+// move under the main guard.
 func (s *simulator) libraryReinitMoot(inits []*InitRecord) bool {
 	sure := s.entry.importInitsMemo(s.cfg, procChild).sure
 	for i, r := range inits {
-		if ownCode(s.entry, r.Site.Mod) || (i < sure && !r.DriverOnly) {
+		library := !ownCode(s.entry, r.Site.Mod) || strings.HasPrefix(r.API, "import ")
+		if !library || (i < sure && !r.DriverOnly) {
 			return false
 		}
 	}

@@ -20,10 +20,11 @@ does not import ` + "`__main__`" + ` (before 3.13.8, and 3.14.0), where each chi
 
 When the initialization runs inside a library the script imports (` + "`import torch_geometric`" + ` runs
 cuInit while importing), the finding is reported at the script's import, once per script. It is
-not reported when every such initialization is inside libraries and none that always runs creates
-a context: a driver-only initialization (cuInit without a context, as ` + "`import torch_geometric`" + `
-was measured to do) costs each child no GPU memory, the children usually need the library, and
-nothing in the script can be moved. An initialization in the program's own code is always
+not reported when every initialization is a library's own, run by importing it (inside a library
+the script imports, or a library that initializes when imported, such as ` + "`import cudf`" + `), and
+none that always runs creates a context: a driver-only initialization (cuInit without a context,
+as ` + "`import torch_geometric`" + ` was measured to do) costs each child no GPU memory, and the children
+usually need the library anyway. An initialization the program's own code calls is always
 reported, driver-only or not: it can move under the main guard.`,
 	WhyIsThisBad: `Every child runs the main module's top level again, so every child initializes CUDA
 again: a context is hundreds of megabytes of GPU memory and seconds of start-up per child (on the
