@@ -76,8 +76,8 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	// verify reports CFL003 when it observes a benign fork, so the static pass
-	// it is compared with runs that rule too.
-	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{ExtendSelect: []string{"CFL003"}})
+	// it is compared with runs that rule too, and CFL006, its forkserver twin.
+	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{ExtendSelect: []string{"CFL003", "CFL006"}})
 	if err != nil {
 		return fail(stderr, err)
 	}

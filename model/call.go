@@ -16,7 +16,8 @@ const (
 	effUse                             // touches CUDA without initializing it
 	effCall                            // runs a local function
 	effStart                           // starts processes
-	effPendingStart                    // a DataLoader created: forks when iterated
+	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here only if kept in a container
+	effIterate                         // iterates loaders (src): their workers start (iteration.go)
 	effSetMethod                       // set_start_method
 	effDefaultDevice                   // torch.set_default_device
 	effPreload                         // set_forkserver_preload
@@ -40,6 +41,11 @@ type effect struct {
 	cuda   bool           // effDefaultDevice
 	mods   []string       // effPreload
 	mod    *Module        // effImport
+	src    loaderSrc      // effIterate: what is iterated
+	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
+	// ifUnset: effSetMethod only sets the method when none was chosen yet
+	// (a library that sets it at import unless the program did first).
+	ifUnset bool
 }
 
 // initCondition says when an effInit applies.
@@ -125,17 +131,20 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	return r
 }
 
-// argumentEffects covers what a call does with its arguments: iterating a
-// DataLoader passed to it (iter(loader), enumerate(loader), trainer.fit(..., loader))
-// starts the loader's workers; passing a CUDA object to a call uses CUDA.
+// argumentEffects covers what a call does with its arguments: passing a
+// CUDA object to a call uses CUDA; a call handed a DataLoader may return it,
+// wrapped, to be iterated later (loaderResult, iteration.go). Iterating it is
+// the summary's business (builder.iterations).
 func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, site Site) {
 	usesCUDA := false
-	iterates := !nonIterating(c.Func, sc)
-	for _, a := range c.Args {
+	var loaders [][]Value // per argument, the loaders it may be
+	for i, a := range c.Args {
 		for _, v := range ev.expr(a.Value, sc) {
-			if iterates && v.Kind == VObject && v.Obj.Kind == ObjLoader && !isLoaderConstruction(r) {
-				v.Obj.Iterated = true
-				r.effect(effect{kind: effStart, obj: v.Obj, once: v.Obj.Persistent, site: site})
+			if v.Kind == VObject && v.Obj.Kind == ObjLoader {
+				if loaders == nil {
+					loaders = make([][]Value, len(c.Args))
+				}
+				loaders[i] = append(loaders[i], v)
 			}
 			if v.CUDA && v.Kind != VDevice && v.Kind != VStr {
 				usesCUDA = true
@@ -145,15 +154,9 @@ func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, s
 	if usesCUDA {
 		r.effect(effect{kind: effUse, api: "a CUDA object passed to a call", site: site})
 	}
-}
-
-func isLoaderConstruction(r *callResult) bool {
-	for _, e := range r.effects {
-		if e.kind == effPendingStart {
-			return true
-		}
+	if loaders != nil {
+		ev.loaderResult(r, c, sc, loaders)
 	}
-	return false
 }
 
 // returns evaluates what a local function returns (memoized).
@@ -423,21 +426,6 @@ func (m *Module) object(site Site, mk func() *Object) *Object {
 // qualified name ("mylab.gpu.setup", "train.Trainer.fit").
 func qualifiedName(f *Function) string {
 	return JoinDotted(f.Module.Name, strings.ReplaceAll(f.QualName, ".<locals>", ""))
-}
-
-// nonIterating recognises builtins that take an iterable without iterating
-// it: len(loader), print(loader), isinstance(loader, ...).
-func nonIterating(fn syntax.Expr, sc *Scope) bool {
-	n, ok := fn.(*syntax.Name)
-	if !ok || len(lookup(n.ID, sc)) > 0 {
-		return false
-	}
-	switch n.ID {
-	case "len", "print", "repr", "str", "isinstance", "issubclass", "type", "id", "hash", "bool",
-		"getattr", "setattr", "hasattr", "delattr", "vars", "dir", "callable", "format":
-		return true
-	}
-	return false
 }
 
 // effectKindOf is the effect a catalog row that touches CUDA has on the

@@ -4,7 +4,8 @@
 //
 //   - modules with their scopes and bindings: imports and aliases (import torch
 //     as th, from torch import cuda, relative imports, local modules of the
-//     project), functions, classes and methods, the main guard;
+//     project), functions, classes and methods, the main guards as written
+//     (guard.go: conjunctions, early exits, current_process().name);
 //   - abstract values for expressions (value.go, eval.go): qualified paths of
 //     library APIs ("torch.cuda.is_available", "cupy.cuda.Device().use"),
 //     local functions and classes, string and int constants, multiprocessing
@@ -14,7 +15,9 @@
 //     (looked up in package catalog), process starts with their start method
 //     and the code each child runs, start-method settings, local imports and
 //     calls into other local functions, in execution order, with branches and
-//     loops kept as such;
+//     loops kept as such; a DataLoader starts its workers where it is
+//     iterated, which iteration.go decides (for, iter(), a trainer's fit,
+//     through wrappers and into the local functions it is passed to);
 //   - lazy imports (lazy.go, PEP 810, Python 3.15): an import made lazy by the
 //     `lazy` keyword or __lazy_modules__ does what it does where its name is
 //     first read, on the versions that have lazy imports;
@@ -27,5 +30,7 @@
 // The model never names a CUDA library API itself (that is the catalog's job)
 // nor a process API (multiprocessing, concurrent.futures, os.fork,
 // torch.multiprocessing, DataLoader: that is package procapi's table, whose
-// calls procapi.go handles).
+// calls procapi.go handles, and procapi.ImportSetters, the libraries that set
+// the start method when imported). The library calls that iterate a
+// DataLoader, or hand it on, are iteration.go's loaderCalls table.
 package model

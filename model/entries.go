@@ -183,12 +183,7 @@ func isDunder(name string) bool {
 	return strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
-func primarySite(z *Hazard) Site {
-	if z.Init != nil && z.Kind != StartAtImport {
-		return z.Init.Site
-	}
-	return z.Start.Site
-}
+func primarySite(z *Hazard) Site { return z.At }
 
 func hazardLess(a, b *Hazard) bool {
 	sa, sb := primarySite(a), primarySite(b)

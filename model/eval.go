@@ -228,7 +228,14 @@ func (ev *evaluator) binding(b *Binding) []Value {
 		return nil
 	}
 	b.evaluating = true
+	// A binding's value is cached for every later use: compute it with the
+	// whole depth budget, not what is left of the expression that first
+	// asked, or a name first met deep in an evaluation would stay unknown.
+	// Cycles are cut by evaluating; each binding is computed once.
+	saved := ev.depth
+	ev.depth = 0
 	vs := ev.bindingUncached(b)
+	ev.depth = saved
 	b.evaluating = false
 	b.values, b.evaluated = vs, true
 	return vs

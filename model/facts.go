@@ -22,6 +22,9 @@ type facts struct {
 	relevant bool
 	// starts: the events start processes.
 	starts bool
+	// iterates: the events iterate a parameter, which starts processes
+	// when a call hands it a loader.
+	iterates bool
 }
 
 func (f *Function) facts() facts { return memoFacts(&f.fx, f.summaryOf) }
@@ -64,7 +67,7 @@ func eventFacts(events []event) facts {
 			})
 		}
 		out = out.or(f)
-		if out.relevant && out.starts {
+		if out.relevant && out.starts && out.iterates {
 			return out
 		}
 	}
@@ -77,15 +80,38 @@ func effectFacts(e *effect) facts {
 	case effInit, effSetMethod, effDefaultDevice, effPreload, effNVMLCheck, effNVMLRestore:
 		return facts{relevant: true}
 	case effStart, effPendingStart:
+		// A loader made starts nothing, unless it escapes (escapedLoader),
+		// which is known only once every summary is built.
 		return facts{relevant: true, starts: true}
+	case effIterate:
+		return facts{relevant: len(e.src.objs) > 0, starts: len(e.src.objs) > 0, iterates: len(e.src.params) > 0}
 	case effCall:
-		return e.fn.facts()
+		return callFacts(e)
 	case effImport:
 		return e.mod.topFacts()
 	}
 	return facts{}
 }
 
+// callFacts are the facts of calling a local function: its own, and when
+// it iterates its parameters, those of the loaders the call hands it.
+func callFacts(e *effect) facts {
+	f := e.fn.facts()
+	if !f.iterates {
+		return f
+	}
+	f.iterates = false
+	for _, b := range e.binds {
+		if len(b.src.objs) > 0 {
+			f.relevant, f.starts = true, true
+		}
+		if len(b.src.params) > 0 {
+			f.iterates = true
+		}
+	}
+	return f
+}
+
 func (a facts) or(b facts) facts {
-	return facts{relevant: a.relevant || b.relevant, starts: a.starts || b.starts}
+	return facts{relevant: a.relevant || b.relevant, starts: a.starts || b.starts, iterates: a.iterates || b.iterates}
 }

@@ -13,7 +13,9 @@ const (
 	ForkAfterInit HazardKind = iota
 	// ForkserverInherits: the forkserver process itself initializes CUDA while
 	// importing __main__ (on versions with the preload fix) or a
-	// set_forkserver_preload module, and every child inherits it. CFL002.
+	// set_forkserver_preload module, and every child inherits it. CFL002
+	// when the children use CUDA or cannot be seen, CFL006 when they
+	// provably do not.
 	ForkserverInherits
 	// ReinitInChildren: CUDA initialized at the top level of a main module
 	// that spawn children (or pre-fix forkserver children) re-import, so every
@@ -44,11 +46,18 @@ type Frame struct {
 
 // InitRecord is a CUDA initialization seen by a simulation.
 type InitRecord struct {
-	Site  Site
-	API   string // what was called: "torch.cuda.is_available()"
-	Lib   string // the catalog row's library ("" for extra-initializers)
-	Chain []Frame
-	Phase Phase
+	Site Site
+	API  string // what was called: "torch.cuda.is_available()"
+	Lib  string // the catalog row's library ("" for extra-initializers)
+	// DriverOnly is set when the initialization runs cuInit without
+	// creating a context (the catalog row's effect).
+	DriverOnly bool
+	Chain      []Frame
+	Phase      Phase
+	// ProcessGuard is the `current_process().name == "MainProcess"` guard
+	// the initialization runs under in the forkserver, which is named
+	// MainProcess: the guard does not keep it out of there.
+	ProcessGuard Site
 }
 
 // StartRecord is a process start seen by a simulation.
@@ -64,6 +73,9 @@ type StartRecord struct {
 	// MethodLit is the string literal naming "fork", when there is one, and
 	// SetMethodLit the literal of a set_start_method("fork") that chose it.
 	MethodLit Site
+	// Conditional is set when the start is reached only through a branch
+	// (an if, an except, a match case).
+	Conditional bool
 }
 
 // ChildVerdict says whether a child process touches CUDA.
@@ -91,7 +103,12 @@ type ChildUse struct {
 
 // Hazard is one problem, with every target config it holds on.
 type Hazard struct {
-	Kind    HazardKind
+	Kind HazardKind
+	// At is where the problem is reported: the initialization, or, when it
+	// runs inside a library the entry imports or calls, the entry's own
+	// import or call that leads there (the first frame of Init.Chain into
+	// the library); the process start for StartAtImport.
+	At      Site
 	Init    *InitRecord // nil for StartAtImport
 	Start   *StartRecord
 	Child   ChildUse

@@ -31,18 +31,31 @@ func load(t *testing.T, files memSource, path string) *Module {
 
 func TestMainGuardSpellings(t *testing.T) {
 	tests := []struct {
-		src     string
-		guard   bool
-		negated bool
+		src   string
+		guard bool
+		want  Guard // Kind, Negated, Partial, EarlyExit; Body by its length
+		body  int
 	}{
-		{`if __name__ == "__main__": pass`, true, false},
-		{`if __name__ == '__main__': pass`, true, false},
-		{`if "__main__" == __name__: pass`, true, false},
-		{`if __name__ in ("__main__",): pass`, true, false},
-		{"if __name__ != '__main__':\n    pass\nelse:\n    pass", true, true},
-		{`if __name__ == "main": pass`, false, false},
-		{`if name == "__main__": pass`, false, false},
-		{`if __name__ == "__main__" and x: pass`, false, false},
+		{`if __name__ == "__main__": pass`, true, Guard{}, 1},
+		{`if __name__ == '__main__': pass`, true, Guard{}, 1},
+		{`if "__main__" == __name__: pass`, true, Guard{}, 1},
+		{`if __name__ in ("__main__",): pass`, true, Guard{}, 1},
+		{`if (__name__ == "__main__"): pass`, true, Guard{}, 1},
+		{"if __name__ != '__main__':\n    pass\nelse:\n    pass", true, Guard{Negated: true}, 1},
+		{`if not __name__ != "__main__": pass`, true, Guard{}, 1},
+		{`if __name__ == "main": pass`, false, Guard{}, 0},
+		{`if name == "__main__": pass`, false, Guard{}, 0},
+		{`if __name__ == "__main__" and x: pass`, true, Guard{Partial: true}, 1},
+		{`if x and "__main__" == __name__: pass`, true, Guard{Partial: true}, 1},
+		{`if __name__ == "__main__" or x: pass`, true, Guard{Partial: true}, 1},
+		{`if not (__name__ == "__main__" and x): pass`, true, Guard{Negated: true, Partial: true}, 0},
+		{"import sys\nif __name__ != '__main__':\n    sys.exit()\nx = 1\ny = 2", true, Guard{Negated: true, EarlyExit: true}, 2},
+		{"if __name__ != '__main__':\n    raise SystemExit\nx = 1", true, Guard{Negated: true, EarlyExit: true}, 1},
+		{"if __name__ != '__main__':\n    print('imported')\nx = 1", true, Guard{Negated: true}, 0},
+		{`if mp.current_process().name == "MainProcess": pass`, true, Guard{Kind: ProcessGuard}, 1},
+		{`if current_process().name != 'MainProcess': pass`, true, Guard{Kind: ProcessGuard, Negated: true}, 0},
+		{`if mp.parent_process() is None: pass`, false, Guard{}, 0},
+		{`if __name__ == "__main__" and mp.current_process().name == "MainProcess": pass`, false, Guard{}, 0},
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": tt.src + "\n"}, "/p/m.py")
@@ -50,8 +63,18 @@ func TestMainGuardSpellings(t *testing.T) {
 			t.Errorf("%q: guard %v, want %v", tt.src, got, tt.guard)
 			continue
 		}
-		if tt.guard && m.Guards[0].Negated != tt.negated {
-			t.Errorf("%q: negated %v", tt.src, m.Guards[0].Negated)
+		if !tt.guard {
+			continue
+		}
+		g := m.Guards[0]
+		if g.Kind != tt.want.Kind || g.Negated != tt.want.Negated || g.Partial != tt.want.Partial || g.EarlyExit != tt.want.EarlyExit || len(g.Body) != tt.body {
+			t.Errorf("%q: kind %v negated %v partial %v early exit %v body %d, want %v %v %v %v %d", tt.src,
+				g.Kind, g.Negated, g.Partial, g.EarlyExit, len(g.Body),
+				tt.want.Kind, tt.want.Negated, tt.want.Partial, tt.want.EarlyExit, tt.body)
+		}
+		plain := tt.want.Kind == NameGuard && !tt.want.Negated && !tt.want.Partial && !tt.want.EarlyExit
+		if g.Plain() != plain {
+			t.Errorf("%q: plain %v", tt.src, g.Plain())
 		}
 	}
 }

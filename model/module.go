@@ -21,8 +21,9 @@ type Module struct {
 	Classes    []*Class
 	importRoot string
 
-	// Guards are the top-level `if __name__ == "__main__":` arms (the
-	// statements that run only when the file is the main module).
+	// Guards are the top-level main guards: `if __name__ == "__main__":`
+	// and its spellings, early exits, and `current_process().name ==
+	// "MainProcess"` (guard.go).
 	Guards []Guard
 
 	lambdas map[syntax.Span]*Function
@@ -37,12 +38,15 @@ type Module struct {
 	cuda        factState       // see cudaPossible
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
-	// importInits caches what importing the module initializes, apart for
-	// targets with lazy imports (index 1) and without.
-	importInits     [2][]*InitRecord
-	importInitsDone [2]bool
-	lazy            *lazyImports // see lazyImports
-	notebookCells                // see CellLine
+	// importInits caches what importing the module initializes, in a
+	// child and in the forkserver (by procKind), apart for targets with
+	// lazy imports (index 1) and without.
+	importInits [2][procServer + 1]importInitsCache
+	lazy        *lazyImports // see lazyImports
+	// escaped are the loaders made here that are kept in a container the
+	// model does not follow (iteration.go, escape).
+	escaped       map[*Object]bool
+	notebookCells // see CellLine
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
@@ -55,14 +59,6 @@ type Module struct {
 func (m *Module) ReimportedByChildren() bool {
 	base := filepath.Base(m.Path)
 	return base != "__main__.py" && base != "ipython.py" && !m.Notebook
-}
-
-// Guard is one main-guard if statement.
-type Guard struct {
-	If   *syntax.If
-	Body []syntax.Stmt // the arm that runs under __main__
-	// Negated is set for `if __name__ != "__main__": ... else: <Body>`.
-	Negated bool
 }
 
 // ScopeKind tells module, function and class scopes apart.
@@ -140,6 +136,9 @@ type Function struct {
 	returnValues []Value
 	returnsDone  bool
 	returnsBusy  bool
+	// retParams are the parameters the function may return (returnedParams).
+	retParams      []string
+	retParamsState factState
 }
 
 // Span is the function's whole definition.
@@ -193,11 +192,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	m.Scope = &Scope{Kind: ModuleScope, Module: m, Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
 	ix := indexer{m: m}
 	ix.stmts(f.Body, m.Scope, "")
-	for _, s := range f.Body {
-		if g, ok := mainGuard(s); ok {
-			m.Guards = append(m.Guards, g)
-		}
-	}
+	m.Guards = topGuards(f.Body)
 	return m
 }
 
@@ -467,40 +462,4 @@ func JoinDotted(a, b string) string {
 		return a + b
 	}
 	return a + "." + b
-}
-
-// mainGuard recognises `if __name__ == "__main__":` and its spellings
-// ("__main__" == __name__, single quotes, `in ("__main__",)`, and the negated
-// `!=` form whose else arm is the guarded code).
-func mainGuard(s syntax.Stmt) (Guard, bool) {
-	ifs, ok := s.(*syntax.If)
-	if !ok {
-		return Guard{}, false
-	}
-	cmp, ok := ifs.Test.(*syntax.Compare)
-	if !ok || len(cmp.Ops) != 1 {
-		return Guard{}, false
-	}
-	l, r := cmp.Left, cmp.Comparators[0]
-	isName := func(e syntax.Expr) bool { n, ok := e.(*syntax.Name); return ok && n.ID == "__name__" }
-	isMain := func(e syntax.Expr) bool {
-		if st, ok := e.(*syntax.String); ok && !st.Interpolated {
-			return st.Value == "__main__"
-		}
-		if seq, ok := e.(*syntax.Sequence); ok && len(seq.Elts) == 1 {
-			st, ok := seq.Elts[0].(*syntax.String)
-			return ok && st.Value == "__main__"
-		}
-		return false
-	}
-	if !(isName(l) && isMain(r)) && !(isMain(l) && isName(r)) {
-		return Guard{}, false
-	}
-	switch cmp.Ops[0] {
-	case "==", "in", "is":
-		return Guard{If: ifs, Body: ifs.Body}, true
-	case "!=", "not in", "is not":
-		return Guard{If: ifs, Body: ifs.Else, Negated: true}, true
-	}
-	return Guard{}, false
 }

@@ -40,6 +40,11 @@ func (p *Program) mayStart() map[*Function]bool {
 	for id := range startIdents {
 		starts[id] = true
 	}
+	// trainer.fit(model) starts the workers of the loaders the model's
+	// hooks make.
+	for _, id := range hookCallIdents() {
+		starts[id] = true
+	}
 	// Local subclasses of Process (class Worker(mp.Process)) start when
 	// instantiated and .start()ed: their names count as start identifiers.
 	for changed := true; changed; {

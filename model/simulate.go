@@ -2,7 +2,10 @@ package model
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
@@ -25,6 +28,9 @@ const (
 // simState is the state of the simulated process at one point.
 type simState struct {
 	inits []*InitRecord
+	// sure holds the sites of the initializations that happened on every
+	// path here (the others only may have).
+	sure map[Site]bool
 	methodState
 	defaultCUDA bool
 	preload     map[string][]string
@@ -37,6 +43,7 @@ type simState struct {
 func newState() *simState {
 	return &simState{
 		methodState: newMethodState(),
+		sure:        map[Site]bool{},
 		preload:     map[string][]string{},
 		imported:    map[*Module]bool{},
 		startedOnce: map[*Object]bool{},
@@ -46,6 +53,10 @@ func newState() *simState {
 func (s *simState) clone() *simState {
 	c := *s
 	c.inits = append([]*InitRecord(nil), s.inits...)
+	c.sure = make(map[Site]bool, len(s.sure))
+	for k := range s.sure {
+		c.sure[k] = true
+	}
 	c.methodState = s.methodState.clone()
 	c.preload = make(map[string][]string, len(s.preload))
 	for k, v := range s.preload {
@@ -71,6 +82,11 @@ func (s *simState) join(others ...*simState) {
 		for _, r := range o.inits {
 			if !hasInit(s.inits, r.Site) {
 				s.inits = append(s.inits, r)
+			}
+		}
+		for k := range s.sure {
+			if !o.sure[k] {
+				delete(s.sure, k)
 			}
 		}
 		s.methodState.join(o.methodState)
@@ -116,19 +132,41 @@ func appendUnique(list []string, more ...string) []string {
 
 // simulator runs one entry on one config.
 type simulator struct {
-	cfg    target.Config
-	entry  *Module
-	fn     *Function // the uncalled function entry, if any
-	out    *hazardSet
-	stack  []*Function
-	chain  []Frame
+	cfg   target.Config
+	entry *Module
+	fn    *Function // the uncalled function entry, if any
+	out   *hazardSet
+	stack []*Function
+	chain []Frame
+	// frames are, for each function of stack, the loaders its parameters
+	// were handed (effCall's binds, resolved).
+	frames []map[string][]*Object
 	budget int
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
 	// collectOnly: only collect CUDA initializations (the sub-simulations
 	// of what an import does); process starts are not checked.
 	collectOnly bool
+	// proc is the process the code runs in, for process guards.
+	proc procKind
+	// procGuard is the `current_process().name == "MainProcess"` guard
+	// the forkserver is running the body of.
+	procGuard Site
+	// reported maps each start found to the initializations it was
+	// reported with (initFor).
+	reported map[[2]Site]bool
+	// branches counts the branch arms being run.
+	branches int
 }
+
+// procKind is the process a simulation runs code in.
+type procKind uint8
+
+const (
+	procMain   procKind = iota // the program's own process
+	procChild                  // a spawn (or pre-fix forkserver) child importing the main module
+	procServer                 // the forkserver process importing the main module or its preload
+)
 
 func (s *simulator) run(events []event, st *simState) {
 	for i := range events {
@@ -142,11 +180,13 @@ func (s *simulator) run(events []event, st *simState) {
 			s.effect(&e.eff, st)
 		case evBranch:
 			var ends []*simState
+			s.branches++
 			for _, arm := range e.arms {
 				c := st.clone()
 				s.run(arm, c)
 				ends = append(ends, c)
 			}
+			s.branches--
 			*st = *ends[0]
 			st.join(ends[1:]...)
 		case evLoop:
@@ -161,15 +201,38 @@ func (s *simulator) run(events []event, st *simState) {
 				s.run(e.arms[1], st)
 			}
 		case evGuard:
-			if s.importOnly {
-				continue
-			}
-			saved := st.phase
-			st.phase = PhaseMain
-			s.run(e.body, st)
-			st.phase = saved
+			s.guard(e, st)
 		}
 	}
+}
+
+// guard runs the arm of a main guard that the process takes: the body as
+// __main__ (a name guard) or in a process named MainProcess (a process
+// guard: the program's own process and the forkserver), alt otherwise. What
+// only the main module runs is PhaseMain: children never re-run it.
+func (s *simulator) guard(e *event, st *simState) {
+	var asMain bool
+	switch e.guard {
+	case NameGuard:
+		asMain = !s.importOnly
+	case ProcessGuard:
+		asMain = s.proc != procChild
+	}
+	if !asMain {
+		s.run(e.alt, st)
+		return
+	}
+	if s.proc == procServer {
+		saved := s.procGuard
+		s.procGuard = e.site
+		s.run(e.body, st)
+		s.procGuard = saved
+		return
+	}
+	saved := st.phase
+	st.phase = PhaseMain
+	s.run(e.body, st)
+	st.phase = saved
 }
 
 func (s *simulator) effect(e *effect, st *simState) {
@@ -185,22 +248,32 @@ func (s *simulator) effect(e *effect, st *simState) {
 				return
 			}
 		}
+		st.sure[e.site] = true
 		if hasInit(st.inits, e.site) {
 			return
 		}
-		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase}
+		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase, ProcessGuard: s.procGuard}
 		if e.entry != nil {
 			rec.Lib = e.entry.Lib
+			rec.DriverOnly = e.entry.Effect == catalog.InitDriver
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
-		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) || !e.fn.facts().relevant {
+		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
+			return
+		}
+		// Run it if it does something the simulation tracks, or iterates
+		// a parameter this call hands loaders to.
+		frame := s.bindFrame(e.binds)
+		if !e.fn.facts().relevant && (len(frame) == 0 || !e.fn.facts().iterates) {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
+		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
 		s.run(e.fn.summaryOf(), st)
 		s.chain = s.chain[:len(s.chain)-1]
+		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
 	case effStart:
 		if e.once {
@@ -211,11 +284,29 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 		s.start(e.obj, e.site, st)
 	case effPendingStart:
-		if !e.obj.Iterated {
+		// Made, not iterated: no worker starts here, unless the loader goes
+		// into a container whose iteration the model cannot see.
+		if escapedLoader(e.obj) {
 			s.start(e.obj, e.site, st)
 		}
+	case effIterate:
+		// Each iteration starts the workers again, but a persistent
+		// loader's only once.
+		for _, o := range s.loaders(e.src) {
+			if o.Persistent {
+				if st.startedOnce[o] {
+					continue
+				}
+				st.startedOnce[o] = true
+			}
+			s.start(o, e.site, st)
+		}
 	case effSetMethod:
-		st.setMethod(e.method)
+		if e.ifUnset {
+			st.setMethodIfUnset(e.method)
+		} else {
+			st.setMethod(e.method)
+		}
 	case effDefaultDevice:
 		st.defaultCUDA = e.cuda
 	case effPreload:
@@ -241,6 +332,38 @@ func (s *simulator) effect(e *effect, st *simState) {
 	}
 }
 
+// loaders resolves what an iteration iterates: its loaders, and those the
+// current call handed to its parameters.
+func (s *simulator) loaders(src loaderSrc) []*Object {
+	if len(src.params) == 0 || len(s.frames) == 0 {
+		return src.objs
+	}
+	out := append([]*Object(nil), src.objs...)
+	frame := s.frames[len(s.frames)-1]
+	for _, p := range src.params {
+		for _, o := range frame[p] {
+			if !containsObj(out, o) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// bindFrame resolves the loaders a call hands to its callee's parameters.
+func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
+	if len(binds) == 0 {
+		return nil
+	}
+	frame := map[string][]*Object{}
+	for _, b := range binds {
+		if objs := s.loaders(b.src); len(objs) > 0 {
+			frame[b.param] = objs
+		}
+	}
+	return frame
+}
+
 func (s *simulator) onStack(f *Function) bool {
 	for _, g := range s.stack {
 		if g == f {
@@ -263,7 +386,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
-			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
 		s.startAtImport(o, rec, st)
 		s.notebookTarget(o, rec)
 		if !s.cfg.HasCUDA() {
@@ -272,15 +395,47 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		switch m {
 		case target.Fork:
 			// CFL001, CFL003: the child inherits the parent's CUDA state.
-			if len(st.inits) > 0 && !o.ChildExecs {
-				s.out.add(&Hazard{Kind: ForkAfterInit, Init: st.inits[0], Start: rec, Child: s.childUse(o, st)}, s)
+			// A Manager's server runs only multiprocessing's own loop: no
+			// edit of the program makes it touch CUDA, so it is not even
+			// the benign hazard.
+			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
+				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:
 			s.forkserver(o, rec, st)
 		case target.Spawn:
-			s.spawnReimport(rec)
+			s.spawnReimport(o, rec, st)
 		}
 	}
+}
+
+// initFor picks the initialization a start is reported with: the one an
+// earlier visit of the same start was reported with, if it is still there
+// (the same fork on a loop's next iteration is the same problem); else the
+// first that happened on every path to the start; else the first that
+// may have. The first in execution order that always runs is the one to
+// act on; one that only a branch runs, or that a loop's body runs after
+// the fork, is the answer only when nothing else initialized.
+func (s *simulator) initFor(st *simState, start Site) *InitRecord {
+	if s.reported == nil {
+		s.reported = map[[2]Site]bool{}
+	}
+	pick := func() *InitRecord {
+		for _, r := range st.inits {
+			if s.reported[[2]Site{start, r.Site}] {
+				return r
+			}
+		}
+		for _, r := range st.inits {
+			if st.sure[r.Site] {
+				return r
+			}
+		}
+		return st.inits[0]
+	}
+	r := pick()
+	s.reported[[2]Site{start, r.Site}] = true
+	return r
 }
 
 // childUse classifies the code a started object's children run.
@@ -445,6 +600,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		h.byKey = map[string]*Hazard{}
 	}
 	z.Entry, z.EntryFunc = s.entry, s.fn
+	z.At = anchor(z)
 	// One hazard per cause: the same initialization found before several
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
@@ -452,11 +608,13 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
+		// A benign hazard and one whose children use CUDA are reported by
+		// different rules (CFL003 and CFL001, CFL006 and CFL002).
 		verdict := "uses"
-		if z.Kind == ForkAfterInit && z.Child.Verdict == ChildNoCUDA {
+		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict == ChildNoCUDA {
 			verdict = "benign"
 		}
-		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.Init.Site), z.Via, verdict)
+		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
 	if old, ok := h.byKey[key]; ok {
 		old.Configs |= target.Of(s.cfg)
@@ -474,6 +632,41 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	z.Configs = target.Of(s.cfg)
 	h.byKey[key] = z
 	h.list = append(h.list, z)
+}
+
+// anchor is where a hazard is reported (Hazard.At). An initialization in
+// code of the entry's own project is reported where it is; one inside a
+// library is reported at the last step of its call chain still in the
+// project, so that each script importing the library gets its own finding
+// where its author can act (a lazy import, the start method,
+// PYTORCH_NVML_BASED_CUDA_CHECK before the import) and a noqa there.
+func anchor(z *Hazard) Site {
+	if z.Kind == StartAtImport || z.Init == nil {
+		return z.Start.Site
+	}
+	entry := z.Entry
+	if ownCode(entry, z.Init.Site.Mod) {
+		return z.Init.Site
+	}
+	for i := len(z.Init.Chain) - 1; i >= 0; i-- {
+		if f := z.Init.Chain[i]; ownCode(entry, f.Site.Mod) {
+			return f.Site
+		}
+	}
+	return z.Init.Site
+}
+
+// ownCode reports whether m is code of entry's own project rather than a
+// library it uses: entry itself, a module outside any package (a script's
+// helper next to it), or a module of a package under the same import root
+// as entry (its project's package). A package found elsewhere — the
+// library a repository's examples or tests import — is a library.
+func ownCode(entry, m *Module) bool {
+	if m == entry || m == nil {
+		return true
+	}
+	inPackage := strings.Contains(m.Name, ".") || filepath.Base(m.Path) == "__init__.py"
+	return !inPackage || m.importRoot == entry.importRoot
 }
 
 func siteKey(s Site) string {

@@ -90,6 +90,18 @@ func (s *methodState) setMethod(spec MethodSpec) {
 	}
 }
 
+// setMethodIfUnset records a setter that keeps a method chosen before: on
+// the paths where none was, spec's becomes the family's.
+func (s *methodState) setMethodIfUnset(spec MethodSpec) {
+	bits, chosen := s.methods[spec.Family]
+	switch {
+	case !chosen:
+		s.setMethod(spec)
+	case bits&familyDefault != 0:
+		s.methods[spec.Family] = bits&^familyDefault | bitOf(spec.Method)
+	}
+}
+
 // methodsFor resolves an object's start method against the state.
 func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
 	if o.Kind == ObjFork {

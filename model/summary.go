@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // A summary is what running a function (or a module body) does, as a tree of
@@ -21,7 +23,7 @@ const (
 	evEffect eventKind = iota // a call's effect (eff)
 	evBranch                  // exclusive alternatives (arms)
 	evLoop                    // zero or more runs of body
-	evGuard                   // the main guard's body: runs only as __main__
+	evGuard                   // a main guard: body runs only as __main__ (guard), alt only outside it
 	evLazy                    // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
 )
 
@@ -30,6 +32,11 @@ type event struct {
 	eff  effect
 	arms [][]event
 	body []event
+	// evGuard: what runs outside the main module (the main process, for a
+	// ProcessGuard), the kind of guard and the if statement.
+	alt   []event
+	guard GuardKind
+	site  Site
 }
 
 // eachNested calls fn on each event list nested in e, in execution order
@@ -44,8 +51,10 @@ func (e *event) eachNested(fn func([]event) bool) bool {
 				return false
 			}
 		}
-	case evLoop, evGuard:
+	case evLoop:
 		return fn(e.body)
+	case evGuard:
+		return fn(e.body) && fn(e.alt)
 	}
 	return true
 }
@@ -102,7 +111,7 @@ func (m *Module) topSummary() []event {
 	}
 	m.top = &funcSummary{building: true}
 	b := &builder{m: m, sc: m.Scope, top: true}
-	b.stmts(m.File.Body)
+	b.topStmts(m.File.Body)
 	m.top.events, m.top.building = m.onlyWithLazySyntax(b.out), false
 	return m.top.events
 }
@@ -113,6 +122,9 @@ type builder struct {
 	top bool // building the module body: recognise the main guard
 	out []event
 	ev  evaluator
+	// dropped is the call of the expression statement being built: its
+	// result is dropped.
+	dropped *syntax.Call
 }
 
 func (b *builder) emit(e event) { b.out = append(b.out, e) }
@@ -127,6 +139,49 @@ func (b *builder) sub(fn func()) []event {
 	got := b.out
 	b.out = saved
 	return got
+}
+
+// topStmts builds a module's top-level statements: a main guard whose arm
+// ends the import on one side (an early exit) leaves the rest of the module
+// to the other side.
+func (b *builder) topStmts(list []syntax.Stmt) {
+	for i, s := range list {
+		if ifs, ok := s.(*syntax.If); ok {
+			if t, ok := classifyGuard(ifs.Test); ok {
+				if b.guard(ifs, t, list[i+1:]) {
+					return
+				}
+				continue
+			}
+		}
+		b.stmt(s)
+	}
+}
+
+// guard emits a main guard's event: the arm its test takes as main, and the
+// one it takes outside the main module (a ProcessGuard: in the main process,
+// and outside it). When one side's arm ends the import, rest runs on the
+// other side only, and guard reports it has used rest.
+func (b *builder) guard(s *syntax.If, t guardTest, rest []syntax.Stmt) bool {
+	asMain, notMain := armOf(s, t.asMain), armOf(s, t.notMain)
+	mainExits, otherExits := asMain.exits(), notMain.exits()
+	used := rest != nil && mainExits != otherExits
+	build := func(a arm, exits bool) []event {
+		return b.sub(func() {
+			if a.maybe {
+				b.branch([][]event{b.sub(func() { b.stmts(a.stmts) }), b.sub(func() { b.stmts(a.alt) })})
+			} else {
+				b.stmts(a.stmts)
+			}
+			if used && !exits {
+				b.topStmts(rest)
+			}
+		})
+	}
+	b.expr(s.Test)
+	b.emit(event{kind: evGuard, guard: t.kind, site: Site{b.m, s.Test.Pos()},
+		body: build(asMain, mainExits), alt: build(notMain, otherExits)})
+	return used
 }
 
 func (b *builder) stmts(list []syntax.Stmt) {
@@ -175,7 +230,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 		b.ifStmt(s)
 	case *syntax.For:
 		b.expr(s.Iter)
-		b.loaderIteration(s.Iter)
+		b.iterate(s.Iter, Site{b.m, s.Iter.Pos()})
 		body := b.sub(func() { b.stmts(s.Body) })
 		if len(body) > 0 {
 			b.emit(event{kind: evLoop, body: body})
@@ -222,13 +277,18 @@ func (b *builder) stmt(s syntax.Stmt) {
 	case *syntax.Assign:
 		b.expr(s.Value)
 		for _, t := range s.Targets {
+			if _, ok := t.(*syntax.Subscript); ok {
+				b.escape(s.Value) // loaders[split] = DataLoader(...)
+			}
 			b.targetExprs(t)
 			if isNVMLEnvTarget(t) && isOneString(s.Value) {
 				b.effect(effect{kind: effNVMLCheck, site: Site{b.m, s.Span}})
 			}
 		}
 	case *syntax.ExprStmt:
+		b.dropped, _ = s.X.(*syntax.Call)
 		b.expr(s.X)
+		b.dropped = nil
 	case *syntax.Return:
 		b.expr(s.Value)
 	case *syntax.OtherStmt:
@@ -278,8 +338,23 @@ func (b *builder) importName(name string, level int, span syntax.Span) {
 			} else if ok && e.Role == catalog.RoleNVMLCheck {
 				b.effect(effect{kind: effNVMLCheck, site: site}) // import lightning
 			}
+			if i == 0 {
+				b.importSetter(prefix, site)
+			}
 		}
 	}
+}
+
+// importSetter records the start method a library sets when imported
+// (procapi.ImportSetters: `import torchrl` sets "spawn").
+func (b *builder) importSetter(root string, site Site) {
+	lib, ok := procapi.LookupImport(root)
+	if !ok {
+		return
+	}
+	m, _ := target.ParseStartMethod(lib.StartMethod)
+	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset,
+		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}})
 }
 
 func (b *builder) importFrom(s *syntax.ImportFrom) {
@@ -304,12 +379,8 @@ func (b *builder) importFrom(s *syntax.ImportFrom) {
 // ordinary branches.
 func (b *builder) ifStmt(s *syntax.If) {
 	if b.top && b.sc == b.m.Scope {
-		if g, ok := mainGuard(s); ok {
-			if g.Negated {
-				b.branch([][]event{b.sub(func() { b.stmts(s.Body) }), nil})
-			}
-			body := b.sub(func() { b.stmts(g.Body) })
-			b.emit(event{kind: evGuard, body: body})
+		if t, ok := classifyGuard(s.Test); ok {
+			b.guard(s, t, nil)
 			return
 		}
 	}
@@ -405,21 +476,6 @@ func callsExec(body []syntax.Stmt, sc *Scope) bool {
 	return found
 }
 
-// loaderIteration starts a DataLoader's workers when a for loop iterates it
-// directly (iterating through a call, enumerate(loader), is handled by the
-// call's argument effects).
-func (b *builder) loaderIteration(iter syntax.Expr) {
-	if _, ok := iter.(*syntax.Call); ok {
-		return
-	}
-	for _, v := range b.ev.expr(iter, b.sc) {
-		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
-			v.Obj.Iterated = true
-			b.effect(effect{kind: effStart, obj: v.Obj, once: v.Obj.Persistent, site: Site{b.m, iter.Pos()}})
-		}
-	}
-}
-
 // targetExprs visits the expressions evaluated by an assignment target
 // (subscripts and attribute receivers), not the names it binds.
 func (b *builder) targetExprs(t syntax.Expr) {
@@ -464,6 +520,7 @@ func (b *builder) expr(e syntax.Expr) {
 	switch e := e.(type) {
 	case nil:
 	case *syntax.Call:
+		dropped := b.dropped == e
 		if a, ok := e.Func.(*syntax.Attribute); ok {
 			b.expr(a.X)
 		} else {
@@ -473,9 +530,11 @@ func (b *builder) expr(e syntax.Expr) {
 			b.expr(a.Value)
 		}
 		r := b.ev.resolveCall(e, b.sc)
+		b.callBinds(e, r.effects)
 		for _, eff := range r.effects {
 			b.effect(eff)
 		}
+		b.loaderCall(e, dropped)
 		if desc, ok := b.opaqueCallee(e.Func); ok {
 			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
 		}
@@ -490,12 +549,14 @@ func (b *builder) expr(e syntax.Expr) {
 		for i, g := range e.Generators {
 			if i == 0 {
 				b.expr(g.Iter)
+				b.iterate(g.Iter, Site{b.m, g.Iter.Pos()})
 			}
 		}
 		body := b.sub(func() {
 			for i, g := range e.Generators {
 				if i > 0 {
 					b.expr(g.Iter)
+					b.iterate(g.Iter, Site{b.m, g.Iter.Pos()})
 				}
 				for _, c := range g.Ifs {
 					b.expr(c)
@@ -503,6 +564,9 @@ func (b *builder) expr(e syntax.Expr) {
 			}
 			b.expr(e.Elt)
 			b.expr(e.Value)
+			if e.Kind == syntax.DictComp {
+				b.escape(e.Value) // {phase: DataLoader(...) for phase in phases}
+			}
 		})
 		if len(body) > 0 {
 			b.emit(event{kind: evLoop, body: body})
@@ -530,6 +594,7 @@ func (b *builder) expr(e syntax.Expr) {
 		for i := range e.Values {
 			b.expr(e.Keys[i])
 			b.expr(e.Values[i])
+			b.escape(e.Values[i]) // {"train": DataLoader(...)}
 		}
 	case *syntax.Compare:
 		b.expr(e.Left)
@@ -550,6 +615,9 @@ func (b *builder) expr(e syntax.Expr) {
 	case *syntax.Opaque:
 		for _, x := range e.Children {
 			b.expr(x)
+		}
+		if isYieldFrom(e, b.m.Src) {
+			b.iterate(e.Children[0], Site{b.m, e.Span})
 		}
 	}
 }

@@ -122,7 +122,6 @@ type Object struct {
 	// Loader details.
 	Persistent bool // persistent_workers=True: forks once, on the first iteration
 	PinMemory  bool // pin_memory=True: the parent initializes CUDA after forking
-	Iterated   bool // an iteration of this loader was found
 	AssumedCPU bool // the dataset could not be resolved: assumed CPU-only
 	// os.fork details: the arm of `if pid == 0:` that runs in the child.
 	ChildBody  []syntax.Stmt

@@ -21,7 +21,15 @@ Any initializer counts: torch, cupy, jax, numba, cuda.core, cuda.bindings, pycud
 and more (the catalog lists them, with the measurement behind each). Calls that only ask the
 driver a question initialize it too: ` + "`torch.cuda.is_available()`" + `, ` + "`torch.cuda.get_device_name()`" + `,
 ` + "`cupy.cuda.runtime.getDeviceCount()`" + `, ` + "`cuda.core.Device()`" + `, ` + "`numba.cuda.gpus`" + ` and
-` + "`jax.devices()`" + ` were all measured to break forked children.`,
+` + "`jax.devices()`" + ` were all measured to break forked children.
+
+A ` + "`DataLoader`" + `'s workers fork where it is iterated — a ` + "`for`" + ` loop, ` + "`iter()`" + `, ` + "`enumerate()`" + `,
+` + "`tqdm(loader)`" + ` iterated, a Lightning trainer's ` + "`fit`" + `, a local function it is passed to — and again at
+each iteration unless ` + "`persistent_workers=True`" + `; a loader made or wrapped (` + "`accelerator.prepare`" + `)
+and never iterated forks nothing. The finding is reported at the first initialization that always
+runs before the fork (one inside a loop after the fork only when nothing earlier initialized: the
+fork on the loop's next iteration), and, when that initialization happens inside a library, at the
+script's own import or call of it.`,
 	WhyIsThisBad: `CUDA driver state does not survive ` + "`fork()`" + `. A child forked from a process that ran
 ` + "`cuInit`" + ` fails as soon as it touches CUDA, far from the cause: PyTorch raises "Cannot
 re-initialize CUDA in forked subprocess", CuPy ` + "`cudaErrorInitializationError`" + `, cuda.core and

@@ -19,7 +19,15 @@ from Python 3.14) whose forkserver process initializes CUDA while it imports:
   ` + "`__main__`" + ` by default, but only in CPython releases with the fix for python/cpython#126631
   (3.13.8+, 3.14.1+ and 3.15; not 3.14.0); before that the import was dead code;
 - modules the main module imports at its top level (their top level runs in the server too);
-- modules named in ` + "`set_forkserver_preload([...])`" + `, which the server imports on every version.`,
+- modules named in ` + "`set_forkserver_preload([...])`" + `, which the server imports on every version;
+
+and whose children may use CUDA: their code touches CUDA, or it cannot be seen. When the children
+provably never touch CUDA the program works today, and CFL006 reports it instead, as CFL003 does
+for CFL001.
+
+A ` + "`current_process().name == \"MainProcess\"`" + ` guard does not keep an initialization out of the
+server: the forkserver process is itself named MainProcess when it imports the main module (spawn
+children, named after their process, do skip it).`,
 	WhyIsThisBad: `The forkserver is a fresh interpreter that forks every child. Whatever it runs before
 forking — here, a CUDA initialization — every child inherits, and a child forked from a process
 that initialized CUDA fails when it touches CUDA, exactly as with the "fork" start method. The

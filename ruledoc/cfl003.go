@@ -13,10 +13,11 @@ var CFL003 = &Doc{
 	Tags:           []string{"maintainability", "cuda", "multiprocessing"},
 	FixAvailable:   "sometimes",
 	WhatItDoes: `Checks for the same forks as CFL001 — a process forking after CUDA was initialized in it —
-when the children provably never touch CUDA: CPU-only pool tasks, a ` + "`Manager`" + ` server, and the
-usual PyTorch training loop, whose ` + "`DataLoader`" + ` workers load and collate batches on the CPU
-while the parent moves them to the GPU. DataLoader workers whose dataset code cannot be seen are
-assumed CPU-only and reported here rather than as CFL001.
+when the children provably never touch CUDA: CPU-only pool tasks, and the usual PyTorch
+training loop, whose ` + "`DataLoader`" + ` workers load and collate batches on the CPU while the parent
+moves them to the GPU. DataLoader workers whose dataset code cannot be seen are assumed CPU-only
+and reported here rather than as CFL001. A ` + "`Manager()`" + `'s server process is not reported: it runs
+only multiprocessing's own server loop, so no edit of the program makes it touch CUDA.
 
 Not selected by default: select it with ` + "`--select CFL003`" + ` or ` + "`extend-select = [\"CFL003\"]`" + `.`,
 	WhyIsThisBad: `It works today, and the fork matrix measured exactly that: children that never use CUDA

@@ -16,11 +16,21 @@ var CFL004 = &Doc{
 ` + "`if __name__ == \"__main__\":`" + `, directly or in a module it imports at its top level) when the program
 starts children that re-import the main module: the "spawn" start method (the default on macOS
 and Windows, and ` + "`torch.multiprocessing.spawn`" + `), and "forkserver" on CPython releases whose server
-does not import ` + "`__main__`" + ` (before 3.13.8, and 3.14.0), where each child imports it itself.`,
-	WhyIsThisBad: `Every child runs the main module's top level again, so every child initializes CUDA and
-creates its own context: hundreds of megabytes of GPU memory and seconds of start-up per child,
-for work the child may never do. It is also a sign that the initialization was meant for the
-parent only.`,
+does not import ` + "`__main__`" + ` (before 3.13.8, and 3.14.0), where each child imports it itself.
+
+When the initialization runs inside a library the script imports (` + "`import torch_geometric`" + ` runs
+cuInit while importing), the finding is reported at the script's import, once per script. It is
+not reported when every initialization is a library's own, run by importing it (inside a library
+the script imports, or a library that initializes when imported, such as ` + "`import cudf`" + `), and
+none that always runs creates a context: a driver-only initialization (cuInit without a context,
+as ` + "`import torch_geometric`" + ` was measured to do) costs each child no GPU memory, and the children
+usually need the library anyway. An initialization the program's own code calls is always
+reported, driver-only or not: it can move under the main guard.`,
+	WhyIsThisBad: `Every child runs the main module's top level again, so every child initializes CUDA
+again: a context is hundreds of megabytes of GPU memory and seconds of start-up per child (on the
+default device, even for a child meant to use another one), and a driver initialization alone
+still costs start-up time, for work the child may never do. It is also a sign that the
+initialization was meant for the parent only.`,
 	Example: `import torch
 import torch.multiprocessing as mp
 

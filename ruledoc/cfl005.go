@@ -15,7 +15,13 @@ var CFL005 = &Doc{
 	WhatItDoes: `Checks for processes started at the top level of a main module, outside
 ` + "`if __name__ == \"__main__\":`" + ` (directly or through functions called from there), when the start
 method is "spawn" or "forkserver" — including the defaults: "forkserver" on Linux from Python 3.14,
-"spawn" on macOS and Windows.`,
+"spawn" on macOS and Windows. A ` + "`DataLoader`" + ` starts its workers where it is iterated, so a loader
+built at the top level and iterated under the main guard is not one.
+
+A Streamlit app (a script importing ` + "`streamlit`" + `, run by ` + "`streamlit run`" + `) cannot have a main
+guard: there only starts made unconditionally at the top level are reported. A start behind a
+widget (` + "`if st.button(\"Run\"):`" + `) is not made again when a child re-imports the script outside
+the Streamlit runtime, where every widget returns its default value.`,
 	WhyIsThisBad: `Spawn and forkserver children import the main module before running their target. A
 start at the top level then runs again in the child while it is still bootstrapping, and
 multiprocessing stops it with "RuntimeError: An attempt has been made to start a new process

@@ -4,7 +4,7 @@ package ruledoc
 // with an analyzer are in package rules (rules/cflNNN_name.go); CFL100 is
 // reported by the driver.
 func All() []*Doc {
-	return []*Doc{CFL001, CFL002, CFL003, CFL004, CFL005, CFL007, CFL100}
+	return []*Doc{CFL001, CFL002, CFL003, CFL004, CFL005, CFL006, CFL007, CFL100}
 }
 
 // ByCode returns the documentation of the rule with the given code.

@@ -29,7 +29,8 @@ var CFL001 = &analysis.Analyzer{
 
 // reportForkAfterInit reports a ForkAfterInit hazard as CFL001 or CFL003.
 func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
-	at := z.Init.Site
+	at := z.At
+	subject, detail := r.initSubject(z)
 	start := r.startsRef(z, at) + loopNote(z)
 	var msg string
 	switch z.Child.Verdict {
@@ -38,25 +39,25 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 		if z.Child.Evidence.Valid() {
 			use = fmt.Sprintf("%s, %s", apiName(z.Child.API), r.where(z.Child.Evidence, at))
 		}
-		msg = fmt.Sprintf("%s initializes CUDA before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
-			apiName(z.Init.API), start, use, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
+			subject, detail, start, use, versions(z))
 	case model.ChildUnknown:
-		msg = fmt.Sprintf("%s initializes CUDA before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
-			apiName(z.Init.API), start, z.Child.Reason, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
+			subject, detail, start, z.Child.Reason, versions(z))
 	default:
 		what := "the children never touch CUDA"
 		if z.Child.Assumed {
 			what = "the workers' dataset code could not be seen and is assumed CPU-only"
 		}
-		msg = fmt.Sprintf("%s initializes CUDA before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
-			apiName(z.Init.API), start, what, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
+			subject, detail, start, what, versions(z))
 	}
 	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	var fixes []fixsafety.Fix
 	if f, ok := r.spawnFix(z); ok {
 		fixes = append(fixes, f)
 	}
-	if f, ok := r.nvmlFix(z.Init); ok {
+	if f, ok := r.nvmlFix(z.Init); ok && at == z.Init.Site {
 		fixes = append(fixes, f)
 	}
 	r.report(d, fixes...)

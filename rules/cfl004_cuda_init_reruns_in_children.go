@@ -24,9 +24,10 @@ var CFL004 = &analysis.Analyzer{
 		if z.Kind != model.ReinitInChildren {
 			return
 		}
-		at := z.Init.Site
-		msg := fmt.Sprintf("%s initializes CUDA while the main module is imported%s, and every child started at %s re-imports it, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
-			apiName(z.Init.API), r.importDetail(z), r.startsRef(z, at), versions(z))
+		at := z.At
+		subject, detail := r.initSubject(z)
+		msg := fmt.Sprintf("%s initializes CUDA%s while the main module is imported%s, and every child started at %s re-imports it, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
+			subject, detail, r.importDetail(z), r.startsRef(z, at), versions(z))
 		d := r.diagnostic(ruledoc.CFL004.Code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z))
 		var fixes []fixsafety.Fix
 		if at.Mod == z.Entry && len(z.Init.Chain) == 0 {

@@ -358,7 +358,7 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 	guard := -1 // index in body of the guard the run moves into
 	if len(m.Guards) > 0 {
 		g := m.Guards[0]
-		if g.Negated || len(g.Body) == 0 || g.If.Start < end {
+		if !g.Plain() || len(g.Body) == 0 || g.If.Start < end {
 			return fixsafety.Fix{}, false
 		}
 		for i, s := range body {

@@ -149,6 +149,11 @@ func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
 			detail += ", " + m
 		}
 	}
+	if rec.Site == rec.Obj.Site && rec.Obj.KeptInContainer() {
+		// A loader starts where it is iterated; one reported where it is
+		// made went into a container the analysis does not follow.
+		detail += "; it is kept in a container, iterated later"
+	}
 	return fmt.Sprintf("`%s` (%s)", source(rec.Site), detail)
 }
 
@@ -217,6 +222,10 @@ func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInforma
 	if m := methodPhrase(rec); m != "" {
 		what += ", " + m
 	}
+	if rec.Obj.Kind == model.ObjLoader && rec.Obj.Site.Valid() && rec.Obj.Site != rec.Site {
+		// Its workers start where it is iterated, not where it is made.
+		out = append(out, r.related(rec.Obj.Site, "The DataLoader is made here"))
+	}
 	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
 	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
 		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
@@ -277,12 +286,31 @@ func (r reporter) moreStartsRelated(z *model.Hazard) []analysis.RelatedInformati
 	return out
 }
 
+// initSubject names what initializes CUDA, for a message read at the
+// hazard's location: the initializing call itself, or, when the finding is
+// reported at the entry's import or call of a library that initializes
+// inside, that import or call, with the library's call as detail:
+// "Importing `torch_geometric`", " (through `torch.__config__.show()`,
+// typing.py:28)".
+func (r reporter) initSubject(z *model.Hazard) (subject, detail string) {
+	if z.At == z.Init.Site {
+		return apiName(z.Init.API), ""
+	}
+	detail = fmt.Sprintf(" (through %s, %s)", apiName(z.Init.API), r.where(z.Init.Site, z.At))
+	for i := len(z.Init.Chain) - 1; i >= 0; i-- {
+		if f := z.Init.Chain[i]; f.Site == z.At && f.Import != "" {
+			return fmt.Sprintf("Importing `%s`", f.Import), detail
+		}
+	}
+	return fmt.Sprintf("`%s`", source(z.At)), detail
+}
+
 // importDetail says how an import-time initialization is reached from the
 // main module's top level: "" when it is written there, " (in `helper`,
 // which it imports at its top level)", " (in `get_model`, called from its
 // top level at line 95)".
 func (r reporter) importDetail(z *model.Hazard) string {
-	if len(z.Init.Chain) == 0 {
+	if len(z.Init.Chain) == 0 || z.At != z.Init.Site {
 		return ""
 	}
 	first := z.Init.Chain[0]

@@ -2,13 +2,14 @@
 // *analysis.Analyzer named by its code; its documentation (code, name,
 // severity, prose) is the ruledoc.Doc of the same code in ruledoc/cflNNN.go:
 //
-//	CFL001 fork-after-cuda-init         cfl001_fork_after_cuda_init.go
-//	CFL002 forkserver-inherits-cuda     cfl002_forkserver_inherits_cuda.go
-//	CFL003 benign-fork-after-cuda-init  cfl003_benign_fork_after_cuda_init.go
-//	CFL004 cuda-init-reruns-in-children cfl004_cuda_init_reruns_in_children.go
-//	CFL005 process-start-at-import      cfl005_process_start_at_import.go
-//	CFL007 notebook-target-under-spawn  cfl007_notebook_target_under_spawn.go
-//	CFL100 unused-noqa                  (reported by the driver, analyzer/suppress.go)
+//	CFL001 fork-after-cuda-init            cfl001_fork_after_cuda_init.go
+//	CFL002 forkserver-inherits-cuda        cfl002_forkserver_inherits_cuda.go
+//	CFL003 benign-fork-after-cuda-init     cfl003_benign_fork_after_cuda_init.go
+//	CFL004 cuda-init-reruns-in-children    cfl004_cuda_init_reruns_in_children.go
+//	CFL005 process-start-at-import         cfl005_process_start_at_import.go
+//	CFL006 benign-forkserver-inherits-cuda cfl006_benign_forkserver_inherits_cuda.go
+//	CFL007 notebook-target-under-spawn     cfl007_notebook_target_under_spawn.go
+//	CFL100 unused-noqa                     (reported by the driver, analyzer/suppress.go)
 //
 // Every rule requires the forkhazard pass (which simulates the program once)
 // and reports its own kind of hazard; report.go formats locations, messages
@@ -27,5 +28,5 @@ import "golang.org/x/tools/go/analysis"
 
 // All returns every rule's analyzer, in code order.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{CFL001, CFL002, CFL003, CFL004, CFL005, CFL007}
+	return []*analysis.Analyzer{CFL001, CFL002, CFL003, CFL004, CFL005, CFL006, CFL007}
 }

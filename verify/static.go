@@ -17,12 +17,12 @@ const (
 
 // family groups the codes whose runtime evidence bears on each other: CFL001 (a child used the
 // inherited CUDA) and CFL003 (no child did) are two verdicts on the same fork after cuInit;
-// CFL002 is the forkserver's. Other codes are not judged by verify.
+// CFL002 and CFL006 (its benign twin) are the forkserver's. Other codes are not judged by verify.
 func family(code string) string {
 	switch code {
 	case "CFL001", "CFL003":
 		return "fork"
-	case "CFL002":
+	case "CFL002", "CFL006":
 		return "forkserver"
 	}
 	return ""
@@ -63,6 +63,10 @@ func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 		case s.Code == "CFL003" && r.Code == "CFL001":
 			s.Status = StatusConfirmed
 			escalate[j] = true
+		case s.Code == "CFL006" && r.Code == "CFL002":
+			// The run reports every forkserver that initialized CUDA as
+			// CFL002: the hazard the benign finding names happened.
+			s.Status = StatusConfirmed
 		}
 		s.Evidence = append(s.Evidence, ev...)
 	}

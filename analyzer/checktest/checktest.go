@@ -58,11 +58,15 @@ func Run(t testing.TB, dir string) []finding.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As `cudaforklint check` run in dir: absolute imports also resolve
+	// from there (a repository's examples importing its package).
+	pol := Policy(t)
+	pol.Roots = []string{abs}
 	res, err := analyzer.Run(analyzer.Options{
 		Paths:     []string{abs},
 		Analyzers: rules.All(),
 		WorkDir:   abs,
-		Policy:    Policy(t),
+		Policy:    pol,
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)

@@ -81,6 +81,18 @@ var baseTokens, startPatterns = func() (map[string]uint64, []startPattern) {
 			patterns = append(patterns, p)
 		}
 	}
+	// Library classes that make and iterate a DataLoader of their own
+	// (transformers' Trainer): a start only with CUDA around.
+	for _, c := range model.LoaderMakers() {
+		p := startPattern{needsCUDA: true}
+		for _, r := range c.Roots {
+			p.roots |= bitOf(r)
+		}
+		for _, id := range c.Idents {
+			p.idents |= bitOf(id)
+		}
+		patterns = append(patterns, p)
+	}
 	cuda := func(name string) {
 		if name != "" {
 			m[name] |= bitCUDA

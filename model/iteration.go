@@ -1,0 +1,724 @@
+package model
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// A DataLoader's workers start when the loader is iterated, not when it is
+// made or wrapped (procapi's Loader rows), and again at each iteration unless
+// it keeps them (persistent_workers=True). This file says what iterates a
+// loader:
+//
+//   - a for loop or a comprehension over it, `yield from` it;
+//   - a builtin or itertools function that calls iter() on its arguments at
+//     once: iter(), enumerate(), zip(), list(), sorted()... (iterators);
+//   - a library call known to iterate the loaders it is handed, a Lightning
+//     Trainer's fit (loaderCalls), or one that may and whose result the
+//     program drops;
+//   - a local function it is passed to that iterates the parameter: the
+//     summary of a function records the iteration of its parameters, and each
+//     call records which loaders it hands to which parameter (effCall's
+//     binds), which the simulation resolves;
+//
+// and what hands a loader on to be iterated later: a wrapper whose
+// iteration iterates it (tqdm(loader), a local class built from it, a
+// library call the model does not know), accelerate's prepare and Fabric's
+// setup_dataloaders, which return their arguments, and a local function that
+// returns its parameter.
+
+// loaderSrc is what an iteration iterates: loaders known where the summary
+// is built, and parameters of the summarized function (bound by each call).
+type loaderSrc struct {
+	objs   []*Object
+	params []string
+}
+
+func (s *loaderSrc) empty() bool { return len(s.objs) == 0 && len(s.params) == 0 }
+
+func (s *loaderSrc) addObj(o *Object) {
+	if !containsObj(s.objs, o) {
+		s.objs = append(s.objs, o)
+	}
+}
+
+func (s *loaderSrc) addParam(p string) {
+	for _, q := range s.params {
+		if q == p {
+			return
+		}
+	}
+	s.params = append(s.params, p)
+}
+
+// paramLoaders is one parameter of a called function and the loaders a call
+// hands to it.
+type paramLoaders struct {
+	param string
+	src   loaderSrc
+}
+
+// loaderUse is what a call does with the DataLoaders handed to it.
+type loaderUse uint8
+
+const (
+	useIgnores  loaderUse = iota // len(loader), print(loader), DataLoader-unrelated APIs
+	useIterates                  // iterates them now: iter(), enumerate(), trainer.fit()
+	useReturns                   // returns them, in argument order: accelerator.prepare()
+	useWraps                     // returns something that iterates them when iterated: tqdm(), a wrapper class, an unknown library call
+	useLocal                     // a local function: what it does is in its summary
+)
+
+// iterators are the builtins and itertools functions that call iter() on
+// their arguments when they are called (CPython: each constructor takes
+// iter(arg) at once), so that the loaders among them start there; their
+// result is an iterator over those, not a loader to iterate again. `next` is
+// not one: a DataLoader is not an iterator.
+var iterators = map[string]bool{
+	"iter": true, "enumerate": true, "zip": true, "map": true, "filter": true, "list": true,
+	"tuple": true, "sorted": true, "set": true, "frozenset": true, "dict": true, "sum": true,
+	"min": true, "max": true, "any": true, "all": true,
+	"itertools.islice": true, "itertools.cycle": true, "itertools.zip_longest": true,
+	"itertools.tee": true, "itertools.starmap": true, "itertools.product": true,
+	"itertools.accumulate": true, "itertools.groupby": true, "itertools.dropwhile": true,
+	"itertools.takewhile": true, "itertools.compress": true, "itertools.pairwise": true,
+	"itertools.batched": true,
+}
+
+// builtins are Python's other builtin functions: none of them iterates a
+// loader or returns one to iterate (len(loader), print(loader)).
+var builtins = map[string]bool{
+	"abs": true, "aiter": true, "anext": true, "ascii": true, "bin": true, "bool": true,
+	"breakpoint": true, "bytearray": true, "bytes": true, "callable": true, "chr": true,
+	"classmethod": true, "compile": true, "complex": true, "delattr": true, "dir": true,
+	"divmod": true, "eval": true, "exec": true, "float": true, "format": true, "getattr": true,
+	"globals": true, "hasattr": true, "hash": true, "help": true, "hex": true, "id": true,
+	"input": true, "int": true, "isinstance": true, "issubclass": true, "len": true,
+	"locals": true, "memoryview": true, "next": true, "object": true, "oct": true, "open": true,
+	"ord": true, "pow": true, "print": true, "property": true, "range": true, "repr": true,
+	"reversed": true, "round": true, "setattr": true, "slice": true, "staticmethod": true,
+	"str": true, "super": true, "type": true, "vars": true, "__import__": true,
+}
+
+// loaderCall is a library call known to take DataLoaders.
+type loaderCall struct {
+	use loaderUse
+	// Names are qualified function names; Methods are method names,
+	// matched on any receiver that is not local code (the receiver of
+	// trainer.fit is rarely resolvable: self.trainer, a factory's result).
+	// Matching by method name alone is safe because only the loaders among
+	// the arguments are affected.
+	names, methods []string
+	// hooks are methods of a local object passed to the call (a Lightning
+	// module or data module) whose returned loaders the call iterates.
+	hooks    []loaderHook
+	evidence string
+}
+
+// loaderHook is a method whose returned loaders a call iterates, unless
+// the call is handed loaders of that kind itself (the argument at Pos or
+// Keyword).
+type loaderHook struct {
+	method  string
+	pos     int
+	keyword string
+}
+
+// loaderCalls is the table of library calls that iterate DataLoaders or
+// return them to be iterated: the one place to add a trainer or a launcher
+// that takes loaders. (HF transformers' Trainer builds its own DataLoader
+// from its dataset and TrainingArguments.dataloader_num_workers: that is a
+// loader the model does not make yet.)
+var loaderCalls = []loaderCall{
+	{use: useReturns, methods: []string{"prepare"}, names: []string{"accelerate.data_loader.prepare_data_loader"},
+		evidence: "https://huggingface.co/docs/accelerate/package_reference/accelerator#accelerate.Accelerator.prepare " +
+			"(returns the prepared objects in the order they were passed; a DataLoader becomes a DataLoaderShard that iterates it)"},
+	{use: useReturns, methods: []string{"setup_dataloaders"},
+		evidence: "https://lightning.ai/docs/fabric/stable/api/fabric_methods.html#setup-dataloaders " +
+			"(returns the wrapped dataloaders, one per argument; the workers start when they are iterated)"},
+	{use: useIterates, methods: []string{"fit"},
+		hooks: []loaderHook{{"train_dataloader", 1, "train_dataloaders"}, {"val_dataloader", 2, "val_dataloaders"}},
+		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#fit: fit(model, train_dataloaders, val_dataloaders, datamodule) " +
+			"iterates the loaders it is handed, else the datamodule's or the model's train_dataloader() and val_dataloader()"},
+	{use: useIterates, methods: []string{"validate"}, hooks: []loaderHook{{"val_dataloader", 1, "dataloaders"}},
+		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#validate: validate(model, dataloaders, ckpt_path, verbose, datamodule)"},
+	{use: useIterates, methods: []string{"test"}, hooks: []loaderHook{{"test_dataloader", 1, "dataloaders"}},
+		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#test: test(model, dataloaders, ckpt_path, verbose, datamodule)"},
+	{use: useIterates, methods: []string{"predict"}, hooks: []loaderHook{{"predict_dataloader", 1, "dataloaders"}},
+		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#predict: predict(model, dataloaders, datamodule, return_predictions, ckpt_path)"},
+}
+
+// The table's indexes: by qualified name and by method name.
+var loaderCallsByName, loaderCallsByMethod = func() (map[string]*loaderCall, map[string]*loaderCall) {
+	byName, byMethod := map[string]*loaderCall{}, map[string]*loaderCall{}
+	for i := range loaderCalls {
+		lc := &loaderCalls[i]
+		for _, n := range lc.names {
+			byName[n] = lc
+		}
+		for _, m := range lc.methods {
+			byMethod[m] = lc
+		}
+	}
+	return byName, byMethod
+}()
+
+// hookCallIdents are the method names of the calls that iterate the
+// loaders their arguments' hooks make: a function calling one may start
+// processes though it names no process API (trainer.fit(model)).
+func hookCallIdents() []string {
+	var out []string
+	for _, lc := range loaderCalls {
+		if len(lc.hooks) > 0 {
+			out = append(out, lc.methods...)
+		}
+	}
+	return out
+}
+
+// loaderUse says what call c does with the loaders handed to it, and the
+// table row it comes from, if any.
+func (ev *evaluator) loaderUse(c *syntax.Call, sc *Scope) (loaderUse, *loaderCall) {
+	method := ""
+	switch f := c.Func.(type) {
+	case *syntax.Name:
+		if len(lookup(f.ID, sc)) == 0 {
+			switch {
+			case iterators[f.ID]:
+				return useIterates, nil
+			case builtins[f.ID]:
+				return useIgnores, nil
+			}
+			return useWraps, nil // a name from a star import
+		}
+	case *syntax.Attribute:
+		method = f.Attr
+	}
+	use := useIgnores
+	for _, v := range ev.expr(c.Func, sc) {
+		switch v.Kind {
+		case VFunc:
+			return useLocal, nil
+		case VClass, VInstance, VUnknown, VObjMethod:
+			// A library object's method (trainer.fit, made by a procapi
+			// row, is one) is matched against the table below.
+			use = useWraps
+		case VPath:
+			if lc, ok := loaderCallsByName[v.Path]; ok {
+				return lc.use, lc
+			}
+			if iterators[v.Path] {
+				return useIterates, nil
+			}
+			if _, _, ok := procapi.Lookup(v.Path); ok {
+				continue
+			}
+			if _, ok := catalog.Lookup(catalog.Call, v.Path); ok {
+				continue
+			}
+			use = useWraps
+		}
+	}
+	if lc, ok := loaderCallsByMethod[method]; ok && use == useWraps {
+		return lc.use, lc
+	}
+	return use, nil
+}
+
+// loaderResult adds to a call's values the loaders it returns: its
+// arguments, in order, for a call that returns them (a tuple when there are
+// several), or all of them for a wrapper. loaders holds, per argument, the
+// loaders it may be.
+func (ev *evaluator) loaderResult(r *callResult, c *syntax.Call, sc *Scope, loaders [][]Value) {
+	use, _ := ev.loaderUse(c, sc)
+	if use != useReturns && use != useWraps {
+		return
+	}
+	if len(r.values) == 0 {
+		r.value(Value{Kind: VUnknown})
+	}
+	positional := 0
+	for _, a := range c.Args {
+		if a.Keyword == "" && a.Star == 0 {
+			positional++
+		}
+	}
+	if use == useReturns && positional > 1 {
+		tuple := Value{Kind: VList}
+		for i, a := range c.Args {
+			if a.Keyword != "" || a.Star != 0 {
+				continue
+			}
+			if len(loaders[i]) > 0 {
+				tuple.Elems = append(tuple.Elems, loaders[i][0])
+			} else {
+				tuple.Elems = append(tuple.Elems, Value{Kind: VUnknown})
+			}
+		}
+		r.value(tuple)
+		return
+	}
+	for _, vs := range loaders {
+		r.values = add(r.values, vs...)
+	}
+}
+
+// hookLoaders are the loaders that the hooks of lc return for the local
+// objects passed to c (trainer.fit(model) iterates model.train_dataloader()).
+func (ev *evaluator) hookLoaders(lc *loaderCall, c *syntax.Call, sc *Scope) []*Object {
+	var out []*Object
+	for _, a := range c.Args {
+		for _, v := range ev.expr(a.Value, sc) {
+			if v.Kind != VInstance {
+				continue
+			}
+			for _, h := range lc.hooks {
+				if argExpr(c, h.pos, h.keyword) != nil {
+					continue // the call is handed its own loaders of this kind
+				}
+				f := ev.method(v.Class, h.method, 0)
+				if f == nil {
+					continue
+				}
+				for _, r := range ev.returns(f) {
+					if r.Kind == VObject && r.Obj.Kind == ObjLoader && !containsObj(out, r.Obj) {
+						out = append(out, r.Obj)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// loaderSources is what iterating e iterates: the loaders it may evaluate
+// to, and the parameters of the function being summarized that it may come
+// from, directly or through assignments, wrappers and local functions that
+// return their argument.
+func (b *builder) loaderSources(e syntax.Expr) loaderSrc {
+	var src loaderSrc
+	for _, v := range b.ev.expr(e, b.sc) {
+		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
+			src.addObj(v.Obj)
+		}
+	}
+	if b.sc.Kind == FunctionScope && b.sc.Func != nil {
+		w := paramWalk{ev: &b.ev, fn: b.sc.Func, src: &src, seen: map[*Binding]bool{}}
+		w.expr(e, b.sc, 0)
+	}
+	return src
+}
+
+// paramWalk finds the parameters of fn an expression's value may come
+// from, following the names assigned in fn, the arguments of wrappers and
+// the parameters local functions return.
+type paramWalk struct {
+	ev   *evaluator
+	fn   *Function
+	src  *loaderSrc
+	seen map[*Binding]bool
+}
+
+const maxParamWalk = 8
+
+func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
+	if e == nil || depth > maxParamWalk {
+		return
+	}
+	switch e := e.(type) {
+	case *syntax.Name:
+		for _, bd := range lookup(e.ID, sc) {
+			if bd.Scope != w.fn.Scope || w.seen[bd] {
+				continue
+			}
+			w.seen[bd] = true
+			switch bd.Kind {
+			case BindParam:
+				w.src.addParam(bd.Name)
+			case BindAssign, BindWith:
+				switch {
+				case len(bd.Index) == 0:
+					w.expr(bd.Value, bd.Scope, depth+1)
+				case len(bd.Index) == 1:
+					// a, loader = accelerator.prepare(model, loader)
+					if c, ok := bd.Value.(*syntax.Call); ok {
+						if use, _ := w.ev.loaderUse(c, bd.Scope); use == useReturns {
+							w.expr(positionalArg(c, bd.Index[0]), bd.Scope, depth+1)
+						}
+					}
+				}
+			}
+		}
+	case *syntax.Call:
+		switch use, _ := w.ev.loaderUse(e, sc); use {
+		case useWraps, useReturns:
+			for _, a := range e.Args {
+				w.expr(a.Value, sc, depth+1)
+			}
+		case useLocal:
+			for _, v := range w.ev.expr(e.Func, sc) {
+				if v.Kind != VFunc {
+					continue
+				}
+				for _, p := range v.Func.returnedParams() {
+					w.expr(argForParam(e, v.Func, implicitSelf(v), p), sc, depth+1)
+				}
+			}
+		}
+	case *syntax.IfExp:
+		w.expr(e.Body, sc, depth+1)
+		w.expr(e.Else, sc, depth+1)
+	case *syntax.BoolOp:
+		w.expr(e.X, sc, depth+1)
+		w.expr(e.Y, sc, depth+1)
+	case *syntax.NamedExpr:
+		w.expr(e.Value, sc, depth+1)
+	case *syntax.Starred:
+		w.expr(e.X, sc, depth+1)
+	case *syntax.Await:
+		w.expr(e.X, sc, depth+1)
+	}
+}
+
+// returnedParams are the parameters whose value f may return, as it is or
+// wrapped (def progress(it): return tqdm(it) if verbose else it).
+func (f *Function) returnedParams() []string {
+	switch f.retParamsState {
+	case factDone:
+		return f.retParams
+	case factBusy:
+		return nil
+	}
+	f.retParamsState = factBusy
+	var src loaderSrc
+	var ev evaluator
+	w := paramWalk{ev: &ev, fn: f, src: &src, seen: map[*Binding]bool{}}
+	if f.Lambda != nil {
+		w.expr(f.Lambda.Body, f.Scope, 0)
+	} else {
+		forEachReturn(f.Def.Body, func(e syntax.Expr) { w.expr(e, f.Scope, 0) })
+	}
+	f.retParams, f.retParamsState = src.params, factDone
+	return f.retParams
+}
+
+// implicitSelf reports whether calling v passes its first parameter
+// implicitly: a method called on an instance, or a class (its __init__).
+func implicitSelf(v Value) bool {
+	switch v.Kind {
+	case VClass:
+		return true
+	case VFunc:
+		return v.Self != nil && !isStatic(v.Func)
+	}
+	return false
+}
+
+// argForParam is the argument of call c bound to parameter p of f.
+func argForParam(c *syntax.Call, f *Function, implicit bool, p string) syntax.Expr {
+	params := f.Params()
+	if implicit && len(params) > 0 {
+		params = params[1:]
+	}
+	i := 0
+	for _, a := range c.Args {
+		switch {
+		case a.Star != 0:
+			return nil // positions unknown from here on
+		case a.Keyword != "":
+			if a.Keyword == p {
+				return a.Value
+			}
+		default:
+			if i < len(params) && params[i].Kind == syntax.ParamNormal && params[i].Name == p {
+				return a.Value
+			}
+			i++
+		}
+	}
+	return nil
+}
+
+// positionalArg is the i-th positional argument of c, or nil.
+func positionalArg(c *syntax.Call, i int) syntax.Expr {
+	n := 0
+	for _, a := range c.Args {
+		if a.Star != 0 {
+			return nil
+		}
+		if a.Keyword != "" {
+			continue
+		}
+		if n == i {
+			return a.Value
+		}
+		n++
+	}
+	return nil
+}
+
+// bindLoaders lists the loaders call c hands to each parameter of f.
+func (b *builder) bindLoaders(c *syntax.Call, f *Function, implicit bool) []paramLoaders {
+	var out []paramLoaders
+	for _, p := range f.Params() {
+		if p.Kind == syntax.ParamVarArgs || p.Kind == syntax.ParamKwArgs {
+			continue
+		}
+		arg := argForParam(c, f, implicit, p.Name)
+		if arg == nil {
+			continue
+		}
+		if src := b.loaderSources(arg); !src.empty() {
+			out = append(out, paramLoaders{param: p.Name, src: src})
+		}
+	}
+	return out
+}
+
+// iterate records that e is iterated at site: the loaders it may be start
+// their workers there.
+func (b *builder) iterate(e syntax.Expr, site Site) {
+	if e == nil {
+		return
+	}
+	if src := b.loaderSources(e); !src.empty() {
+		b.effect(effect{kind: effIterate, src: src, site: site})
+	}
+}
+
+// loaderCall records what call c does with loaders: an iterating call
+// iterates its arguments (and the loaders its hooks return), a wrapper
+// whose result the program drops is assumed to iterate them, and a local
+// function gets, on its effCall, the loaders bound to its parameters.
+func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
+	site := Site{b.m, c.Span}
+	if a, ok := c.Func.(*syntax.Attribute); ok && (a.Attr == "__iter__" || a.Attr == "_get_iterator") {
+		// loader.__iter__(), and DataLoader's own _get_iterator(), which
+		// __iter__ calls to start the workers.
+		b.iterate(a.X, site)
+		return
+	}
+	use, lc := b.ev.loaderUse(c, b.sc)
+	switch use {
+	case useIterates:
+		for _, a := range c.Args {
+			if a.Star == 0 {
+				b.iterate(a.Value, site)
+			}
+		}
+		if lc != nil && len(lc.hooks) > 0 {
+			if objs := b.ev.hookLoaders(lc, c, b.sc); len(objs) > 0 {
+				b.effect(effect{kind: effIterate, src: loaderSrc{objs: objs}, site: site})
+			}
+		}
+	case useWraps:
+		b.hfTrainerLoader(c)
+		if dropped && b.libraryCallee(c) {
+			for _, a := range c.Args {
+				b.iterate(a.Value, site)
+			}
+		}
+	}
+}
+
+// libraryCallee reports whether c calls a library function or a library
+// object's method the model resolved (engine.run, not super().__init__ or
+// a method of an unknown receiver): only such a call whose result the
+// program drops is taken to iterate the loaders it is handed.
+func (b *builder) libraryCallee(c *syntax.Call) bool {
+	for _, v := range b.ev.expr(c.Func, b.sc) {
+		if v.Kind == VPath || v.Kind == VObjMethod {
+			return true
+		}
+	}
+	return false
+}
+
+// callBinds fills in, on the effCall effects of call c, the loaders c hands
+// to the callee's parameters.
+func (b *builder) callBinds(c *syntax.Call, effs []effect) {
+	if len(c.Args) == 0 {
+		return
+	}
+	var callees []Value
+	for i := range effs {
+		e := &effs[i]
+		if e.kind != effCall || len(e.fn.Params()) == 0 {
+			continue
+		}
+		if callees == nil {
+			callees = b.ev.expr(c.Func, b.sc)
+		}
+		implicit := false
+		for _, v := range callees {
+			if (v.Kind == VFunc && v.Func == e.fn) || (v.Kind == VClass && e.fn.Name == "__init__") {
+				implicit = implicitSelf(v)
+				break
+			}
+		}
+		e.binds = b.bindLoaders(c, e.fn, implicit)
+	}
+}
+
+// escape records the loaders e may be as kept in a container the model
+// does not follow (a dict, a subscript: loaders["train"] = DataLoader(...)):
+// their iteration cannot be seen, so their workers are taken to start
+// where they are made, as a loader would that is iterated right away.
+func (b *builder) escape(e syntax.Expr) {
+	if e == nil {
+		return
+	}
+	for _, v := range b.ev.expr(e, b.sc) {
+		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
+			m := v.Obj.Site.Mod
+			if m.escaped == nil {
+				m.escaped = map[*Object]bool{}
+			}
+			m.escaped[v.Obj] = true
+		}
+	}
+}
+
+// escapedLoader reports whether o is a loader kept in a container the
+// model does not follow.
+func escapedLoader(o *Object) bool { return o.Site.Mod.escaped[o] }
+
+// KeptInContainer reports whether o is a loader kept in a container whose
+// iteration the model does not follow: its workers are taken to start
+// where it is made.
+func (o *Object) KeptInContainer() bool { return o.Kind == ObjLoader && escapedLoader(o) }
+
+// isYieldFrom reports whether e is `yield from x`.
+func isYieldFrom(e *syntax.Opaque, src []byte) bool {
+	if e.Kind != "yield" || len(e.Children) != 1 {
+		return false
+	}
+	text := string(src[e.Start:min(e.End, e.Start+16)])
+	return len(text) > len("yield from") && text[:5] == "yield" && containsWord(text[5:], "from")
+}
+
+func containsWord(s, w string) bool {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\\') {
+		s = s[1:]
+	}
+	return len(s) >= len(w) && s[:len(w)] == w
+}
+
+// hfTrainers are the trainers that make their own DataLoader from a
+// dataset and a TrainingArguments (transformers' Trainer: get_train_dataloader
+// builds DataLoader(train_dataset, num_workers=args.dataloader_num_workers,
+// persistent_workers=args.dataloader_persistent_workers, collate_fn=
+// data_collator) and iterates it in train(); evaluate() and predict() do the
+// same with their datasets). The default is no workers.
+var hfTrainers = map[string]bool{
+	"transformers.Trainer": true, "transformers.Seq2SeqTrainer": true, "transformers.trainer.Trainer": true,
+	"optimum.onnxruntime.ORTTrainer": true,
+}
+
+// A LoaderMaker is a library class whose methods make and iterate a
+// DataLoader of their own (hfTrainers), as the prefilter sees it: a file
+// that names one of Roots and one of Idents may start workers through it.
+type LoaderMaker struct {
+	Roots, Idents []string
+}
+
+// LoaderMakers lists them, for the prefilter.
+func LoaderMakers() []LoaderMaker {
+	var out []LoaderMaker
+	for _, path := range slices.Sorted(maps.Keys(hfTrainers)) {
+		root, _, _ := strings.Cut(path, ".")
+		out = append(out, LoaderMaker{Roots: []string{root}, Idents: []string{path[strings.LastIndexByte(path, '.')+1:]}})
+	}
+	return out
+}
+
+// hfTrainingArgs are the TrainingArguments classes whose
+// dataloader_num_workers and dataloader_persistent_workers a trainer reads.
+var hfTrainingArgs = map[string]bool{
+	"transformers.TrainingArguments": true, "transformers.Seq2SeqTrainingArguments": true,
+	"optimum.onnxruntime.ORTTrainingArguments": true,
+}
+
+// hfTrainerLoader records the iteration of the loader a trainer makes when
+// c is trainer.train(), .evaluate() or .predict(): the trainer's
+// construction, found through the receiver's assignment, names the
+// TrainingArguments, whose dataloader_num_workers decides whether there are
+// workers, and the dataset they load. The loader is made (once) at c.
+func (b *builder) hfTrainerLoader(c *syntax.Call) {
+	a, ok := c.Func.(*syntax.Attribute)
+	if !ok || (a.Attr != "train" && a.Attr != "evaluate" && a.Attr != "predict") {
+		return
+	}
+	ctor := b.callOf(a.X, b.sc, hfTrainers)
+	if ctor == nil {
+		return
+	}
+	ta := b.callOf(argExpr(ctor, 1, "args"), b.sc, hfTrainingArgs)
+	if ta == nil {
+		return
+	}
+	workers := argExpr(ta, -1, "dataloader_num_workers")
+	if workers == nil || isZero(b.ev.expr(workers, b.sc)) {
+		return
+	}
+	var dataset syntax.Expr
+	switch a.Attr {
+	case "train":
+		dataset = argExpr(ctor, 3, "train_dataset")
+	case "evaluate":
+		dataset = argExpr(c, 0, "eval_dataset")
+		if dataset == nil {
+			dataset = argExpr(ctor, 4, "eval_dataset")
+		}
+	case "predict":
+		dataset = argExpr(c, 0, "test_dataset")
+	}
+	site := Site{b.m, c.Span}
+	obj := b.m.object(site, func() *Object {
+		o := &Object{Kind: ObjLoader, Site: site, Method: MethodSpec{Family: "multiprocessing"}}
+		if p := argExpr(ta, -1, "dataloader_persistent_workers"); p != nil {
+			o.Persistent = isTrue(b.ev.expr(p, b.sc))
+		}
+		b.ev.addDataset(o, dataset, b.sc)
+		b.ev.addTarget(o, argExpr(ctor, 2, "data_collator"), b.sc)
+		return o
+	})
+	b.effect(effect{kind: effIterate, src: loaderSrc{objs: []*Object{obj}}, site: site})
+}
+
+// callOf finds the call of one of the classes in paths that e is, directly
+// or through the names it is assigned to in its scope.
+func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) *syntax.Call {
+	seen := map[*Binding]bool{}
+	var find func(e syntax.Expr, sc *Scope, depth int) *syntax.Call
+	find = func(e syntax.Expr, sc *Scope, depth int) *syntax.Call {
+		if e == nil || depth > maxParamWalk {
+			return nil
+		}
+		switch e := e.(type) {
+		case *syntax.Call:
+			for _, v := range b.ev.expr(e.Func, sc) {
+				if v.Kind == VPath && paths[v.Path] {
+					return e
+				}
+			}
+		case *syntax.Name:
+			for _, bd := range lookup(e.ID, sc) {
+				if seen[bd] || (bd.Kind != BindAssign && bd.Kind != BindWith) || len(bd.Index) != 0 {
+					continue
+				}
+				seen[bd] = true
+				if c := find(bd.Value, bd.Scope, depth+1); c != nil {
+					return c
+				}
+			}
+		}
+		return nil
+	}
+	return find(e, sc, 0)
+}

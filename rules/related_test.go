@@ -1,0 +1,71 @@
+package rules_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/analyzer/checktest"
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+// TestRelatedLocations checks the notes that place a finding's causes: where
+// a loader whose iteration forks was made, where a library initializes CUDA
+// when the finding is reported at the import that runs it.
+func TestRelatedLocations(t *testing.T) {
+	tests := []struct {
+		dir, file string
+		line      int
+		code      string
+		// want are "file:line message" notes the finding must carry.
+		want []string
+	}{
+		{"loader_iteration", "accelerate_prepare.py", 10, "CFL003", []string{
+			"accelerate_prepare.py:13 The DataLoader is made here",
+			"accelerate_prepare.py:18 Children are forked here (DataLoader workers, the default \"fork\" start method)",
+		}},
+		{"loader_iteration", "local_trainer.py", 44, "CFL003", []string{
+			"local_trainer.py:42 The DataLoader is made here",
+			"local_trainer.py:45 Calls `MyTrainer.fit`",
+			"local_trainer.py:21 Calls `MyTrainer.train_loop`",
+			"local_trainer.py:26 Children are forked here",
+		}},
+		{"library_init", "examples/word_count.py", 5, "CFL003", []string{
+			"word_count.py:5 Imports `gpulib`",
+			"__init__.py:3 Imports `gpulib._probe`",
+			"_probe.py:3 CUDA is initialized here by `torch.cuda.is_available()`",
+		}},
+	}
+	cache := map[string][]finding.Finding{}
+	for _, tt := range tests {
+		fs, ok := cache[tt.dir]
+		if !ok {
+			fs = checktest.Run(t, filepath.Join("../testdata/py", tt.dir))
+			cache[tt.dir] = fs
+		}
+		var f *finding.Finding
+		for i := range fs {
+			if (fs[i].Path == tt.file || strings.HasSuffix(fs[i].Path, "/"+tt.file)) && fs[i].Start.Line == tt.line && fs[i].Code == tt.code {
+				f = &fs[i]
+			}
+		}
+		if f == nil {
+			t.Errorf("%s:%d: no %s finding", tt.file, tt.line, tt.code)
+			continue
+		}
+		var got []string
+		for _, r := range f.Related {
+			got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(r.Path), r.Start.Line, r.Message))
+		}
+		for _, w := range tt.want {
+			found := false
+			for _, g := range got {
+				found = found || strings.HasPrefix(g, w)
+			}
+			if !found {
+				t.Errorf("%s:%d %s: no note %q in\n%s", tt.file, tt.line, tt.code, w, strings.Join(got, "\n"))
+			}
+		}
+	}
+}

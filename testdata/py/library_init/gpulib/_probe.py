@@ -1,0 +1,3 @@
+import torch
+
+HAS_CUDA = torch.cuda.is_available()
