@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -24,6 +25,7 @@ const (
 	effNVMLCheck                       // os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
 	effNVMLRestore                     // the end of a with block that set it
 	effOpaqueCall                      // calls code the model cannot see (a callable parameter)
+	effMaybeUse                        // touches a value whose device could not be evaluated: api names it
 )
 
 // effect is one thing a call does.
@@ -32,7 +34,7 @@ type effect struct {
 	site   Site
 	api    string         // the qualified name, for messages
 	entry  *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
-	cond   initCondition  // effInit: when it applies
+	cond   initCondition  // effInit, effUse: when it applies
 	fn     *Function      // effCall
 	obj    *Object        // effStart, effPendingStart
 	once   bool           // effStart: only the first start of obj forks (executors, persistent loaders)
@@ -77,6 +79,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	var r callResult
 	m := sc.Module
 	site := Site{m, c.Span}
+	if n, ok := c.Func.(*syntax.Name); ok && len(lookup(n.ID, sc)) == 0 && ev.builtinCall(&r, n.ID, c, sc) {
+		ev.argumentEffects(&r, c, sc, site)
+		return r
+	}
 	callees := ev.expr(c.Func, sc)
 	attrName := ""
 	if a, ok := c.Func.(*syntax.Attribute); ok {
@@ -87,7 +93,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 		case VFunc:
 			if v.Path != "" {
 				if e, ok := catalog.Lookup(catalog.Call, v.Path); ok {
-					ev.catalogEffect(&r, e, v.Path, c, sc, site)
+					ev.catalogEffect(&r, e, v.Path, DevNone, c, sc, site)
 					continue
 				}
 			}
@@ -103,19 +109,16 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			ev.pathCall(&r, v, attrName, c, sc, site)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
-		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDevice:
+		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDict, VDevice:
 			// Not callable in a way that matters here.
 		default:
 			if attrName != "" {
 				if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok {
-					ev.catalogEffect(&r, e, "."+attrName+"()", c, sc, site)
+					ev.catalogEffect(&r, e, "."+attrName+"()", v.Dev, c, sc, site)
 					continue
 				}
 			}
-			if v.CUDA {
-				r.effect(effect{kind: effUse, api: "a CUDA object", site: site})
-				r.value(Value{Kind: VUnknown, CUDA: true})
-			}
+			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
 		}
 	}
 	ev.argumentEffects(&r, c, sc, site)
@@ -126,7 +129,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 // DataLoader passed to it (iter(loader), enumerate(loader), trainer.fit(..., loader))
 // starts the loader's workers; passing a CUDA object to a call uses CUDA.
 func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, site Site) {
-	usesCUDA := false
+	passed, what := DevNone, syntax.Expr(nil)
 	iterates := !nonIterating(c.Func, sc)
 	for _, a := range c.Args {
 		for _, v := range ev.expr(a.Value, sc) {
@@ -134,14 +137,43 @@ func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, s
 				v.Obj.Iterated = true
 				r.effect(effect{kind: effStart, obj: v.Obj, once: v.Obj.Persistent, site: site})
 			}
-			if v.CUDA && v.Kind != VDevice && v.Kind != VStr {
-				usesCUDA = true
+			if d := held(v); d > passed {
+				passed, what = d, a.Value
 			}
 		}
 	}
-	if usesCUDA {
-		r.effect(effect{kind: effUse, api: "a CUDA object passed to a call", site: site})
+	if e, ok := deviceUse(passed, useName(passed, "a CUDA object passed to a call", sc.Module, what), site); ok {
+		r.effect(e)
 	}
+}
+
+// receiver is the object a method is called on (x in x.float()), or the
+// called expression itself.
+func receiver(c *syntax.Call) syntax.Expr {
+	if a, ok := c.Func.(*syntax.Attribute); ok {
+		return a.X
+	}
+	return c.Func
+}
+
+// useName names the use of a value on device d for messages: cudaName for
+// a value on the GPU; for one whose device is unknown, the clause the
+// child's verdict completes ("could not tell whether `x` is on the GPU").
+func useName(d Device, cudaName string, m *Module, value syntax.Expr) string {
+	if d != DevUnknown || value == nil {
+		return cudaName
+	}
+	return fmt.Sprintf("`%s` is on the GPU", sourceText(m, value))
+}
+
+// sourceText is the source of an expression, shortened for messages.
+func sourceText(m *Module, e syntax.Expr) string {
+	span := e.Pos()
+	txt := strings.Join(strings.Fields(string(m.Src[span.Start:span.End])), " ")
+	if len(txt) > 40 {
+		txt = txt[:37] + "..."
+	}
+	return txt
 }
 
 func isLoaderConstruction(r *callResult) bool {
@@ -257,25 +289,59 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	}
 	if sc.Module.Prog.extra[path] {
 		r.effect(effect{kind: effInit, api: path, site: site})
-		r.value(Value{Kind: VPath, Path: path + "()", CUDA: true})
+		r.value(Value{Kind: VPath, Path: path + "()", Dev: DevCUDA})
 		return
 	}
 	if e, ok := catalog.Lookup(catalog.Call, path); ok {
-		ev.catalogEffect(r, e, path, c, sc, site)
+		n := len(r.values)
+		ev.catalogEffect(r, e, path, v.Dev, c, sc, site)
+		if hostMethods[attrName] && isObjectPath(path) && len(r.values) > n {
+			// cupy's x.get(): a use (by the prefix row), with a host result.
+			r.values[n].Dev = DevCPU
+		}
 		return
 	}
 	// A method on an object (a call result), looked up by method name:
 	// torch.nn.Linear(2, 2).to("cuda"), model.cuda().
 	if attrName != "" && isObjectPath(path) {
 		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok {
-			ev.catalogEffect(r, e, "."+attrName+"()", c, sc, site)
+			ev.catalogEffect(r, e, "."+attrName+"()", v.Dev, c, sc, site)
 			return
 		}
 	}
-	if v.CUDA {
-		r.effect(effect{kind: effUse, api: path, site: site})
+	if v.Dev == DevNone && strings.HasPrefix(path, "torch.") {
+		// torch.stack(xs), TensorDataset(x, y), F.relu(x): the result lives
+		// where the tensors it is made of do.
+		r.value(Value{Kind: VPath, Path: path + "()", Dev: ev.argsDevice(c, sc)})
+		return
 	}
-	r.value(Value{Kind: VPath, Path: path + "()", CUDA: v.CUDA})
+	if e, ok := deviceUse(v.Dev, useName(v.Dev, path, sc.Module, receiver(c)), site); ok && !metadataMethods[attrName] {
+		r.effect(e)
+	}
+	r.value(Value{Kind: VPath, Path: path + "()", Dev: methodResult(v.Dev, attrName)})
+}
+
+// deviceCall handles calling a value the model knows only by its device
+// (a tensor or a module), or a method of one (x.float(), model(x)).
+func (ev *evaluator) deviceCall(r *callResult, d Device, attrName string, c *syntax.Call, sc *Scope, site Site) {
+	if d == DevNone {
+		return
+	}
+	if !metadataMethods[attrName] {
+		if e, ok := deviceUse(d, useName(d, "a CUDA object", sc.Module, receiver(c)), site); ok {
+			r.effect(e)
+		}
+	}
+	r.value(Value{Kind: VUnknown, Dev: methodResult(d, attrName)})
+}
+
+// argsDevice joins the devices the arguments of a call hold.
+func (ev *evaluator) argsDevice(c *syntax.Call, sc *Scope) Device {
+	d := DevNone
+	for _, a := range c.Args {
+		d = d.join(heldDeep(ev.expr(a.Value, sc), 0))
+	}
+	return d
 }
 
 // isObjectPath reports whether a path names an object (the result of a call
@@ -289,37 +355,64 @@ func isObjectPath(path string) bool {
 	return strings.Contains(recv, "()") || strings.Contains(recv, "[]")
 }
 
-// catalogEffect applies a catalog row to a call.
-func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, c *syntax.Call, sc *Scope, site Site) {
+// catalogEffect applies a catalog row to a call; recv is the device of the
+// receiver of a method (x in x.to(...)), DevNone for a function.
+func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, recv Device, c *syntax.Call, sc *Scope, site Site) {
 	switch e.Role {
 	case catalog.RoleDevice:
-		r.value(Value{Kind: VDevice, CUDA: ev.deviceArgIsCUDA(e.Device, c, sc, true)})
+		r.value(Value{Kind: VDevice, Dev: ev.deviceArg(e.Device, c, sc, DevCUDA)})
 		return
 	case catalog.RoleSetDefaultDevice:
-		r.effect(effect{kind: effDefaultDevice, cuda: ev.deviceArgIsCUDA(e.Device, c, sc, false), site: site, api: api})
+		r.effect(effect{kind: effDefaultDevice, cuda: ev.deviceArg(e.Device, c, sc, DevNone) == DevCUDA, site: site, api: api})
 		return
 	}
 	cond := condAlways
-	applies := true
+	dev := DevCUDA // where the row puts the result when it applies
 	switch e.When {
 	case catalog.DeviceArg:
-		applies = ev.deviceArgIsCUDA(e.Device, c, sc, e.Device.DefaultCUDA)
+		missing := DevNone
+		if e.Device.DefaultCUDA {
+			missing = DevCUDA
+		}
+		dev = ev.deviceArg(e.Device, c, sc, missing)
 	case catalog.DeviceArgOrDefault:
-		if arg := argExpr(c, e.Device.Pos, e.Device.Keyword); arg != nil {
-			applies = ev.deviceArgIsCUDA(e.Device, c, sc, false)
-		} else {
+		dev = ev.deviceArg(e.Device, c, sc, DevDefault)
+		if dev == DevDefault {
 			cond = condDefaultDevice
 		}
 	case catalog.UnlessNVMLCheck:
 		cond = condNoNVMLCheck
 	}
+	name := strings.TrimPrefix(api, ".") + "()"
+	applies := dev == DevCUDA || cond == condDefaultDevice
 	if !applies || e.Effect == catalog.NoEffect {
-		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
+		// A method that names no device (x.to(torch.float16)) keeps the
+		// receiver's; one that names the CPU or a device the model cannot
+		// evaluate moves it there.
+		if e.Shape == catalog.Method && dev == DevNone {
+			dev = recv
+		}
+		if u, ok := deviceUse(recv, useName(recv, api, sc.Module, receiver(c)), site); ok && e.Shape == catalog.Method {
+			r.effect(u)
+		} else if dev == DevUnknown && e.Effect != catalog.NoEffect {
+			// In a child, allocating on a device the model cannot evaluate
+			// may be the CUDA use that fails.
+			arg := argExpr(c, e.Device.Pos, e.Device.Keyword)
+			r.effect(effect{kind: effMaybeUse, api: fmt.Sprintf("`%s` names a GPU", sourceText(sc.Module, arg)), site: site})
+		}
+		if e.Effect == catalog.NoEffect && e.Shape != catalog.Method {
+			dev = DevNone
+		}
+		r.value(Value{Kind: VPath, Path: name, Dev: dev})
 		return
 	}
-	kind := effectKindOf(e)
-	r.effect(effect{kind: kind, entry: e, api: displayAPI(api, e), cond: cond, site: site})
-	r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()", CUDA: true})
+	if e.Effect == catalog.InitDriver && e.Shape != catalog.Method {
+		// Driver queries (is_available, get_device_name) answer with host
+		// data; the driver state they change is the simulation's business.
+		dev = DevNone
+	}
+	r.effect(effect{kind: effectKindOf(e), entry: e, api: displayAPI(api, e), cond: cond, site: site})
+	r.value(Value{Kind: VPath, Path: name, Dev: dev})
 }
 
 func displayAPI(api string, e *catalog.Entry) string {
@@ -329,35 +422,14 @@ func displayAPI(api string, e *catalog.Entry) string {
 	return api + "()"
 }
 
-// deviceArgIsCUDA reports whether the device argument a row names is a CUDA
-// device; missing arguments count as CUDA only when missingIsCUDA.
-func (ev *evaluator) deviceArgIsCUDA(ref catalog.ArgRef, c *syntax.Call, sc *Scope, missingIsCUDA bool) bool {
+// deviceArg is the device the argument a row names evaluates to; missing
+// when the call does not pass it.
+func (ev *evaluator) deviceArg(ref catalog.ArgRef, c *syntax.Call, sc *Scope, missing Device) Device {
 	arg := argExpr(c, ref.Pos, ref.Keyword)
 	if arg == nil {
-		return missingIsCUDA
+		return missing
 	}
-	return ev.isCUDADevice(arg, sc)
-}
-
-// isCUDADevice reports whether e may evaluate to a CUDA device: "cuda",
-// "cuda:1", f"cuda:{rank}", torch.device("cuda"), a device index, a CUDA
-// tensor's .device, or a name bound to any of these.
-func (ev *evaluator) isCUDADevice(e syntax.Expr, sc *Scope) bool {
-	for _, v := range ev.expr(e, sc) {
-		switch {
-		case v.Kind == VStr:
-			if v.Str == "cuda" || strings.HasPrefix(v.Str, "cuda:") || (v.Interp && strings.HasPrefix(v.Str, "cuda")) {
-				return true
-			}
-		case v.Kind == VDevice && v.CUDA:
-			return true
-		case v.Kind == VInt:
-			return true
-		case v.CUDA && v.Kind != VStr:
-			return true
-		}
-	}
-	return false
+	return ev.deviceNamed(arg, sc)
 }
 
 // argExpr finds an argument by keyword, or by position when pos >= 0.

@@ -8,8 +8,9 @@
 //   - abstract values for expressions (value.go, eval.go): qualified paths of
 //     library APIs ("torch.cuda.is_available", "cupy.cuda.Device().use"),
 //     local functions and classes, string and int constants, multiprocessing
-//     contexts, process/pool/executor/DataLoader objects, CUDA devices and
-//     CUDA-resident objects — a simple, flow-insensitive constant propagation;
+//     contexts, process/pool/executor/DataLoader objects, and where tensors,
+//     modules and arrays live (device.go) — a simple, flow-insensitive
+//     constant propagation;
 //   - per-function event summaries (summary.go): the CUDA initializations
 //     (looked up in package catalog), process starts with their start method
 //     and the code each child runs, start-method settings, local imports and
@@ -20,6 +21,32 @@
 //     which walks those summaries in order, tracks whether CUDA has been
 //     initialized in the process, resolves every start method, and records the
 //     hazards the rules report.
+//
+// # Where values live
+//
+// Every value carries an abstract device (Device): DevCPU for tensors made
+// without a device or with device="cpu", from NumPy or Python data, or
+// brought back with .cpu()/.numpy(); DevCUDA for tensors and modules moved or
+// made on a GPU (device="cuda[:n]", .cuda(), .to(<a CUDA device>), a cupy or
+// jax array, a numba device array) and for device objects, strings and
+// indices that name a GPU — `torch.device("cuda" if
+// torch.cuda.is_available() else "cpu")` names one, since the checked
+// program is assumed to run where a GPU is; DevDefault for tensors made
+// without a device, which live on torch's default device (CUDA only after
+// torch.set_default_device("cuda"), which the simulation tracks); and
+// DevUnknown for values placed by a device expression the model cannot
+// evaluate. Methods keep the device (x.float(), x.sum()), move it (.cuda(),
+// .to(...), .cpu()) or leave it (.item() and .tolist() give Python data).
+//
+// A method called on a CPU value is not CUDA use; on a CUDA value inside a
+// child it is (ChildUsesCUDA: CFL001). Unknown stays unknown: a child that
+// touches a DevUnknown value gets ChildUnknown with a reason that names the
+// value ("the analysis could not tell whether `dev` names a GPU"), which the
+// rules report as CFL001, like a child whose code cannot be seen — the
+// child fails if the guess "CPU" is wrong, and the message says what to
+// check. Values the model knows nothing about (an unbound parameter, a
+// library object) are DevNone, not DevUnknown: only a value that is
+// positively placed on a device by an unknown expression is unknown.
 //
 // The model never names a CUDA library API itself (that is the catalog's job)
 // nor a process API (multiprocessing, concurrent.futures, os.fork,

@@ -58,7 +58,7 @@ next:
 func sameValue(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
 		a.Str == b.Str && a.Interp == b.Interp && a.Int == b.Int && a.Obj == b.Obj && a.Method == b.Method &&
-		a.CUDA == b.CUDA && a.Self == b.Self && len(a.Elems) == 0 && len(b.Elems) == 0
+		a.Dev == b.Dev && a.Self == b.Self && len(a.Elems) == 0 && len(b.Elems) == 0
 }
 
 var unknownValues = []Value{{Kind: VUnknown}}
@@ -131,11 +131,9 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		}
 		return unknown()
 	case *syntax.BinOp:
-		// Arithmetic on a CUDA tensor gives a CUDA tensor.
-		for _, v := range add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...) {
-			if v.CUDA {
-				return []Value{{Kind: VUnknown, CUDA: true}}
-			}
+		// Arithmetic on tensors gives a tensor where they live.
+		if d := heldDeep(ev.expr(e.X, sc), 3).join(heldDeep(ev.expr(e.Y, sc), 3)); d != DevNone {
+			return []Value{{Kind: VUnknown, Dev: d}}
 		}
 		return unknown()
 	}
@@ -143,14 +141,14 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 }
 
 // merge folds several possible values into one representative: the first,
-// marked CUDA if any is.
+// on the join of their devices.
 func merge(vs []Value) Value {
 	if len(vs) == 0 {
 		return Value{Kind: VUnknown}
 	}
 	v := vs[0]
 	for _, o := range vs[1:] {
-		v.CUDA = v.CUDA || o.CUDA
+		v.Dev = v.Dev.join(o.Dev)
 	}
 	return v
 }
@@ -167,14 +165,15 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 		}
 		return v.Elems
 	case VPath:
-		return []Value{{Kind: VPath, Path: v.Path + "[]", CUDA: v.CUDA}}
+		return []Value{{Kind: VPath, Path: v.Path + "[]", Dev: v.Dev}}
 	case VFunc:
 		if v.Path != "" {
 			return []Value{{Kind: VPath, Path: v.Path + "[]"}}
 		}
 	}
-	if v.CUDA {
-		return []Value{{Kind: VUnknown, CUDA: true}}
+	if v.Dev != DevNone {
+		// A slice of a tensor lives where the tensor does.
+		return []Value{{Kind: VUnknown, Dev: v.Dev}}
 	}
 	return unknown()
 }
@@ -240,15 +239,7 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 	case BindAssign, BindWith:
 		return unpack(ev.expr(b.Value, b.Scope), b.Index)
 	case BindIter:
-		var elems []Value
-		for _, v := range ev.expr(b.Value, b.Scope) {
-			switch {
-			case v.Kind == VList:
-				elems = add(elems, v.Elems...)
-			case v.CUDA:
-				elems = add(elems, Value{Kind: VUnknown, CUDA: true})
-			}
-		}
+		elems := iterElems(ev.expr(b.Value, b.Scope))
 		if len(elems) == 0 {
 			return unknown()
 		}
@@ -315,8 +306,8 @@ func unpack(vs []Value, idx []int) []Value {
 			case v.Kind == VObject && v.Obj.Kind == ObjFork && i == 0:
 				// pid, fd = os.forkpty()
 				next = add(next, v)
-			case v.CUDA:
-				next = add(next, Value{Kind: VUnknown, CUDA: true})
+			case held(v) != DevNone:
+				next = add(next, Value{Kind: VUnknown, Dev: v.Dev})
 			default:
 				next = add(next, Value{Kind: VUnknown})
 			}
@@ -389,7 +380,10 @@ func (ev *evaluator) attr(vals []Value, name string) []Value {
 func (ev *evaluator) attrOf(v Value, name string) []Value {
 	switch v.Kind {
 	case VPath:
-		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, CUDA: v.CUDA}}
+		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
+			return []Value{attrResult(v, name)}
+		}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, Dev: v.Dev}}
 	case VModule:
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
 			return vs
@@ -407,8 +401,8 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 	case VDevice:
 		return unknown()
 	}
-	if v.CUDA {
-		return []Value{{Kind: VUnknown, CUDA: true}}
+	if v.Dev != DevNone {
+		return []Value{attrResult(v, name)}
 	}
 	return unknown()
 }

@@ -190,7 +190,7 @@ func (ev *evaluator) moduleNames(e syntax.Expr, sc *Scope) []string {
 // sendCUDA marks a channel through which the parent sends CUDA objects.
 func (ev *evaluator) sendCUDA(o *Object, e syntax.Expr, sc *Scope) {
 	for _, v := range ev.expr(e, sc) {
-		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
+		if held(v) == DevCUDA {
 			o.CarriesCUDA = true
 		}
 	}
@@ -282,29 +282,27 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
 	}
 }
 
-// argsCUDA marks o when e (an args tuple, an iterable) carries CUDA objects.
+// argsCUDA records where the objects e (an args tuple, an iterable) hands
+// to o's children live, and the channels among them.
 func (ev *evaluator) argsCUDA(o *Object, e syntax.Expr, sc *Scope) {
 	if e == nil {
 		return
 	}
-	var walk func(vs []Value, depth int) bool
-	walk = func(vs []Value, depth int) bool {
+	var walk func(vs []Value, depth int)
+	walk = func(vs []Value, depth int) {
 		for _, v := range vs {
-			if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
-				return true
+			if d := held(v); d > o.ArgsDev {
+				o.ArgsDev, o.ArgsSite = d, Site{sc.Module, e.Pos()}
 			}
 			if v.Kind == VObject && v.Obj.Kind == ObjChannel && !containsObj(o.Channels, v.Obj) {
 				o.Channels = append(o.Channels, v.Obj)
 			}
-			if v.Kind == VList && depth < 3 && walk(v.Elems, depth+1) {
-				return true
+			if (v.Kind == VList || v.Kind == VDict) && depth < 3 {
+				walk(v.Elems, depth+1)
 			}
 		}
-		return false
 	}
-	if walk(ev.expr(e, sc), 0) {
-		o.ArgsCUDA = true
-	}
+	walk(ev.expr(e, sc), 0)
 }
 
 func isZero(vs []Value) bool {

@@ -294,11 +294,15 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
 		}
+		if site, what, ok := s.maybeTouches(b.out, 0); ok {
+			u.Verdict, u.Evidence, u.Reason = ChildUnknown, site, maybeReason(what)
+			return u
+		}
 		u.Verdict = ChildNoCUDA
 		return u
 	}
-	if o.ArgsCUDA {
-		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.Site, "CUDA objects passed to the child"
+	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && st.defaultCUDA {
+		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.ArgsSite, "CUDA objects passed to the child"
 		return u
 	}
 	for _, ch := range o.Channels {
@@ -327,6 +331,12 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			if api, ok := opaque(t.Func.summaryOf()); ok {
 				hidden = api
 			}
+		}
+	}
+	if o.Kind == ObjLoader || unresolved == "" && hidden == "" {
+		if site, what, ok := s.maybeUsed(o); ok {
+			u.Verdict, u.Evidence, u.Reason = ChildUnknown, site, maybeReason(what)
+			return u
 		}
 	}
 	switch {
@@ -383,6 +393,9 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 			}
 			return e.site, e.api, true
 		case effUse:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
+			}
 			return e.site, e.api, true
 		case effCall:
 			if site, api, ok := s.funcTouches(e.fn, st, depth+1); ok {

@@ -575,11 +575,9 @@ func (b *builder) nameRead(n *syntax.Name) {
 			return
 		}
 	}
-	for _, v := range b.ev.expr(n, b.sc) {
-		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
-			b.effect(effect{kind: effUse, api: n.ID, site: Site{b.m, n.Span}})
-			return
-		}
+	d := heldDeep(b.ev.expr(n, b.sc), 0)
+	if e, ok := deviceUse(d, useName(d, n.ID, b.m, n), Site{b.m, n.Span}); ok {
+		b.effect(e)
 	}
 }
 

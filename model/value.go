@@ -19,10 +19,11 @@ const (
 	VInt                 // an int constant: Int
 	VConst               // True, False, None
 	VList                // a list or tuple display: Elems
+	VDict                // a dict display or comprehension: Elems are its values, Keys its constant keys
 	VContext             // a multiprocessing context (get_context): Method
 	VObject              // a process, pool, executor, DataLoader or os.fork result: Obj
 	VObjMethod           // a method of an Object (pool.map): Obj, Str is the method name
-	VDevice              // a device object (torch.device): CUDA says whether it names CUDA
+	VDevice              // a device object (torch.device): Dev is the device it names
 )
 
 // Value is one possible value of an expression. Expressions evaluate to a
@@ -37,11 +38,12 @@ type Value struct {
 	Interp bool
 	Int    int
 	Elems  []Value
+	Keys   []string   // VDict: the key of each element of Elems, "" when not a constant string
 	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
 	Obj    *Object
-	// CUDA marks a value that lives on, or names, a CUDA device: a tensor or
-	// module moved to the GPU, a CUDA stream, a CUDA device object or string.
-	CUDA bool
+	// Dev is where the value lives (a tensor, module or array), or the
+	// device a device object names; DevNone for everything else (device.go).
+	Dev Device
 	// Self marks the implicit receiver of a bound method (self.m).
 	Self *Class
 }
@@ -110,9 +112,11 @@ type Object struct {
 	Site    Site // the creating call
 	Method  MethodSpec
 	Targets []Target
-	// ArgsCUDA is set when CUDA objects are passed to the children (args=,
-	// pool.map arguments): the children use CUDA through them.
-	ArgsCUDA bool
+	// ArgsDev is where the objects passed to the children (args=, pool.map
+	// arguments) live, joined, and ArgsSite where the worst of them is
+	// passed: CUDA objects make the children use CUDA.
+	ArgsDev  Device
+	ArgsSite Site
 	// Channels are the queues and pipes handed to the children; a channel
 	// the parent puts CUDA objects into (CarriesCUDA) makes the children use
 	// CUDA when they read it.

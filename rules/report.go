@@ -176,8 +176,13 @@ func (r reporter) childRelated(z *model.Hazard) []analysis.RelatedInformation {
 			out = append(out, r.related(t.Site, "The child runs `%s`, whose code could not be seen", t.Desc))
 		}
 	}
-	if z.Child.Verdict == model.ChildUsesCUDA && z.Child.Evidence.Valid() && !seen[z.Child.Evidence] {
-		out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
+	if z.Child.Evidence.Valid() && !seen[z.Child.Evidence] {
+		switch z.Child.Verdict {
+		case model.ChildUsesCUDA:
+			out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
+		case model.ChildUnknown:
+			out = append(out, r.related(z.Child.Evidence, "The child may use CUDA here"))
+		}
 	}
 	return out
 }
