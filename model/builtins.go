@@ -66,6 +66,8 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 			}
 		}
 		r.value(d)
+	case "super":
+		r.values = add(r.values, ev.super(sc)...)
 	case "getattr":
 		if len(c.Args) >= 2 {
 			if s, ok := c.Args[1].Value.(*syntax.String); ok && !s.Interpolated {
@@ -76,4 +78,36 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 		return false
 	}
 	return true
+}
+
+// super is super() in a method: the method's receiver seen as an instance
+// of the class's first local base class, so that super().__init__(...)
+// runs the base's constructor on the same instance.
+func (ev *evaluator) super(sc *Scope) []Value {
+	f := sc.Func
+	if f == nil || f.Class == nil || len(f.Params()) == 0 {
+		return nil
+	}
+	var self []Value
+	for _, v := range ev.name(f.Params()[0].Name, f.Scope) {
+		if v.Kind == VInstance {
+			self = append(self, v)
+		}
+	}
+	for _, base := range f.Class.Def.Bases {
+		if base.Keyword != "" {
+			continue
+		}
+		for _, bv := range ev.expr(base.Value, f.Class.Scope.Parent) {
+			if bv.Kind != VClass {
+				continue
+			}
+			var out []Value
+			for _, s := range self {
+				out = add(out, Value{Kind: VInstance, Class: bv.Class, Env: s.Env})
+			}
+			return out
+		}
+	}
+	return nil
 }

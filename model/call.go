@@ -36,6 +36,7 @@ type effect struct {
 	entry  *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
 	cond   initCondition  // effInit, effUse: when it applies
 	fn     *Function      // effCall
+	ctx    *callContext   // effCall: the context fn runs in (nil: none of its own)
 	obj    *Object        // effStart, effPendingStart
 	once   bool           // effStart: only the first start of obj forks (executors, persistent loaders)
 	method MethodSpec     // effSetMethod
@@ -87,6 +88,11 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	attrName := ""
 	if a, ok := c.Func.(*syntax.Attribute); ok {
 		attrName = a.Attr
+		for _, recv := range ev.expr(a.X, sc) {
+			if recv.Kind == VList || recv.Kind == VDict {
+				ev.containerMethod(&r, recv, attrName, c)
+			}
+		}
 	}
 	for _, v := range callees {
 		switch v.Kind {
@@ -97,9 +103,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 					continue
 				}
 			}
-			r.effect(effect{kind: effCall, fn: v.Func, site: site})
+			ctx := ev.contextFor(v, ev.callArgs(c, sc))
+			r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
 			v.Func.referenced = true
-			r.values = add(r.values, ev.returns(v.Func)...)
+			r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
 			if m.Prog.extra[qualifiedName(v.Func)] {
 				r.effect(effect{kind: effInit, api: qualifiedName(v.Func), site: site})
 			}
@@ -190,10 +197,11 @@ func (ev *evaluator) returns(f *Function) []Value {
 	if f.returnsDone {
 		return f.returnValues
 	}
-	if f.returnsBusy {
+	if f.returnsBusy || ev.nest >= maxNest {
 		return nil
 	}
 	f.returnsBusy = true
+	defer ev.fresh()()
 	var out []Value
 	if f.Lambda != nil {
 		out = ev.expr(f.Lambda.Body, f.Scope)
@@ -246,17 +254,25 @@ func forEachReturn(body []syntax.Stmt, fn func(syntax.Expr)) {
 // subclass of multiprocessing.Process becomes a process object whose child
 // runs the class's run method.
 func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc *Scope, site Site) {
+	inst := Value{Kind: VInstance, Class: c}
 	if init := ev.method(c, "__init__", 0); init != nil {
-		r.effect(effect{kind: effCall, fn: init, site: site})
+		ctx := ev.contextFor(Value{Kind: VFunc, Func: init, Self: c}, ev.callArgs(call, sc))
+		if ctx != nil && len(init.Params()) > 0 && !isStatic(init) {
+			// The instance carries its constructor call, whose self it is.
+			inst.Env = ctx
+			ctx.params[paramBinding(init, 0)] = []Value{{Kind: VInstance, Class: c, Self: c, Env: ctx}}
+		}
+		r.effect(effect{kind: effCall, fn: init, site: site, ctx: ctx})
 		init.referenced = true
 	}
 	for _, base := range ev.basePaths(c, 0) {
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
-			obj := site.Mod.object(site, func() *Object {
+			obj := ev.object(site, func() *Object {
 				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
 				if run := ev.method(c, "run", 0); run != nil {
 					run.referenced = true
-					o.Targets = append(o.Targets, Target{Func: run, Site: Site{run.Module, run.NameSpan()}, Desc: c.Name + ".run"})
+					ctx := ev.contextFor(Value{Kind: VFunc, Func: run, Self: c, Env: inst.Env}, argList{complete: true})
+					o.Targets = append(o.Targets, Target{Func: run, Site: Site{run.Module, run.NameSpan()}, Desc: c.Name + ".run", Ctx: ctx})
 				} else {
 					o.Targets = append(o.Targets, Target{Site: site, Desc: c.Name + ".run"})
 				}
@@ -266,7 +282,7 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 			return
 		}
 	}
-	r.value(Value{Kind: VInstance, Class: c})
+	r.value(inst)
 }
 
 // pathCall handles a call of a library API.
@@ -277,10 +293,8 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	}
 	switch path {
 	case "functools.partial":
-		// partial(f, ...) calls f: keep f's values so it can be a target.
-		if len(c.Args) > 0 {
-			r.values = add(r.values, ev.expr(c.Args[0].Value, sc)...)
-		}
+		// partial(f, ...) calls f with the arguments bound here first.
+		ev.partial(r, c, sc, site)
 		return
 	case "os.environ.setdefault", "os.putenv":
 		if nvmlAssignment(c) {
@@ -292,7 +306,8 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 		r.value(Value{Kind: VPath, Path: path + "()", Dev: DevCUDA})
 		return
 	}
-	if e, ok := catalog.Lookup(catalog.Call, path); ok {
+	if e, ok := catalog.Lookup(catalog.Call, path); ok && !(v.Dev == DevCPU && isObjectPath(path)) {
+		// (A method of host data, cupy.asnumpy(x).sum(), is no cupy call.)
 		n := len(r.values)
 		ev.catalogEffect(r, e, path, v.Dev, c, sc, site)
 		if hostMethods[attrName] && isObjectPath(path) && len(r.values) > n {
@@ -467,6 +482,23 @@ func nvmlAssignment(c *syntax.Call) bool {
 	k, ok1 := c.Args[0].Value.(*syntax.String)
 	v, ok2 := c.Args[1].Value.(*syntax.String)
 	return ok1 && ok2 && k.Value == "PYTORCH_NVML_BASED_CUDA_CHECK" && v.Value == "1"
+}
+
+// object returns the Object created at site (in the evaluator's context),
+// making it with mk the first time: a call evaluated in several contexts
+// makes an object in each, with what that context hands its children.
+func (ev *evaluator) object(site Site, mk func() *Object) *Object {
+	if ev.ctx == nil {
+		return site.Mod.object(site, mk)
+	}
+	vs := site.Mod.Prog.values()
+	k := ctxSite{site.Span, site.Mod, ev.ctx}
+	if o, ok := vs.ctxObjects[k]; ok {
+		return o
+	}
+	o := mk()
+	vs.ctxObjects[k] = o
+	return o
 }
 
 // object returns the Object created at site, making it with mk the first time.

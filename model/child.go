@@ -1,5 +1,7 @@
 package model
 
+import "github.com/cudaforklint/cudaforklint/syntax"
+
 // What a child may touch when the model cannot place a value on the CPU or
 // the GPU. The simulation's touches (simulate.go) finds the first certain
 // CUDA use in a child's code; when there is none, a possible one (a value
@@ -17,7 +19,7 @@ func (s *simulator) maybeUsed(o *Object) (Site, string, bool) {
 		if t.Func == nil {
 			continue
 		}
-		if site, what, ok := s.funcMaybeTouches(t.Func, 0); ok {
+		if site, what, ok := s.funcMaybeTouches(t.Func, t.Ctx, 0); ok {
 			return site, what, true
 		}
 	}
@@ -40,7 +42,7 @@ func (s *simulator) maybeTouches(events []event, depth int) (Site, string, bool)
 		case effMaybeUse:
 			return e.site, e.api, true
 		case effCall:
-			if site, what, ok := s.funcMaybeTouches(e.fn, depth+1); ok {
+			if site, what, ok := s.funcMaybeTouches(e.fn, e.ctx, depth+1); ok {
 				return site, what, true
 			}
 		}
@@ -56,20 +58,39 @@ type maybeMemo struct {
 	ok    bool
 }
 
-func (s *simulator) funcMaybeTouches(f *Function, depth int) (Site, string, bool) {
-	vs := f.Module.Prog.values()
-	m := vs.maybe[f]
-	switch {
-	case m == nil:
+func (s *simulator) funcMaybeTouches(f *Function, c *callContext, depth int) (Site, string, bool) {
+	var m *maybeMemo
+	if c != nil {
+		m = &c.maybe
+	} else if m = f.Module.Prog.values().maybe[f]; m == nil {
 		m = &maybeMemo{}
-		vs.maybe[f] = m
-	case m.state == factDone:
+		f.Module.Prog.values().maybe[f] = m
+	}
+	switch m.state {
+	case factDone:
 		return m.site, m.what, m.ok
-	case m.state == factBusy:
+	case factBusy:
 		return Site{}, "", false
 	}
 	m.state = factBusy
-	site, what, ok := s.maybeTouches(f.summaryOf(), depth)
+	site, what, ok := s.maybeTouches(summaryIn(f, c), depth)
 	*m = maybeMemo{state: factDone, site: site, what: what, ok: ok}
 	return site, what, ok
+}
+
+// selfAttrRead marks the read of an instance attribute that holds device
+// memory inside a method (return self.data[i] in a Dataset whose
+// constructor stored CUDA tensors): a child that inherited the instance
+// from its parent uses CUDA when it reads it, as nameRead has it for
+// module-level objects.
+func (b *builder) selfAttrRead(a *syntax.Attribute) {
+	n, ok := a.X.(*syntax.Name)
+	f := b.sc.Func
+	if !ok || f == nil || f.Class == nil || b.sc != f.Scope || !isSelfParam(f, n.ID) || isStatic(f) {
+		return
+	}
+	d := heldDeep(b.ev.expr(a, b.sc), 0)
+	if e, ok := deviceUse(d, useName(d, "self."+a.Attr, b.m, a), Site{b.m, a.Span}); ok {
+		b.effect(e)
+	}
 }

@@ -48,6 +48,39 @@
 // library object) are DevNone, not DevUnknown: only a value that is
 // positively placed on a device by an unknown expression is unknown.
 //
+// # What a child receives
+//
+// The values a parent hands its children reach the children's code: a
+// child's entry function is evaluated and summarized in a call context
+// (context.go) that binds its parameters to what the parent passes —
+// Process(args=, kwargs=), the elements of Pool.map's iterable and the
+// tuples of starmap's, apply's args, executor.submit's and map's arguments,
+// initializer with initargs, functools.partial's bound arguments, the free
+// variables of a closure, and self for a callable object's __call__, a
+// Process subclass's run and a Dataset's __getitem__ (the instance the
+// parent made, whose attributes are what its constructor stored). A child
+// handed "cuda:0" that allocates on it uses CUDA; a Dataset holding the
+// parent's CUDA tensors (in its attributes, or a TensorDataset of them)
+// makes its workers use CUDA. Contexts serve the parent's own calls too:
+// a helper called with a constant, a worker factory passed as an argument
+// and called by the callee, a process made by a factory and started by
+// another function are all followed with the values of the call.
+//
+// Contexts are interned by the values they bind, made only when an argument
+// tells something (a constant, a function, an object, a device), at most
+// maxContextsPerFunc per function and maxContextDepth deep; beyond that a
+// function is evaluated as everywhere else (parameters: unknown, or their
+// default).
+//
+// # Process objects as values
+//
+// Processes, pools and executors are values like any other: kept in
+// variables, attributes (self.pool = Pool()), lists and dicts (filled by
+// append, extend, d[k] = ..., comprehensions; containers.go), passed to
+// functions and returned from factories. Starting one wherever it ends up —
+// `for p in procs: p.start()`, `procs[0].start()`, `self.pool.map(...)` —
+// is a start of the object made where it was created.
+//
 // The model never names a CUDA library API itself (that is the catalog's job)
 // nor a process API (multiprocessing, concurrent.futures, os.fork,
 // torch.multiprocessing, DataLoader: that is package procapi's table, whose

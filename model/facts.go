@@ -79,7 +79,7 @@ func effectFacts(e *effect) facts {
 	case effStart, effPendingStart:
 		return facts{relevant: true, starts: true}
 	case effCall:
-		return e.fn.facts()
+		return factsIn(e.fn, e.ctx)
 	case effImport:
 		return e.mod.topFacts()
 	}

@@ -55,7 +55,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 	case procapi.Preload:
 		r.effect(effect{kind: effPreload, mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}, site: site})
 	case procapi.Channel:
-		obj := sc.Module.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+		obj := ev.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
 		end := Value{Kind: VObject, Obj: obj}
 		if api.Pair {
 			r.value(Value{Kind: VList, Elems: []Value{end, end}})
@@ -77,7 +77,7 @@ func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v
 			return
 		}
 	}
-	obj := sc.Module.object(site, func() *Object { return ev.newObject(api, family, v.Method, c, sc, site) })
+	obj := ev.object(site, func() *Object { return ev.newObject(api, family, v.Method, c, sc, site) })
 	switch api.Kind {
 	case procapi.Fork, procapi.Pool, procapi.Launch, procapi.Manager:
 		r.effect(effect{kind: effStart, obj: obj, site: site})
@@ -109,7 +109,7 @@ func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, 
 		ev.addDataset(o, argOf(c, api.Dataset), sc)
 	}
 	for _, t := range api.Targets {
-		ev.addTarget(o, argOf(c, t), sc)
+		ev.addTarget(o, argOf(c, t), sc, func() argList { return ev.handed(api.Args, c, sc) })
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
@@ -126,7 +126,7 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 		return
 	}
 	for _, t := range api.Targets {
-		ev.addTarget(o, argOf(c, t), sc)
+		ev.addTarget(o, argOf(c, t), sc, func() argList { return ev.handed(api.Args, c, sc) })
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
@@ -215,19 +215,28 @@ func (ev *evaluator) startSpec(api *procapi.API, family string, ctx MethodSpec, 
 }
 
 // addDataset adds the methods of a dataset the loader's workers run
-// (__getitem__, __getitems__, __iter__); a dataset the model cannot
+// (__getitem__, __getitems__, __iter__), with self bound to the dataset the
+// parent made (its attributes are what its constructor stored). A dataset
+// that is itself CUDA data (a TensorDataset of CUDA tensors, a list of them)
+// is handed to the workers, which index it. A dataset the model cannot
 // resolve is assumed to stay on the CPU.
 func (ev *evaluator) addDataset(o *Object, ds syntax.Expr, sc *Scope) {
 	found := false
 	if ds != nil {
-		for _, v := range ev.expr(ds, sc) {
+		vals := ev.expr(ds, sc)
+		if d := heldDeep(vals, 0); d > o.ArgsDev {
+			o.ArgsDev, o.ArgsSite = d, Site{sc.Module, ds.Pos()}
+			found = found || d != DevNone
+		}
+		for _, v := range vals {
 			if v.Kind != VInstance {
 				continue
 			}
 			for _, name := range []string{"__getitem__", "__getitems__", "__iter__"} {
 				if f := ev.method(v.Class, name, 0); f != nil {
 					f.referenced = true
-					o.Targets = append(o.Targets, Target{Func: f, Site: Site{f.Module, f.NameSpan()}, Desc: v.Class.Name + "." + name})
+					ctx := ev.contextFor(Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}, argList{})
+					o.Targets = append(o.Targets, Target{Func: f, Site: Site{f.Module, f.NameSpan()}, Desc: v.Class.Name + "." + name, Ctx: ctx})
 					found = true
 				}
 			}
@@ -238,9 +247,97 @@ func (ev *evaluator) addDataset(o *Object, ds syntax.Expr, sc *Scope) {
 	}
 }
 
+// handed is what a call hands its targets' code, as the Binds of the row's
+// Args say; incomplete when the row says nothing about it.
+func (ev *evaluator) handed(args []procapi.Arg, c *syntax.Call, sc *Scope) argList {
+	l := argList{complete: true}
+	known := false
+	for _, a := range args {
+		if a.Binds == procapi.BindsAfterIndex {
+			l.pos = append(l.pos, []Value{{Kind: VUnknown}}) // the process index
+		}
+	}
+	for _, a := range args {
+		if a.Binds == procapi.BindsNothing {
+			continue
+		}
+		known = true
+		if a.Rest {
+			rest := &syntax.Call{Func: c.Func, Args: c.Args[min(a.Pos, len(c.Args)):]}
+			switch a.Binds {
+			case procapi.BindsRest:
+				r := ev.callArgs(rest, sc)
+				l.pos, l.kw, l.complete = append(l.pos, r.pos...), append(l.kw, r.kw...), l.complete && r.complete
+			case procapi.BindsZip:
+				for _, x := range rest.Args {
+					if x.Keyword != "" || x.Star != 0 {
+						l.complete = false
+						break
+					}
+					l.pos = append(l.pos, elemsOrUnknown(iterElems(ev.expr(x.Value, sc))))
+				}
+			}
+			continue
+		}
+		e := argOf(c, a)
+		if e == nil {
+			continue
+		}
+		vals := ev.expr(e, sc)
+		switch a.Binds {
+		case procapi.BindsArgs, procapi.BindsAfterIndex:
+			if len(vals) == 1 && vals[0].Kind == VList {
+				for _, el := range vals[0].Elems {
+					l.pos = append(l.pos, []Value{el})
+				}
+			} else {
+				l.complete = false
+			}
+		case procapi.BindsKwargs:
+			if len(vals) == 1 && vals[0].Kind == VDict && !slicesContain(vals[0].Keys, "") {
+				for i, k := range vals[0].Keys {
+					l.kw = append(l.kw, kwArg{k, []Value{vals[0].Elems[i]}})
+				}
+			} else {
+				l.complete = false
+			}
+		case procapi.BindsEach:
+			l.pos = append(l.pos, elemsOrUnknown(iterElems(vals)))
+		case procapi.BindsEachArgs:
+			var cols [][]Value
+			for _, el := range iterElems(vals) {
+				if el.Kind != VList {
+					l.complete = false
+					continue
+				}
+				for i, x := range el.Elems {
+					if i == len(cols) {
+						cols = append(cols, nil)
+					}
+					cols[i] = add(cols[i], x)
+				}
+			}
+			if len(cols) == 0 {
+				l.complete = false
+			}
+			l.pos = append(l.pos, cols...)
+		}
+	}
+	l.complete = l.complete && known
+	return l
+}
+
+func elemsOrUnknown(vs []Value) []Value {
+	if len(vs) == 0 {
+		return unknown()
+	}
+	return vs
+}
+
 // addTarget resolves a callable handed to a child (target=, pool.map(f),
-// executor.submit(f), initializer=) and records it once.
-func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
+// executor.submit(f), initializer=) and records it once, in the context of
+// what the child is handed (args, made on demand).
+func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope, args func() argList) {
 	if e == nil {
 		return
 	}
@@ -255,19 +352,32 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
 		desc = desc[:57] + "..."
 	}
 	added := false
+	var handed *argList
 	for _, v := range ev.expr(e, sc) {
 		var f *Function
+		fv := v
 		switch v.Kind {
 		case VFunc:
 			f = v.Func
 		case VInstance:
-			f = ev.method(v.Class, "__call__", 0)
+			// A callable object: its __call__ runs, on the instance.
+			if f = ev.method(v.Class, "__call__", 0); f != nil {
+				fv = Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}
+			}
 		case VConst:
 			continue // target=None
 		}
 		if f != nil {
 			f.referenced = true
-			o.Targets = append(o.Targets, Target{Func: f, Site: site, Desc: desc})
+			if handed == nil {
+				l := args()
+				handed = &l
+			}
+			var ctx *callContext
+			if fv.Path == "" {
+				ctx = ev.contextFor(fv, *handed)
+			}
+			o.Targets = append(o.Targets, Target{Func: f, Site: site, Desc: desc, Ctx: ctx})
 			added = true
 		}
 		if v.Kind == VPath {

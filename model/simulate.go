@@ -188,12 +188,12 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
-		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) || !e.fn.facts().relevant {
+		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) || !factsIn(e.fn, e.ctx).relevant {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
 		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
-		s.run(e.fn.summaryOf(), st)
+		s.run(summaryIn(e.fn, e.ctx), st)
 		s.chain = s.chain[:len(s.chain)-1]
 		s.stack = s.stack[:len(s.stack)-1]
 	case effStart:
@@ -323,12 +323,12 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if site, api, ok := s.funcTouches(t.Func, st, 0); ok {
+		if site, api, ok := s.funcTouches(t.Func, t.Ctx, st, 0); ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
 		}
 		if hidden == "" {
-			if api, ok := opaque(t.Func.summaryOf()); ok {
+			if api, ok := opaque(summaryIn(t.Func, t.Ctx)); ok {
 				hidden = api
 			}
 		}
@@ -398,7 +398,7 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 			}
 			return e.site, e.api, true
 		case effCall:
-			if site, api, ok := s.funcTouches(e.fn, st, depth+1); ok {
+			if site, api, ok := s.funcTouches(e.fn, e.ctx, st, depth+1); ok {
 				return site, api, true
 			}
 		case effImport:
@@ -415,8 +415,11 @@ func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, str
 	return s.memoTouches(&m.touch, m.topSummary, st, depth)
 }
 
-// funcTouches memoizes touches for a function's summary.
-func (s *simulator) funcTouches(f *Function, st *simState, depth int) (Site, string, bool) {
+// funcTouches memoizes touches for a function's summary (in a context).
+func (s *simulator) funcTouches(f *Function, c *callContext, st *simState, depth int) (Site, string, bool) {
+	if c != nil {
+		return s.memoTouches(&c.touch, func() []event { return summaryIn(f, c) }, st, depth)
+	}
 	return s.memoTouches(&f.touch, f.summaryOf, st, depth)
 }
 

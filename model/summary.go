@@ -467,12 +467,13 @@ func (b *builder) expr(e syntax.Expr) {
 		for _, eff := range r.effects {
 			b.effect(eff)
 		}
-		if desc, ok := b.opaqueCallee(e.Func); ok {
+		if desc, ok := b.opaqueCallee(e.Func); ok && !b.ev.knownCallee(e.Func, b.sc) {
 			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
 		}
 	case *syntax.Attribute:
 		b.expr(e.X)
 		b.attrRead(e)
+		b.selfAttrRead(e)
 	case *syntax.Name:
 		b.nameRead(e)
 	case *syntax.Lambda:

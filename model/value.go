@@ -44,8 +44,17 @@ type Value struct {
 	// Dev is where the value lives (a tensor, module or array), or the
 	// device a device object names; DevNone for everything else (device.go).
 	Dev Device
-	// Self marks the implicit receiver of a bound method (self.m).
+	// Self marks the implicit receiver of a bound method (self.m): the
+	// receiver's class.
 	Self *Class
+	// Env is the call context a value carries (context.go): for an
+	// instance, the context of the __init__ call that made it (its
+	// attributes are read there); for a function, the context of the
+	// function it is nested in (its free variables) or, for a bound method,
+	// the receiver's.
+	Env *callContext
+	// Partial holds the arguments functools.partial bound to a function.
+	Partial *argList
 }
 
 // MethodKind says how a start method was chosen.
@@ -104,6 +113,11 @@ type Target struct {
 	// API is set for a library function the catalog says touches CUDA
 	// (executor.submit(cuda.to_device, ...)).
 	API string
+	// Ctx binds Func's parameters to what the parent hands the child
+	// (args=, the elements of a map's iterable, partial's arguments,
+	// initargs, the instance of a callable object or Process subclass); nil
+	// when nothing useful is known.
+	Ctx *callContext
 }
 
 // Object is a process-starting object created at one call site.
