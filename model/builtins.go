@@ -68,6 +68,13 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 		r.value(d)
 	case "super":
 		r.values = add(r.values, ev.super(sc)...)
+	case "vars":
+		for _, v := range arg(0) {
+			if v.Kind == VNamespace {
+				v.Kind = VDict
+				r.value(v)
+			}
+		}
 	case "getattr":
 		if len(c.Args) >= 2 {
 			if s, ok := c.Args[1].Value.(*syntax.String); ok && !s.Interpolated {

@@ -116,7 +116,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			ev.pathCall(&r, v, attrName, c, sc, site)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
-		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDict, VDevice:
+		case VContext, VModule, VObject, VStr, VInt, VConst, VList, VDict, VNamespace, VDevice:
 			// Not callable in a way that matters here.
 		default:
 			if attrName != "" {
@@ -289,6 +289,9 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax.Call, sc *Scope, site Site) {
 	path := v.Path
 	if ev.procCall(r, v, c, sc, site) {
+		return
+	}
+	if ev.namespaceCall(r, path, c, sc) {
 		return
 	}
 	switch path {

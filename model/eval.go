@@ -186,6 +186,8 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 			return dictGet(v, constKey(e.Index[0]))
 		}
 		return v.Elems
+	case VNamespace:
+		return unknown()
 	case VPath:
 		return []Value{{Kind: VPath, Path: v.Path + "[]", Dev: v.Dev}}
 	case VFunc:
@@ -461,6 +463,8 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		return []Value{{Kind: VObjMethod, Obj: v.Obj, Str: name}}
 	case VDevice:
 		return unknown()
+	case VNamespace:
+		return dictGet(v, name)
 	}
 	if v.Dev != DevNone {
 		return []Value{attrResult(v, name)}

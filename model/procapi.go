@@ -71,13 +71,25 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 // startCall handles a call of an API that starts processes, now or through
 // the object it makes.
 func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v Value, c *syntax.Call, sc *Scope, site Site) {
+	workersFlag := ""
 	if api.Workers.IsSet() {
-		if w := argOf(c, api.Workers); w == nil || isZero(ev.expr(w, sc)) {
+		w := argOf(c, api.Workers)
+		if w == nil {
 			r.value(Value{Kind: VPath, Path: v.Path + "()"})
 			return
 		}
+		n := ev.expr(w, sc)
+		if isZero(n) {
+			r.value(Value{Kind: VPath, Path: v.Path + "()"})
+			return
+		}
+		workersFlag, _ = optionFlag(n, 0)
 	}
-	obj := ev.object(site, func() *Object { return ev.newObject(api, family, v.Method, c, sc, site) })
+	obj := ev.object(site, func() *Object {
+		o := ev.newObject(api, family, v.Method, c, sc, site)
+		o.WorkersFlag = workersFlag
+		return o
+	})
 	switch api.Kind {
 	case procapi.Fork, procapi.Pool, procapi.Launch, procapi.Manager:
 		r.effect(effect{kind: effStart, obj: obj, site: site})

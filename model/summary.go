@@ -305,6 +305,15 @@ func (b *builder) ifStmt(s *syntax.If) {
 		}
 	}
 	b.expr(s.Test)
+	if t, ok := b.ev.truth(s.Test, b.sc); ok {
+		// A test decided by constants takes one arm (truth.go).
+		if t {
+			b.stmts(s.Body)
+		} else {
+			b.stmts(s.Else)
+		}
+		return
+	}
 	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
 		if !obj.ChildFound {
 			obj.ChildFound = true

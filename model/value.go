@@ -20,6 +20,7 @@ const (
 	VConst               // True, False, None
 	VList                // a list or tuple display: Elems
 	VDict                // a dict display or comprehension: Elems are its values, Keys its constant keys
+	VNamespace           // an attribute bag (argparse's parse_args(), SimpleNamespace): Elems and Keys as VDict's, by attribute name
 	VContext             // a multiprocessing context (get_context): Method
 	VObject              // a process, pool, executor, DataLoader or os.fork result: Obj
 	VObjMethod           // a method of an Object (pool.map): Obj, Str is the method name
@@ -38,7 +39,7 @@ type Value struct {
 	Interp bool
 	Int    int
 	Elems  []Value
-	Keys   []string   // VDict: the key of each element of Elems, "" when not a constant string
+	Keys   []string   // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
 	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
 	Obj    *Object
 	// Dev is where the value lives (a tensor, module or array), or the
@@ -138,9 +139,12 @@ type Object struct {
 	CarriesCUDA bool
 	// Loader details.
 	Persistent bool // persistent_workers=True: forks once, on the first iteration
-	PinMemory  bool // pin_memory=True: the parent initializes CUDA after forking
-	Iterated   bool // an iteration of this loader was found
-	AssumedCPU bool // the dataset could not be resolved: assumed CPU-only
+	// WorkersFlag is the command-line option (argparse, default 0) the
+	// number of workers comes from: the loader forks only when it is set.
+	WorkersFlag string
+	PinMemory   bool // pin_memory=True: the parent initializes CUDA after forking
+	Iterated    bool // an iteration of this loader was found
+	AssumedCPU  bool // the dataset could not be resolved: assumed CPU-only
 	// os.fork details: the arm of `if pid == 0:` that runs in the child.
 	ChildBody  []syntax.Stmt
 	ChildScope *Scope

@@ -26,6 +26,8 @@ type valueState struct {
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
+	// argOptions are the add_argument calls of each module (namespace.go).
+	argOptions map[*Module][]option
 }
 
 // ctxSite is a call site in a context.
@@ -48,6 +50,7 @@ func (p *Program) values() *valueState {
 			classStores: map[*Class]map[string][]appended{},
 			ctxObjects:  map[ctxSite]*Object{},
 			partials:    map[ctxSite]*argList{},
+			argOptions:  map[*Module][]option{},
 		}
 	}
 	return p.vals

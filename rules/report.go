@@ -138,6 +138,9 @@ func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
 	detail := r.where(rec.Site, from)
 	if rec.Obj.Kind != model.ObjFork {
 		detail += ": " + kindPhrase(rec.Obj)
+		if f := rec.Obj.WorkersFlag; f != "" {
+			detail += fmt.Sprintf(" when `%s` > 0 (its default is 0)", f)
+		}
 		if m := methodPhrase(rec); m != "" {
 			detail += ", " + m
 		}
