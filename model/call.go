@@ -65,12 +65,34 @@ func (r *callResult) effect(e effect) {
 	r.effects = append(r.effects, e)
 }
 
+// call is the value of a call, memoized per call and context: a call's
+// arguments are evaluated by several of its handlers (what it iterates, the
+// parameters it binds, the devices it passes), and calls nest.
 func (ev *evaluator) call(c *syntax.Call, sc *Scope) []Value {
-	r := ev.resolveCall(c, sc)
-	if len(r.values) == 0 {
+	vs := sc.Module.Prog.values()
+	k := callKey{c, ev.ctx.owning(sc)}
+	if m, ok := vs.calls[k]; ok {
+		return m
+	}
+	if ev.nest >= maxNest {
 		return unknown()
 	}
-	return r.values
+	vs.calls[k] = nil // a call reached again while it is evaluated is cut
+	restore := ev.fresh()
+	r := ev.resolveCall(c, sc)
+	restore()
+	out := r.values
+	if len(out) == 0 {
+		out = unknown()
+	}
+	vs.calls[k] = out
+	return out
+}
+
+// callKey is a call in the context its scope is evaluated in.
+type callKey struct {
+	call *syntax.Call
+	ctx  *callContext
 }
 
 // resolveCall works out what a call does. It is pure apart from creating the

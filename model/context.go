@@ -1,9 +1,8 @@
 package model
 
 import (
-	"fmt"
+	"hash/maphash"
 	"sort"
-	"strings"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -37,7 +36,7 @@ import (
 // receiver's.
 
 const (
-	maxContextsPerFunc = 8
+	maxContextsPerFunc = 16
 	maxContextDepth    = 4
 )
 
@@ -357,26 +356,28 @@ func informative(v Value, depth int) bool {
 // intern returns the context equal to c made before, or records c; nil
 // when c's function has all the contexts it may have, or c nests too deep.
 func (vs *valueState) intern(c *callContext) *callContext {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%p|%p|%v", c.fn, c.outer, c.complete)
 	depth := 0
 	if c.outer != nil {
 		depth = c.outer.depth
 	}
+	h := maphash.Hash{}
+	h.SetSeed(vs.seed)
 	keys := make([]*Binding, 0, len(c.params))
 	for k := range c.params {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Span.Start < keys[j].Span.Start })
 	for _, k := range keys {
-		fmt.Fprintf(&b, "|%s=", k.Name)
+		maphash.WriteComparable(&h, k)
 		for _, v := range c.params[k] {
-			depth = max(depth, valueKey(&b, v, 0))
+			depth = max(depth, hashValue(&h, v, 0))
 		}
 	}
-	key := b.String()
-	if old, ok := vs.contexts[key]; ok {
-		return old
+	key := ctxKey{c.fn, c.outer, c.complete, h.Sum64()}
+	for _, old := range vs.contexts[key] {
+		if sameParams(old, c) {
+			return old
+		}
 	}
 	if depth >= maxContextDepth || vs.perFunc[c.fn] >= maxContextsPerFunc {
 		return nil
@@ -385,15 +386,37 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	vs.byFunc[c.fn] = append(vs.byFunc[c.fn], c)
 	c.depth = depth + 1
 	c.vals = map[*Binding]*ctxValues{}
-	vs.contexts[key] = c
+	vs.contexts[key] = append(vs.contexts[key], c)
 	return c
 }
 
-// valueKey writes a key that tells values apart (as sameValue does, with
-// list elements) and returns the depth of the contexts it carries.
-func valueKey(b *strings.Builder, v Value, depth int) int {
-	fmt.Fprintf(b, "(%d %q %p %p %p %p %q %v %d %d %p %p %p %v",
-		v.Kind, v.Path, v.Mod, v.Func, v.Class, v.Obj, v.Str, v.Interp, v.Int, v.Dev, v.Self, v.Env, v.Partial, v.Method)
+// ctxKey buckets contexts: their function and closure, and a hash of the
+// values they bind.
+type ctxKey struct {
+	fn       *Function
+	outer    *callContext
+	complete bool
+	hash     uint64
+}
+
+// hashValue hashes what sameValue compares, and list elements; it returns
+// the depth of the contexts the value carries.
+func hashValue(h *maphash.Hash, v Value, depth int) int {
+	maphash.WriteComparable(h, struct {
+		kind        ValueKind
+		path, str   string
+		mod         *Module
+		fn          *Function
+		class, self *Class
+		obj         *Object
+		interp      bool
+		n           int
+		dev         Device
+		env         *callContext
+		partial     *argList
+		method      MethodSpec
+		elems       int
+	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Int, v.Dev, v.Env, v.Partial, v.Method, len(v.Elems)})
 	d := 0
 	if v.Env != nil {
 		d = v.Env.depth
@@ -401,13 +424,58 @@ func valueKey(b *strings.Builder, v Value, depth int) int {
 	if depth < 3 {
 		for i, el := range v.Elems {
 			if i < len(v.Keys) {
-				fmt.Fprintf(b, " %q:", v.Keys[i])
+				h.WriteString(v.Keys[i])
 			}
-			d = max(d, valueKey(b, el, depth+1))
+			d = max(d, hashValue(h, el, depth+1))
 		}
 	}
-	b.WriteByte(')')
 	return d
+}
+
+// sameParams reports whether two contexts of one function bind the same
+// values.
+func sameParams(a, b *callContext) bool {
+	if len(a.params) != len(b.params) {
+		return false
+	}
+	for k, av := range a.params {
+		bv, ok := b.params[k]
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !deepSame(&av[i], &bv[i], 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deepSame is sameValue with list and dict elements compared too.
+func deepSame(a, b *Value, depth int) bool {
+	if len(a.Elems) != len(b.Elems) || len(a.Keys) != len(b.Keys) {
+		return false
+	}
+	x, y := *a, *b
+	x.Elems, y.Elems = nil, nil
+	if !sameValue(&x, &y) {
+		return false
+	}
+	if depth >= 3 {
+		return true
+	}
+	for i := range a.Keys {
+		if a.Keys[i] != b.Keys[i] {
+			return false
+		}
+	}
+	for i := range a.Elems {
+		if !deepSame(&a.Elems[i], &b.Elems[i], depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // returnsIn is what f returns in context c (memoized in c); with c nil, as

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"hash/maphash"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // valueState is the Program's memory for the value analysis (device.go,
 // child.go): caches that are not per binding or per function summary.
@@ -10,7 +14,8 @@ type valueState struct {
 	maybe map[*Function]*maybeMemo
 	// contexts are the call contexts made so far, by key (context.go), and
 	// perFunc how many each function has.
-	contexts map[string]*callContext
+	contexts map[ctxKey][]*callContext
+	seed     maphash.Seed
 	perFunc  map[*Function]int
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
@@ -26,6 +31,8 @@ type valueState struct {
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
+	// calls memoizes the values of calls (call.go).
+	calls map[callKey][]Value
 	// argOptions are the add_argument calls of each module (namespace.go).
 	argOptions map[*Module][]option
 }
@@ -42,7 +49,8 @@ func (p *Program) values() *valueState {
 	if p.vals == nil {
 		p.vals = &valueState{
 			maybe:       map[*Function]*maybeMemo{},
-			contexts:    map[string]*callContext{},
+			contexts:    map[ctxKey][]*callContext{},
+			seed:        maphash.MakeSeed(),
 			perFunc:     map[*Function]int{},
 			byFunc:      map[*Function][]*callContext{},
 			plain:       map[*Function]bool{},
@@ -51,6 +59,7 @@ func (p *Program) values() *valueState {
 			ctxObjects:  map[ctxSite]*Object{},
 			partials:    map[ctxSite]*argList{},
 			argOptions:  map[*Module][]option{},
+			calls:       map[callKey][]Value{},
 		}
 	}
 	return p.vals
