@@ -81,6 +81,17 @@
 // `for p in procs: p.start()`, `procs[0].start()`, `self.pool.map(...)` —
 // is a start of the object made where it was created.
 //
+// # Constants and command-line options
+//
+// A branch whose test every possible value decides the same way takes one
+// arm (truth.go): `if num_workers > 1:` in a helper its caller hands 1,
+// `if self.fn is None:` where the constructor left None. argparse's
+// parse_args() gives a namespace whose options are their default or
+// whatever the user passes (namespace.go), so `--device` defaulting to
+// "cuda" names a GPU, and a DataLoader whose num_workers is an option
+// defaulting to 0 is still a start, whose message says it forks only when
+// the option is set.
+//
 // The model never names a CUDA library API itself (that is the catalog's job)
 // nor a process API (multiprocessing, concurrent.futures, os.fork,
 // torch.multiprocessing, DataLoader: that is package procapi's table, whose
