@@ -6,8 +6,8 @@ import torch
 
 
 def count(path):
-    with open(path) as f:
-        return sum(1 for _ in f)
+    with open(__file__) as f:
+        return path, sum(1 for _ in f)
 
 
 if __name__ == "__main__":
