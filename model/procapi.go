@@ -125,7 +125,7 @@ func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, 
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
-			ev.argsCUDA(o, e, sc)
+			ev.handedValues(o, e, sc)
 		}
 	}
 	return o
@@ -145,7 +145,7 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 			if api.Kind == procapi.Send {
 				ev.sendCUDA(o, e, sc)
 			} else {
-				ev.argsCUDA(o, e, sc)
+				ev.handedValues(o, e, sc)
 			}
 		}
 	}
@@ -404,9 +404,9 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope, args func() 
 	}
 }
 
-// argsCUDA records where the objects e (an args tuple, an iterable) hands
+// handedValues records where the objects e (an args tuple, an iterable) hands
 // to o's children live, and the channels among them.
-func (ev *evaluator) argsCUDA(o *Object, e syntax.Expr, sc *Scope) {
+func (ev *evaluator) handedValues(o *Object, e syntax.Expr, sc *Scope) {
 	if e == nil {
 		return
 	}
