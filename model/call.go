@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -25,6 +26,7 @@ const (
 	effNVMLCheck                       // os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
 	effNVMLRestore                     // the end of a with block that set it
 	effOpaqueCall                      // calls code the model cannot see (a callable parameter)
+	effMaybeUse                        // touches a value whose device could not be evaluated: api names it
 )
 
 // effect is one thing a call does.
@@ -33,8 +35,9 @@ type effect struct {
 	site   Site
 	api    string         // the qualified name, for messages
 	entry  *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
-	cond   initCondition  // effInit: when it applies
+	cond   initCondition  // effInit, effUse: when it applies
 	fn     *Function      // effCall
+	ctx    *callContext   // effCall: the context fn runs in (nil: none of its own)
 	obj    *Object        // effStart, effPendingStart
 	once   bool           // effStart: only the first start of obj forks (executors, persistent loaders)
 	method MethodSpec     // effSetMethod
@@ -68,12 +71,34 @@ func (r *callResult) effect(e effect) {
 	r.effects = append(r.effects, e)
 }
 
+// call is the value of a call, memoized per call and context: a call's
+// arguments are evaluated by several of its handlers (what it iterates, the
+// parameters it binds, the devices it passes), and calls nest.
 func (ev *evaluator) call(c *syntax.Call, sc *Scope) []Value {
-	r := ev.resolveCall(c, sc)
-	if len(r.values) == 0 {
+	vs := sc.Module.Prog.values()
+	k := callKey{c, ev.ctx.owning(sc)}
+	if m, ok := vs.calls[k]; ok {
+		return m
+	}
+	if ev.nest >= maxNest {
 		return unknown()
 	}
-	return r.values
+	vs.calls[k] = nil // a call reached again while it is evaluated is cut
+	restore := ev.fresh()
+	r := ev.resolveCall(c, sc)
+	restore()
+	out := r.values
+	if len(out) == 0 {
+		out = unknown()
+	}
+	vs.calls[k] = out
+	return out
+}
+
+// callKey is a call in the context its scope is evaluated in.
+type callKey struct {
+	call *syntax.Call
+	ctx  *callContext
 }
 
 // resolveCall works out what a call does. It is pure apart from creating the
@@ -83,23 +108,33 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	var r callResult
 	m := sc.Module
 	site := Site{m, c.Span}
+	if n, ok := c.Func.(*syntax.Name); ok && len(lookup(n.ID, sc)) == 0 && ev.builtinCall(&r, n.ID, c, sc) {
+		ev.argumentEffects(&r, c, sc, site)
+		return r
+	}
 	callees := ev.expr(c.Func, sc)
 	attrName := ""
 	if a, ok := c.Func.(*syntax.Attribute); ok {
 		attrName = a.Attr
+		for _, recv := range ev.expr(a.X, sc) {
+			if recv.Kind == VList || recv.Kind == VDict {
+				ev.containerMethod(&r, recv, attrName, c)
+			}
+		}
 	}
 	for _, v := range callees {
 		switch v.Kind {
 		case VFunc:
 			if v.Path != "" {
 				if e, ok := catalog.Lookup(catalog.Call, v.Path); ok {
-					ev.catalogEffect(&r, e, v.Path, c, sc, site)
+					ev.catalogEffect(&r, e, v.Path, DevNone, c, sc, site)
 					continue
 				}
 			}
-			r.effect(effect{kind: effCall, fn: v.Func, site: site})
+			ctx := ev.contextFor(v, ev.callArgs(c, sc))
+			r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
 			v.Func.referenced = true
-			r.values = add(r.values, ev.returns(v.Func)...)
+			r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
 			if m.Prog.extra[qualifiedName(v.Func)] {
 				r.effect(effect{kind: effInit, api: qualifiedName(v.Func), site: site})
 			}
@@ -111,19 +146,16 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
 		case VObject:
 			ev.callObject(&r, v.Obj, c, sc, site) // launchers.go
-		case VContext, VModule, VStr, VInt, VConst, VList, VDevice:
+		case VContext, VModule, VStr, VInt, VConst, VList, VDict, VNamespace, VDevice:
 			// Not callable in a way that matters here.
 		default:
 			if attrName != "" {
 				if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok {
-					ev.catalogEffect(&r, e, "."+attrName+"()", c, sc, site)
+					ev.catalogEffect(&r, e, "."+attrName+"()", v.Dev, c, sc, site)
 					continue
 				}
 			}
-			if v.CUDA {
-				r.effect(effect{kind: effUse, api: "a CUDA object", site: site})
-				r.value(Value{Kind: VUnknown, CUDA: true})
-			}
+			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
 		}
 	}
 	ev.mapAny(&r, callees, c, sc, site) // launchers.go
@@ -136,7 +168,7 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 // wrapped, to be iterated later (loaderResult, iteration.go). Iterating it is
 // the summary's business (builder.iterations).
 func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, site Site) {
-	usesCUDA := false
+	passed, what := DevNone, syntax.Expr(nil)
 	var loaders [][]Value // per argument, the loaders it may be
 	for i, a := range c.Args {
 		for _, v := range ev.expr(a.Value, sc) {
@@ -146,17 +178,46 @@ func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, s
 				}
 				loaders[i] = append(loaders[i], v)
 			}
-			if v.CUDA && v.Kind != VDevice && v.Kind != VStr {
-				usesCUDA = true
+			if d := held(v); d > passed {
+				passed, what = d, a.Value
 			}
 		}
 	}
-	if usesCUDA {
-		r.effect(effect{kind: effUse, api: "a CUDA object passed to a call", site: site})
+	if e, ok := deviceUse(passed, useName(passed, "a CUDA object passed to a call", sc.Module, what), site); ok {
+		r.effect(e)
 	}
 	if loaders != nil {
 		ev.loaderResult(r, c, sc, loaders)
 	}
+}
+
+// receiver is the object a method is called on (x in x.float()), or the
+// called expression itself.
+func receiver(c *syntax.Call) syntax.Expr {
+	if a, ok := c.Func.(*syntax.Attribute); ok {
+		return a.X
+	}
+	return c.Func
+}
+
+// useName names the use of a value on device d for messages: cudaName for
+// a value on the GPU; for one whose device is unknown, the clause the
+// child's verdict completes ("could not tell whether `x` is on the GPU").
+func useName(d Device, cudaName string, m *Module, value syntax.Expr) string {
+	if d != DevUnknown || value == nil {
+		return cudaName
+	}
+	return fmt.Sprintf("`%s` is on the GPU", sourceText(m, value))
+}
+
+// sourceText is the source of an expression, shortened for messages.
+func sourceText(m *Module, e syntax.Expr) string {
+	span := e.Pos()
+	txt := strings.Join(strings.Fields(string(m.Src[span.Start:span.End])), " ")
+	if len(txt) > 40 {
+		txt = txt[:37] + "..."
+	}
+	return txt
 }
 
 // returns evaluates what a local function returns (memoized).
@@ -164,10 +225,11 @@ func (ev *evaluator) returns(f *Function) []Value {
 	if f.returnsDone {
 		return f.returnValues
 	}
-	if f.returnsBusy {
+	if f.returnsBusy || ev.nest >= maxNest {
 		return nil
 	}
 	f.returnsBusy = true
+	defer ev.fresh()()
 	var out []Value
 	if f.Lambda != nil {
 		out = ev.expr(f.Lambda.Body, f.Scope)
@@ -220,8 +282,15 @@ func forEachReturn(body []syntax.Stmt, fn func(syntax.Expr)) {
 // subclass of multiprocessing.Process becomes a process object whose child
 // runs the class's run method.
 func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc *Scope, site Site) {
+	inst := Value{Kind: VInstance, Class: c}
 	if init := ev.method(c, "__init__", 0); init != nil {
-		r.effect(effect{kind: effCall, fn: init, site: site})
+		ctx := ev.contextFor(Value{Kind: VFunc, Func: init, Self: c}, ev.callArgs(call, sc))
+		if ctx != nil && len(init.Params()) > 0 && !isStatic(init) {
+			// The instance carries its constructor call, whose self it is.
+			inst.Env = ctx
+			ctx.params[paramBinding(init, 0)] = []Value{{Kind: VInstance, Class: c, Self: c, Env: ctx}}
+		}
+		r.effect(effect{kind: effCall, fn: init, site: site, ctx: ctx})
 		init.referenced = true
 	}
 	for _, base := range ev.basePaths(c, 0) {
@@ -229,11 +298,12 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 			return
 		}
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
-			obj := site.Mod.object(site, func() *Object {
+			obj := ev.object(site, func() *Object {
 				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
 				if run := ev.method(c, "run", 0); run != nil {
 					run.referenced = true
-					o.Targets = append(o.Targets, Target{Func: run, Site: Site{run.Module, run.NameSpan()}, Desc: c.Name + ".run"})
+					ctx := ev.contextFor(Value{Kind: VFunc, Func: run, Self: c, Env: inst.Env}, argList{complete: true})
+					o.Targets = append(o.Targets, Target{Func: run, Site: Site{run.Module, run.NameSpan()}, Desc: c.Name + ".run", Ctx: ctx})
 				} else {
 					o.Targets = append(o.Targets, Target{Site: site, Desc: c.Name + ".run"})
 				}
@@ -243,7 +313,7 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 			return
 		}
 	}
-	r.value(Value{Kind: VInstance, Class: c})
+	r.value(inst)
 }
 
 // pathCall handles a call of a library API.
@@ -252,12 +322,13 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	if ev.procCall(r, v, c, sc, site) {
 		return
 	}
+	if ev.namespaceCall(r, path, c, sc) {
+		return
+	}
 	switch path {
 	case "functools.partial":
-		// partial(f, ...) calls f: keep f's values so it can be a target.
-		if len(c.Args) > 0 {
-			r.values = add(r.values, ev.expr(c.Args[0].Value, sc)...)
-		}
+		// partial(f, ...) calls f with the arguments bound here first.
+		ev.partial(r, c, sc, site)
 		return
 	case "os.environ.setdefault", "os.putenv":
 		if nvmlAssignment(c) {
@@ -266,25 +337,60 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 	}
 	if sc.Module.Prog.extra[path] {
 		r.effect(effect{kind: effInit, api: path, site: site})
-		r.value(Value{Kind: VPath, Path: path + "()", CUDA: true})
+		r.value(Value{Kind: VPath, Path: path + "()", Dev: DevCUDA})
 		return
 	}
-	if e, ok := catalog.Lookup(catalog.Call, path); ok {
-		ev.catalogEffect(r, e, path, c, sc, site)
+	if e, ok := catalog.Lookup(catalog.Call, path); ok && !(v.Dev == DevCPU && isObjectPath(path)) {
+		// (A method of host data, cupy.asnumpy(x).sum(), is no cupy call.)
+		n := len(r.values)
+		ev.catalogEffect(r, e, path, v.Dev, c, sc, site)
+		if hostMethods[attrName] && isObjectPath(path) && len(r.values) > n {
+			// cupy's x.get(): a use (by the prefix row), with a host result.
+			r.values[n].Dev = DevCPU
+		}
 		return
 	}
 	// A method on an object (a call result), looked up by method name:
 	// torch.nn.Linear(2, 2).to("cuda"), model.cuda().
 	if attrName != "" {
 		if e, ok := catalog.Lookup(catalog.Method, "."+attrName); ok && (isObjectPath(path) || e.AnyReceiver) {
-			ev.catalogEffect(r, e, "."+attrName+"()", c, sc, site)
+			ev.catalogEffect(r, e, "."+attrName+"()", v.Dev, c, sc, site)
 			return
 		}
 	}
-	if v.CUDA {
-		r.effect(effect{kind: effUse, api: path, site: site})
+	if v.Dev == DevNone && strings.HasPrefix(path, "torch.") {
+		// torch.stack(xs), TensorDataset(x, y), F.relu(x): the result lives
+		// where the tensors it is made of do.
+		r.value(Value{Kind: VPath, Path: path + "()", Dev: ev.argsDevice(c, sc)})
+		return
 	}
-	r.value(Value{Kind: VPath, Path: path + "()", CUDA: v.CUDA})
+	if e, ok := deviceUse(v.Dev, useName(v.Dev, path, sc.Module, receiver(c)), site); ok && !metadataMethods[attrName] {
+		r.effect(e)
+	}
+	r.value(Value{Kind: VPath, Path: path + "()", Dev: methodResult(v.Dev, attrName)})
+}
+
+// deviceCall handles calling a value the model knows only by its device
+// (a tensor or a module), or a method of one (x.float(), model(x)).
+func (ev *evaluator) deviceCall(r *callResult, d Device, attrName string, c *syntax.Call, sc *Scope, site Site) {
+	if d == DevNone {
+		return
+	}
+	if !metadataMethods[attrName] {
+		if e, ok := deviceUse(d, useName(d, "a CUDA object", sc.Module, receiver(c)), site); ok {
+			r.effect(e)
+		}
+	}
+	r.value(Value{Kind: VUnknown, Dev: methodResult(d, attrName)})
+}
+
+// argsDevice joins the devices the arguments of a call hold.
+func (ev *evaluator) argsDevice(c *syntax.Call, sc *Scope) Device {
+	d := DevNone
+	for _, a := range c.Args {
+		d = d.join(heldDeep(ev.expr(a.Value, sc), 0))
+	}
+	return d
 }
 
 // isObjectPath reports whether a path names an object (the result of a call
@@ -298,43 +404,72 @@ func isObjectPath(path string) bool {
 	return strings.Contains(recv, "()") || strings.Contains(recv, "[]")
 }
 
-// catalogEffect applies a catalog row to a call.
-func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, c *syntax.Call, sc *Scope, site Site) {
+// catalogEffect applies a catalog row to a call; recv is the device of the
+// receiver of a method (x in x.to(...)), DevNone for a function.
+func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, recv Device, c *syntax.Call, sc *Scope, site Site) {
 	if ev.shadowed(e, sc) { // initializers.go
 		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
 		return
 	}
 	switch e.Role {
 	case catalog.RoleDevice:
-		r.value(Value{Kind: VDevice, CUDA: ev.deviceArgIsCUDA(e.Device, c, sc, true)})
+		r.value(Value{Kind: VDevice, Dev: ev.deviceArg(e.Device, c, sc, DevCUDA)})
 		return
 	case catalog.RoleSetDefaultDevice:
-		r.effect(effect{kind: effDefaultDevice, cuda: ev.deviceArgIsCUDA(e.Device, c, sc, false), site: site, api: api})
+		r.effect(effect{kind: effDefaultDevice, cuda: ev.deviceArg(e.Device, c, sc, DevNone) == DevCUDA, site: site, api: api})
 		return
 	}
 	cond := condAlways
-	applies := true
+	dev := DevCUDA // where the row puts the result when it applies
 	switch e.When {
 	case catalog.DeviceArg:
-		applies = ev.deviceArgIsCUDA(e.Device, c, sc, e.Device.DefaultCUDA)
+		missing := DevNone
+		if e.Device.DefaultCUDA {
+			missing = DevCUDA
+		}
+		dev = ev.deviceArg(e.Device, c, sc, missing)
 	case catalog.DeviceArgOrDefault:
-		if arg := argExpr(c, e.Device.Pos, e.Device.Keyword); arg != nil {
-			applies = ev.deviceArgIsCUDA(e.Device, c, sc, false)
-		} else {
+		dev = ev.deviceArg(e.Device, c, sc, DevDefault)
+		if dev == DevDefault {
 			cond = condDefaultDevice
 		}
 	case catalog.UnlessNVMLCheck:
 		cond = condNoNVMLCheck
 	case catalog.UnlessFlag, catalog.DeviceMapArg:
-		applies = ev.conditionHolds(e, c, sc) // initializers.go
+		if !ev.conditionHolds(e, c, sc) { // initializers.go
+			dev = DevNone
+		}
 	}
+	name := strings.TrimPrefix(api, ".") + "()"
+	applies := dev == DevCUDA || cond == condDefaultDevice
 	if !applies || e.Effect == catalog.NoEffect {
-		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()"})
+		// A method that names no device (x.to(torch.float16)) keeps the
+		// receiver's; one that names the CPU or a device the model cannot
+		// evaluate moves it there.
+		if e.Shape == catalog.Method && dev == DevNone {
+			dev = recv
+		}
+		if u, ok := deviceUse(recv, useName(recv, api, sc.Module, receiver(c)), site); ok && e.Shape == catalog.Method {
+			r.effect(u)
+		} else if dev == DevUnknown && e.Effect != catalog.NoEffect {
+			// In a child, allocating on a device the model cannot evaluate
+			// may be the CUDA use that fails.
+			arg := argExpr(c, e.Device.Pos, e.Device.Keyword)
+			r.effect(effect{kind: effMaybeUse, api: fmt.Sprintf("`%s` names a GPU", sourceText(sc.Module, arg)), site: site})
+		}
+		if e.Effect == catalog.NoEffect && e.Shape != catalog.Method {
+			dev = DevNone
+		}
+		r.value(Value{Kind: VPath, Path: name, Dev: dev})
 		return
 	}
-	kind := effectKindOf(e)
-	r.effect(effect{kind: kind, entry: e, api: displayAPI(api, e), cond: cond, site: site})
-	r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()", CUDA: true})
+	if e.Effect == catalog.InitDriver && e.Shape != catalog.Method {
+		// Driver queries (is_available, get_device_name) answer with host
+		// data; the driver state they change is the simulation's business.
+		dev = DevNone
+	}
+	r.effect(effect{kind: effectKindOf(e), entry: e, api: displayAPI(api, e), cond: cond, site: site})
+	r.value(Value{Kind: VPath, Path: name, Dev: dev})
 }
 
 func displayAPI(api string, e *catalog.Entry) string {
@@ -344,35 +479,14 @@ func displayAPI(api string, e *catalog.Entry) string {
 	return api + "()"
 }
 
-// deviceArgIsCUDA reports whether the device argument a row names is a CUDA
-// device; missing arguments count as CUDA only when missingIsCUDA.
-func (ev *evaluator) deviceArgIsCUDA(ref catalog.ArgRef, c *syntax.Call, sc *Scope, missingIsCUDA bool) bool {
+// deviceArg is the device the argument a row names evaluates to; missing
+// when the call does not pass it.
+func (ev *evaluator) deviceArg(ref catalog.ArgRef, c *syntax.Call, sc *Scope, missing Device) Device {
 	arg := argExpr(c, ref.Pos, ref.Keyword)
 	if arg == nil {
-		return missingIsCUDA
+		return missing
 	}
-	return ev.isCUDADevice(arg, sc)
-}
-
-// isCUDADevice reports whether e may evaluate to a CUDA device: "cuda",
-// "cuda:1", f"cuda:{rank}", torch.device("cuda"), a device index, a CUDA
-// tensor's .device, or a name bound to any of these.
-func (ev *evaluator) isCUDADevice(e syntax.Expr, sc *Scope) bool {
-	for _, v := range ev.expr(e, sc) {
-		switch {
-		case v.Kind == VStr:
-			if v.Str == "cuda" || strings.HasPrefix(v.Str, "cuda:") || (v.Interp && strings.HasPrefix(v.Str, "cuda")) {
-				return true
-			}
-		case v.Kind == VDevice && v.CUDA:
-			return true
-		case v.Kind == VInt:
-			return true
-		case v.CUDA && v.Kind != VStr:
-			return true
-		}
-	}
-	return false
+	return ev.deviceNamed(arg, sc)
 }
 
 // argExpr finds an argument by keyword, or by position when pos >= 0.
@@ -410,6 +524,23 @@ func nvmlAssignment(c *syntax.Call) bool {
 	k, ok1 := c.Args[0].Value.(*syntax.String)
 	v, ok2 := c.Args[1].Value.(*syntax.String)
 	return ok1 && ok2 && k.Value == "PYTORCH_NVML_BASED_CUDA_CHECK" && v.Value == "1"
+}
+
+// object returns the Object created at site (in the evaluator's context),
+// making it with mk the first time: a call evaluated in several contexts
+// makes an object in each, with what that context hands its children.
+func (ev *evaluator) object(site Site, mk func() *Object) *Object {
+	if ev.ctx == nil {
+		return site.Mod.object(site, mk)
+	}
+	vs := site.Mod.Prog.values()
+	k := ctxSite{site.Span, site.Mod, ev.ctx}
+	if o, ok := vs.ctxObjects[k]; ok {
+		return o
+	}
+	o := mk()
+	vs.ctxObjects[k] = o
+	return o
 }
 
 // object returns the Object created at site, making it with mk the first time.

@@ -16,6 +16,11 @@ import (
 const (
 	maxEvalDepth = 24
 	maxValues    = 12
+	// maxNest bounds how many memoized evaluations (bindings, function
+	// results) may be under way inside each other; each starts its own
+	// maxEvalDepth, so that a binding reached deep inside another
+	// expression is not cut short and cached that way.
+	maxNest = 160
 )
 
 // An evaluator evaluates expressions. Bindings and function results are
@@ -27,6 +32,10 @@ const (
 // regions exponentially often on the CPython tree.
 type evaluator struct {
 	depth int
+	nest  int
+	// ctx is the call context expressions are evaluated in (context.go):
+	// nil outside of one.
+	ctx *callContext
 }
 
 // Eval returns the possible values of e evaluated in sc.
@@ -58,7 +67,7 @@ next:
 func sameValue(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
 		a.Str == b.Str && a.Interp == b.Interp && a.Int == b.Int && a.Obj == b.Obj && a.Method == b.Method &&
-		a.CUDA == b.CUDA && a.Self == b.Self && len(a.Elems) == 0 && len(b.Elems) == 0
+		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.Elems) == 0 && len(b.Elems) == 0
 }
 
 var unknownValues = []Value{{Kind: VUnknown}}
@@ -110,11 +119,16 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		}
 		return []Value{v}
 	case *syntax.Comprehension:
-		if e.Kind == syntax.ListComp || e.Kind == syntax.GeneratorExp || e.Kind == syntax.SetComp {
+		switch e.Kind {
+		case syntax.ListComp, syntax.GeneratorExp, syntax.SetComp:
 			el := merge(ev.expr(e.Elt, sc))
 			return []Value{{Kind: VList, Elems: []Value{el}}}
+		case syntax.DictComp:
+			return []Value{{Kind: VDict, Elems: []Value{merge(ev.expr(e.Value, sc))}, Keys: []string{""}}}
 		}
 		return unknown()
+	case *syntax.Dict:
+		return []Value{ev.dict(e, sc)}
 	case *syntax.IfExp:
 		return add(ev.expr(e.Body, sc), ev.expr(e.Else, sc)...)
 	case *syntax.BoolOp:
@@ -127,15 +141,13 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		return ev.expr(e.X, sc)
 	case *syntax.Lambda:
 		if f := sc.Module.lambdas[e.Span]; f != nil {
-			return []Value{{Kind: VFunc, Func: f}}
+			return []Value{ev.closure(Value{Kind: VFunc, Func: f})}
 		}
 		return unknown()
 	case *syntax.BinOp:
-		// Arithmetic on a CUDA tensor gives a CUDA tensor.
-		for _, v := range add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...) {
-			if v.CUDA {
-				return []Value{{Kind: VUnknown, CUDA: true}}
-			}
+		// Arithmetic on tensors gives a tensor where they live.
+		if d := heldDeep(ev.expr(e.X, sc), 3).join(heldDeep(ev.expr(e.Y, sc), 3)); d != DevNone {
+			return []Value{{Kind: VUnknown, Dev: d}}
 		}
 		return unknown()
 	}
@@ -143,14 +155,14 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 }
 
 // merge folds several possible values into one representative: the first,
-// marked CUDA if any is.
+// on the join of their devices.
 func merge(vs []Value) Value {
 	if len(vs) == 0 {
 		return Value{Kind: VUnknown}
 	}
 	v := vs[0]
 	for _, o := range vs[1:] {
-		v.CUDA = v.CUDA || o.CUDA
+		v.Dev = v.Dev.join(o.Dev)
 	}
 	return v
 }
@@ -159,6 +171,9 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 	switch v.Kind {
 	case VList:
 		if len(e.Index) == 1 {
+			if o, ok := e.Index[0].(*syntax.Opaque); ok && o.Kind == "slice" {
+				return []Value{{Kind: VList, Elems: v.Elems}} // workers[1:]
+			}
 			if n, ok := e.Index[0].(*syntax.Number); ok {
 				if i, ok := parseInt(n.Text); ok && i >= 0 && i < len(v.Elems) {
 					return []Value{v.Elems[i]}
@@ -166,17 +181,34 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 			}
 		}
 		return v.Elems
+	case VDict:
+		if len(e.Index) == 1 {
+			return dictGet(v, constKey(e.Index[0]))
+		}
+		return v.Elems
+	case VNamespace:
+		return unknown()
 	case VPath:
-		return []Value{{Kind: VPath, Path: v.Path + "[]", CUDA: v.CUDA}}
+		return []Value{{Kind: VPath, Path: v.Path + "[]", Dev: v.Dev}}
 	case VFunc:
 		if v.Path != "" {
 			return []Value{{Kind: VPath, Path: v.Path + "[]"}}
 		}
 	}
-	if v.CUDA {
-		return []Value{{Kind: VUnknown, CUDA: true}}
+	if v.Dev != DevNone {
+		// A slice of a tensor lives where the tensor does.
+		return []Value{{Kind: VUnknown, Dev: v.Dev}}
 	}
 	return unknown()
+}
+
+// fresh starts a memoized evaluation at depth 0 and returns what restores
+// the evaluator after it.
+func (ev *evaluator) fresh() func() {
+	depth := ev.depth
+	ev.depth = 0
+	ev.nest++
+	return func() { ev.depth = depth; ev.nest-- }
 }
 
 // lookup finds the bindings a name refers to from scope sc.
@@ -221,21 +253,39 @@ func (ev *evaluator) name(id string, sc *Scope) []Value {
 }
 
 func (ev *evaluator) binding(b *Binding) []Value {
+	if c := ev.ctx.owning(b.Scope); c != nil {
+		return ev.bindingIn(c, b)
+	}
+	if vs, ok := ev.globalFromContexts(b); ok {
+		return vs
+	}
 	if b.evaluated {
 		return b.values
 	}
 	if b.evaluating {
 		return nil
 	}
+	if ev.ctx != nil {
+		// The program-wide cache holds values evaluated outside of any
+		// context.
+		saved := ev.ctx
+		ev.ctx = nil
+		defer func() { ev.ctx = saved }()
+	}
+	if ev.nest >= maxNest {
+		return unknown()
+	}
 	b.evaluating = true
 	// A binding's value is cached for every later use: compute it with the
 	// whole depth budget, not what is left of the expression that first
 	// asked, or a name first met deep in an evaluation would stay unknown.
 	// Cycles are cut by evaluating; each binding is computed once.
-	saved := ev.depth
-	ev.depth = 0
+	restore := ev.fresh()
 	vs := ev.bindingUncached(b)
-	ev.depth = saved
+	if b.Kind == BindAssign || b.Kind == BindWith {
+		vs = ev.withAppends(b, vs)
+	}
+	restore()
 	b.evaluating = false
 	b.values, b.evaluated = vs, true
 	return vs
@@ -247,15 +297,7 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 	case BindAssign, BindWith:
 		return unpack(ev.expr(b.Value, b.Scope), b.Index)
 	case BindIter:
-		var elems []Value
-		for _, v := range ev.expr(b.Value, b.Scope) {
-			switch {
-			case v.Kind == VList:
-				elems = add(elems, v.Elems...)
-			case v.CUDA:
-				elems = add(elems, Value{Kind: VUnknown, CUDA: true})
-			}
-		}
+		elems := iterElems(ev.expr(b.Value, b.Scope))
 		if len(elems) == 0 {
 			return unknown()
 		}
@@ -280,7 +322,7 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 		}
 		return []Value{{Kind: VPath, Path: catalog.Canonical(JoinDotted(mod, b.Attr))}}
 	case BindDef:
-		return []Value{ev.funcValue(b.Func)}
+		return []Value{ev.closure(ev.funcValue(b.Func))}
 	case BindClass:
 		return []Value{{Kind: VClass, Class: b.Class}}
 	case BindParam:
@@ -322,8 +364,8 @@ func unpack(vs []Value, idx []int) []Value {
 			case v.Kind == VObject && v.Obj.Kind == ObjFork && i == 0:
 				// pid, fd = os.forkpty()
 				next = add(next, v)
-			case v.CUDA:
-				next = add(next, Value{Kind: VUnknown, CUDA: true})
+			case held(v) != DevNone:
+				next = add(next, Value{Kind: VUnknown, Dev: v.Dev})
 			default:
 				next = add(next, Value{Kind: VUnknown})
 			}
@@ -396,7 +438,10 @@ func (ev *evaluator) attr(vals []Value, name string) []Value {
 func (ev *evaluator) attrOf(v Value, name string) []Value {
 	switch v.Kind {
 	case VPath:
-		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, CUDA: v.CUDA}}
+		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
+			return []Value{attrResult(v, name)}
+		}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, Dev: v.Dev}}
 	case VModule:
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
 			return vs
@@ -406,16 +451,27 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		}
 		return unknown()
 	case VClass, VInstance:
-		return ev.classAttr(v, name, 0)
+		vs := ev.classAttr(v, name, 0)
+		if v.Kind == VInstance {
+			for i := range vs {
+				if vs[i].Kind == VFunc && vs[i].Self != nil {
+					// A bound method: self is the receiver.
+					vs[i].Self, vs[i].Env = v.Class, v.Env
+				}
+			}
+		}
+		return vs
 	case VContext:
 		return []Value{{Kind: VPath, Path: v.Method.Family + "." + name, Method: v.Method}}
 	case VObject:
 		return []Value{{Kind: VObjMethod, Obj: v.Obj, Str: name}}
 	case VDevice:
 		return unknown()
+	case VNamespace:
+		return dictGet(v, name)
 	}
-	if v.CUDA {
-		return []Value{{Kind: VUnknown, CUDA: true}}
+	if v.Dev != DevNone {
+		return []Value{attrResult(v, name)}
 	}
 	return unknown()
 }
@@ -439,6 +495,11 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 	var out []Value
 	if v.Kind == VInstance {
 		for _, b := range c.SelfAttrs[name] {
+			if owner := v.Env.owning(b.Scope); owner != nil {
+				// Set in the constructor call that made v.
+				out = add(out, ev.bindingIn(owner, b)...)
+				continue
+			}
 			out = add(out, ev.binding(b)...)
 		}
 	}
@@ -457,7 +518,7 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 			case VClass:
 				nv := bv
 				if v.Kind == VInstance {
-					nv.Kind = VInstance
+					nv.Kind, nv.Env = VInstance, v.Env
 				}
 				if vs := ev.classAttr(nv, name, depth+1); len(vs) > 0 && vs[0].Kind != VUnknown {
 					out = add(out, vs...)

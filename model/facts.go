@@ -96,7 +96,7 @@ func effectFacts(e *effect) facts {
 // callFacts are the facts of calling a local function: its own, and when
 // it iterates its parameters, those of the loaders the call hands it.
 func callFacts(e *effect) facts {
-	f := e.fn.facts()
+	f := factsIn(e.fn, e.ctx)
 	if !f.iterates {
 		return f
 	}

@@ -75,9 +75,9 @@ func (ev *evaluator) placesOnGPU(e syntax.Expr, sc *Scope) bool {
 			}
 		case v.Kind == VStr && v.Interp && strings.HasPrefix(v.Str, "cuda"):
 			return true
-		case v.Kind == VInt, v.Kind == VDevice && v.CUDA:
+		case v.Kind == VInt, v.Kind == VDevice && v.Dev == DevCUDA:
 			return true
-		case v.CUDA && v.Kind != VStr:
+		case held(v) == DevCUDA:
 			return true
 		}
 	}

@@ -685,7 +685,7 @@ func (b *builder) hfTrainerLoader(c *syntax.Call) {
 			o.Persistent = isTrue(b.ev.expr(p, b.sc))
 		}
 		b.ev.addDataset(o, dataset, b.sc)
-		b.ev.addTarget(o, argExpr(ctor, 2, "data_collator"), b.sc)
+		b.ev.addTarget(o, argExpr(ctor, 2, "data_collator"), b.sc, unknownArgs)
 		return o
 	})
 	b.effect(effect{kind: effIterate, src: loaderSrc{objs: []*Object{obj}}, site: site})

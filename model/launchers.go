@@ -173,7 +173,7 @@ func (ev *evaluator) callObject(r *callResult, o *Object, c *syntax.Call, sc *Sc
 	}
 	for _, a := range c.Args {
 		for _, f := range ev.delayedFuncs(a.Value, sc) {
-			ev.addTarget(o, f, sc)
+			ev.addTarget(o, f, sc, unknownArgs)
 		}
 	}
 	ev.objectMethod(r, o, "__call__", c, sc, site)

@@ -73,7 +73,7 @@ func TestNotebookLauncher(t *testing.T) {
 			t.Errorf("%s: object %s, method %+v, targets %+v", tt.call, o.Kind, o.Method, o.Targets)
 		}
 	}
-	if l := launch(t, "accelerate.notebook_launcher(work, (cuda_x,), 8)\n"); !l.obj.ArgsCUDA {
+	if l := launch(t, "accelerate.notebook_launcher(work, (cuda_x,), 8)\n"); l.obj.ArgsDev != DevCUDA {
 		t.Errorf("CUDA args not handed to the children")
 	}
 }

@@ -117,11 +117,11 @@ x = th.zeros(3).cuda()
 		t.Errorf("ctx = %+v", ctx)
 	}
 	dev := m.Eval(&syntax.Name{ID: "DEV"}, m.Scope)
-	if len(dev) != 1 || dev[0].Kind != VDevice || !dev[0].CUDA {
+	if len(dev) != 1 || dev[0].Kind != VDevice || dev[0].Dev != DevCUDA {
 		t.Errorf("DEV = %+v", dev)
 	}
 	x := m.Eval(&syntax.Name{ID: "x"}, m.Scope)
-	if len(x) != 1 || !x[0].CUDA {
+	if len(x) != 1 || x[0].Dev != DevCUDA {
 		t.Errorf("x = %+v", x)
 	}
 }

@@ -58,7 +58,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 	case procapi.Launcher, procapi.Trainer:
 		return ev.launcherCall(r, api, family, v, c, sc, site) // launchers.go
 	case procapi.Channel:
-		obj := sc.Module.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+		obj := ev.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
 		end := Value{Kind: VObject, Obj: obj}
 		if api.Pair {
 			r.value(Value{Kind: VList, Elems: []Value{end, end}})
@@ -74,13 +74,25 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 // startCall handles a call of an API that starts processes, now or through
 // the object it makes.
 func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v Value, c *syntax.Call, sc *Scope, site Site) {
+	workersFlag := ""
 	if api.Workers.IsSet() {
-		if w := argOf(c, api.Workers); w == nil || isZero(ev.expr(w, sc)) {
+		w := argOf(c, api.Workers)
+		if w == nil {
 			r.value(Value{Kind: VPath, Path: v.Path + "()"})
 			return
 		}
+		n := ev.expr(w, sc)
+		if isZero(n) {
+			r.value(Value{Kind: VPath, Path: v.Path + "()"})
+			return
+		}
+		workersFlag, _ = optionFlag(n, 0)
 	}
-	obj := sc.Module.object(site, func() *Object { return ev.newObject(api, family, v.Method, c, sc, site) })
+	obj := ev.object(site, func() *Object {
+		o := ev.newObject(api, family, v.Method, c, sc, site)
+		o.WorkersFlag = workersFlag
+		return o
+	})
 	switch api.Kind {
 	case procapi.Fork, procapi.Pool, procapi.Launch, procapi.Manager:
 		r.effect(effect{kind: effStart, obj: obj, site: site})
@@ -112,11 +124,11 @@ func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, 
 		ev.addDataset(o, argOf(c, api.Dataset), sc)
 	}
 	for _, t := range api.Targets {
-		ev.addTarget(o, argOf(c, t), sc)
+		ev.addTarget(o, argOf(c, t), sc, func() argList { return ev.handed(api.Args, c, sc) })
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
-			ev.argsCUDA(o, e, sc)
+			ev.handedValues(o, e, sc)
 		}
 	}
 	return o
@@ -129,14 +141,14 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 		return
 	}
 	for _, t := range api.Targets {
-		ev.addTarget(o, argOf(c, t), sc)
+		ev.addTarget(o, argOf(c, t), sc, func() argList { return ev.handed(api.Args, c, sc) })
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
 			if api.Kind == procapi.Send {
 				ev.sendCUDA(o, e, sc)
 			} else {
-				ev.argsCUDA(o, e, sc)
+				ev.handedValues(o, e, sc)
 			}
 		}
 	}
@@ -193,7 +205,7 @@ func (ev *evaluator) moduleNames(e syntax.Expr, sc *Scope) []string {
 // sendCUDA marks a channel through which the parent sends CUDA objects.
 func (ev *evaluator) sendCUDA(o *Object, e syntax.Expr, sc *Scope) {
 	for _, v := range ev.expr(e, sc) {
-		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
+		if held(v) == DevCUDA {
 			o.CarriesCUDA = true
 		}
 	}
@@ -218,19 +230,28 @@ func (ev *evaluator) startSpec(api *procapi.API, family string, ctx MethodSpec, 
 }
 
 // addDataset adds the methods of a dataset the loader's workers run
-// (__getitem__, __getitems__, __iter__); a dataset the model cannot
+// (__getitem__, __getitems__, __iter__), with self bound to the dataset the
+// parent made (its attributes are what its constructor stored). A dataset
+// that is itself CUDA data (a TensorDataset of CUDA tensors, a list of them)
+// is handed to the workers, which index it. A dataset the model cannot
 // resolve is assumed to stay on the CPU.
 func (ev *evaluator) addDataset(o *Object, ds syntax.Expr, sc *Scope) {
 	found := false
 	if ds != nil {
-		for _, v := range ev.expr(ds, sc) {
+		vals := ev.expr(ds, sc)
+		if d := heldDeep(vals, 0); d > o.ArgsDev {
+			o.ArgsDev, o.ArgsSite = d, Site{sc.Module, ds.Pos()}
+			found = found || d != DevNone
+		}
+		for _, v := range vals {
 			if v.Kind != VInstance {
 				continue
 			}
 			for _, name := range []string{"__getitem__", "__getitems__", "__iter__"} {
 				if f := ev.method(v.Class, name, 0); f != nil {
 					f.referenced = true
-					o.Targets = append(o.Targets, Target{Func: f, Site: Site{f.Module, f.NameSpan()}, Desc: v.Class.Name + "." + name})
+					ctx := ev.contextFor(Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}, argList{})
+					o.Targets = append(o.Targets, Target{Func: f, Site: Site{f.Module, f.NameSpan()}, Desc: v.Class.Name + "." + name, Ctx: ctx})
 					found = true
 				}
 			}
@@ -241,9 +262,97 @@ func (ev *evaluator) addDataset(o *Object, ds syntax.Expr, sc *Scope) {
 	}
 }
 
+// handed is what a call hands its targets' code, as the Binds of the row's
+// Args say; incomplete when the row says nothing about it.
+func (ev *evaluator) handed(args []procapi.Arg, c *syntax.Call, sc *Scope) argList {
+	l := argList{complete: true}
+	known := false
+	for _, a := range args {
+		if a.Binds == procapi.BindsAfterIndex {
+			l.pos = append(l.pos, []Value{{Kind: VUnknown}}) // the process index
+		}
+	}
+	for _, a := range args {
+		if a.Binds == procapi.BindsNothing {
+			continue
+		}
+		known = true
+		if a.Rest {
+			rest := &syntax.Call{Func: c.Func, Args: c.Args[min(a.Pos, len(c.Args)):]}
+			switch a.Binds {
+			case procapi.BindsRest:
+				r := ev.callArgs(rest, sc)
+				l.pos, l.kw, l.complete = append(l.pos, r.pos...), append(l.kw, r.kw...), l.complete && r.complete
+			case procapi.BindsZip:
+				for _, x := range rest.Args {
+					if x.Keyword != "" || x.Star != 0 {
+						l.complete = false
+						break
+					}
+					l.pos = append(l.pos, elemsOrUnknown(iterElems(ev.expr(x.Value, sc))))
+				}
+			}
+			continue
+		}
+		e := argOf(c, a)
+		if e == nil {
+			continue
+		}
+		vals := ev.expr(e, sc)
+		switch a.Binds {
+		case procapi.BindsArgs, procapi.BindsAfterIndex:
+			if len(vals) == 1 && vals[0].Kind == VList {
+				for _, el := range vals[0].Elems {
+					l.pos = append(l.pos, []Value{el})
+				}
+			} else {
+				l.complete = false
+			}
+		case procapi.BindsKwargs:
+			if len(vals) == 1 && vals[0].Kind == VDict && !slicesContain(vals[0].Keys, "") {
+				for i, k := range vals[0].Keys {
+					l.kw = append(l.kw, kwArg{k, []Value{vals[0].Elems[i]}})
+				}
+			} else {
+				l.complete = false
+			}
+		case procapi.BindsEach:
+			l.pos = append(l.pos, elemsOrUnknown(iterElems(vals)))
+		case procapi.BindsEachArgs:
+			var cols [][]Value
+			for _, el := range iterElems(vals) {
+				if el.Kind != VList {
+					l.complete = false
+					continue
+				}
+				for i, x := range el.Elems {
+					if i == len(cols) {
+						cols = append(cols, nil)
+					}
+					cols[i] = add(cols[i], x)
+				}
+			}
+			if len(cols) == 0 {
+				l.complete = false
+			}
+			l.pos = append(l.pos, cols...)
+		}
+	}
+	l.complete = l.complete && known
+	return l
+}
+
+func elemsOrUnknown(vs []Value) []Value {
+	if len(vs) == 0 {
+		return unknown()
+	}
+	return vs
+}
+
 // addTarget resolves a callable handed to a child (target=, pool.map(f),
-// executor.submit(f), initializer=) and records it once.
-func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
+// executor.submit(f), initializer=) and records it once, in the context of
+// what the child is handed (args, made on demand).
+func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope, args func() argList) {
 	if e == nil {
 		return
 	}
@@ -258,19 +367,32 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
 		desc = desc[:57] + "..."
 	}
 	added := false
+	var handed *argList
 	for _, v := range ev.expr(e, sc) {
 		var f *Function
+		fv := v
 		switch v.Kind {
 		case VFunc:
 			f = v.Func
 		case VInstance:
-			f = ev.method(v.Class, "__call__", 0)
+			// A callable object: its __call__ runs, on the instance.
+			if f = ev.method(v.Class, "__call__", 0); f != nil {
+				fv = Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}
+			}
 		case VConst:
 			continue // target=None
 		}
 		if f != nil {
 			f.referenced = true
-			o.Targets = append(o.Targets, Target{Func: f, Site: site, Desc: desc})
+			if handed == nil {
+				l := args()
+				handed = &l
+			}
+			var ctx *callContext
+			if fv.Path == "" {
+				ctx = ev.contextFor(fv, *handed)
+			}
+			o.Targets = append(o.Targets, Target{Func: f, Site: site, Desc: desc, Ctx: ctx})
 			added = true
 		}
 		if v.Kind == VPath {
@@ -285,29 +407,27 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope) {
 	}
 }
 
-// argsCUDA marks o when e (an args tuple, an iterable) carries CUDA objects.
-func (ev *evaluator) argsCUDA(o *Object, e syntax.Expr, sc *Scope) {
+// handedValues records where the objects e (an args tuple, an iterable) hands
+// to o's children live, and the channels among them.
+func (ev *evaluator) handedValues(o *Object, e syntax.Expr, sc *Scope) {
 	if e == nil {
 		return
 	}
-	var walk func(vs []Value, depth int) bool
-	walk = func(vs []Value, depth int) bool {
+	var walk func(vs []Value, depth int)
+	walk = func(vs []Value, depth int) {
 		for _, v := range vs {
-			if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
-				return true
+			if d := held(v); d > o.ArgsDev {
+				o.ArgsDev, o.ArgsSite = d, Site{sc.Module, e.Pos()}
 			}
 			if v.Kind == VObject && v.Obj.Kind == ObjChannel && !containsObj(o.Channels, v.Obj) {
 				o.Channels = append(o.Channels, v.Obj)
 			}
-			if v.Kind == VList && depth < 3 && walk(v.Elems, depth+1) {
-				return true
+			if (v.Kind == VList || v.Kind == VDict) && depth < 3 {
+				walk(v.Elems, depth+1)
 			}
 		}
-		return false
 	}
-	if walk(ev.expr(e, sc), 0) {
-		o.ArgsCUDA = true
-	}
+	walk(ev.expr(e, sc), 0)
 }
 
 func isZero(vs []Value) bool {

@@ -273,8 +273,8 @@ func checkModuleCall(t *testing.T, call string, api *procapi.API, family string,
 	if dataset != api.Dataset.IsSet() || o.AssumedCPU {
 		t.Errorf("%s: dataset target %v (assumed CPU %v), want %v", call, dataset, o.AssumedCPU, api.Dataset.IsSet())
 	}
-	if o.ArgsCUDA != (len(api.Args) > 0) {
-		t.Errorf("%s: CUDA arguments %v, want %v", call, o.ArgsCUDA, len(api.Args) > 0)
+	if (o.ArgsDev == DevCUDA) != (len(api.Args) > 0) {
+		t.Errorf("%s: arguments on %v, want CUDA %v", call, o.ArgsDev, len(api.Args) > 0)
 	}
 	if o.Persistent != api.Persistent.IsSet() || o.PinMemory != api.PinMemory.IsSet() {
 		t.Errorf("%s: persistent %v, pin memory %v", call, o.Persistent, o.PinMemory)
@@ -380,7 +380,7 @@ func checkMethodCall(t *testing.T, src string, api *procapi.API, m *Module, r ca
 	if works != len(api.Targets) {
 		t.Errorf("%s: %d targets run work, want %d", call, works, len(api.Targets))
 	}
-	handed := o.ArgsCUDA
+	handed := o.ArgsDev == DevCUDA
 	if api.Kind == procapi.Send {
 		handed = o.CarriesCUDA
 	}

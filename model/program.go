@@ -42,6 +42,8 @@ type Program struct {
 
 	mu      sync.Mutex
 	modules map[string]*moduleSlot
+
+	vals *valueState // see values
 }
 
 type moduleSlot struct {

@@ -265,13 +265,13 @@ func (s *simulator) effect(e *effect, st *simState) {
 		// Run it if it does something the simulation tracks, or iterates
 		// a parameter this call hands loaders to.
 		frame := s.bindFrame(e.binds)
-		if !e.fn.facts().relevant && (len(frame) == 0 || !e.fn.facts().iterates) {
+		if f := factsIn(e.fn, e.ctx); !f.relevant && (len(frame) == 0 || !f.iterates) {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
-		s.run(e.fn.summaryOf(), st)
+		s.run(summaryIn(e.fn, e.ctx), st)
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
@@ -456,11 +456,15 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
 		}
+		if site, what, ok := s.maybeTouches(b.out, 0); ok {
+			u.Verdict, u.Evidence, u.Reason = ChildUnknown, site, maybeReason(what)
+			return u
+		}
 		u.Verdict = ChildNoCUDA
 		return u
 	}
-	if o.ArgsCUDA {
-		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.Site, "CUDA objects passed to the child"
+	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && st.defaultCUDA {
+		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.ArgsSite, "CUDA objects passed to the child"
 		return u
 	}
 	for _, ch := range o.Channels {
@@ -481,14 +485,20 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if site, api, ok := s.funcTouches(t.Func, st, 0); ok {
+		if site, api, ok := s.funcTouches(t.Func, t.Ctx, st, 0); ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
 		}
 		if hidden == "" {
-			if api, ok := opaque(t.Func.summaryOf()); ok {
+			if api, ok := opaque(summaryIn(t.Func, t.Ctx)); ok {
 				hidden = api
 			}
+		}
+	}
+	if o.Kind == ObjLoader || unresolved == "" && hidden == "" {
+		if site, what, ok := s.maybeUsed(o); ok {
+			u.Verdict, u.Evidence, u.Reason = ChildUnknown, site, maybeReason(what)
+			return u
 		}
 	}
 	switch {
@@ -545,9 +555,12 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 			}
 			return e.site, e.api, true
 		case effUse:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
+			}
 			return e.site, e.api, true
 		case effCall:
-			if site, api, ok := s.funcTouches(e.fn, st, depth+1); ok {
+			if site, api, ok := s.funcTouches(e.fn, e.ctx, st, depth+1); ok {
 				return site, api, true
 			}
 		case effImport:
@@ -564,8 +577,11 @@ func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, str
 	return s.memoTouches(&m.touch, m.topSummary, st, depth)
 }
 
-// funcTouches memoizes touches for a function's summary.
-func (s *simulator) funcTouches(f *Function, st *simState, depth int) (Site, string, bool) {
+// funcTouches memoizes touches for a function's summary (in a context).
+func (s *simulator) funcTouches(f *Function, c *callContext, st *simState, depth int) (Site, string, bool) {
+	if c != nil {
+		return s.memoTouches(&c.touch, func() []event { return summaryIn(f, c) }, st, depth)
+	}
 	return s.memoTouches(&f.touch, f.summaryOf, st, depth)
 }
 

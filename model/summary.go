@@ -385,6 +385,15 @@ func (b *builder) ifStmt(s *syntax.If) {
 		}
 	}
 	b.expr(s.Test)
+	if t, ok := b.ev.truth(s.Test, b.sc); ok {
+		// A test decided by constants takes one arm (truth.go).
+		if t {
+			b.stmts(s.Body)
+		} else {
+			b.stmts(s.Else)
+		}
+		return
+	}
 	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
 		if !obj.ChildFound {
 			obj.ChildFound = true
@@ -535,12 +544,13 @@ func (b *builder) expr(e syntax.Expr) {
 			b.effect(eff)
 		}
 		b.loaderCall(e, dropped)
-		if desc, ok := b.opaqueCallee(e.Func); ok {
+		if desc, ok := b.opaqueCallee(e.Func); ok && !b.ev.knownCallee(e.Func, b.sc) {
 			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
 		}
 	case *syntax.Attribute:
 		b.expr(e.X)
 		b.attrRead(e)
+		b.selfAttrRead(e)
 	case *syntax.Name:
 		b.nameRead(e)
 	case *syntax.Lambda:
@@ -653,11 +663,9 @@ func (b *builder) nameRead(n *syntax.Name) {
 			return
 		}
 	}
-	for _, v := range b.ev.expr(n, b.sc) {
-		if v.CUDA && v.Kind != VStr && v.Kind != VDevice {
-			b.effect(effect{kind: effUse, api: n.ID, site: Site{b.m, n.Span}})
-			return
-		}
+	d := heldDeep(b.ev.expr(n, b.sc), 0)
+	if e, ok := deviceUse(d, useName(d, n.ID, b.m, n), Site{b.m, n.Span}); ok {
+		b.effect(e)
 	}
 }
 

@@ -19,10 +19,12 @@ const (
 	VInt                 // an int constant: Int
 	VConst               // True, False, None
 	VList                // a list or tuple display: Elems
+	VDict                // a dict display or comprehension: Elems are its values, Keys its constant keys
+	VNamespace           // an attribute bag (argparse's parse_args(), SimpleNamespace): Elems and Keys as VDict's, by attribute name
 	VContext             // a multiprocessing context (get_context): Method
 	VObject              // a process, pool, executor, DataLoader or os.fork result: Obj
 	VObjMethod           // a method of an Object (pool.map): Obj, Str is the method name
-	VDevice              // a device object (torch.device): CUDA says whether it names CUDA
+	VDevice              // a device object (torch.device): Dev is the device it names
 )
 
 // Value is one possible value of an expression. Expressions evaluate to a
@@ -37,13 +39,23 @@ type Value struct {
 	Interp bool
 	Int    int
 	Elems  []Value
+	Keys   []string   // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
 	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
 	Obj    *Object
-	// CUDA marks a value that lives on, or names, a CUDA device: a tensor or
-	// module moved to the GPU, a CUDA stream, a CUDA device object or string.
-	CUDA bool
-	// Self marks the implicit receiver of a bound method (self.m).
+	// Dev is where the value lives (a tensor, module or array), or the
+	// device a device object names; DevNone for everything else (device.go).
+	Dev Device
+	// Self marks the implicit receiver of a bound method (self.m): the
+	// receiver's class.
 	Self *Class
+	// Env is the call context a value carries (context.go): for an
+	// instance, the context of the __init__ call that made it (its
+	// attributes are read there); for a function, the context of the
+	// function it is nested in (its free variables) or, for a bound method,
+	// the receiver's.
+	Env *callContext
+	// Partial holds the arguments functools.partial bound to a function.
+	Partial *argList
 }
 
 // MethodKind says how a start method was chosen.
@@ -103,6 +115,11 @@ type Target struct {
 	// API is set for a library function the catalog says touches CUDA
 	// (executor.submit(cuda.to_device, ...)).
 	API string
+	// Ctx binds Func's parameters to what the parent hands the child
+	// (args=, the elements of a map's iterable, partial's arguments,
+	// initargs, the instance of a callable object or Process subclass); nil
+	// when nothing useful is known.
+	Ctx *callContext
 }
 
 // Object is a process-starting object created at one call site.
@@ -111,9 +128,11 @@ type Object struct {
 	Site    Site // the creating call
 	Method  MethodSpec
 	Targets []Target
-	// ArgsCUDA is set when CUDA objects are passed to the children (args=,
-	// pool.map arguments): the children use CUDA through them.
-	ArgsCUDA bool
+	// ArgsDev is where the objects passed to the children (args=, pool.map
+	// arguments) live, joined, and ArgsSite where the worst of them is
+	// passed: CUDA objects make the children use CUDA.
+	ArgsDev  Device
+	ArgsSite Site
 	// Channels are the queues and pipes handed to the children; a channel
 	// the parent puts CUDA objects into (CarriesCUDA) makes the children use
 	// CUDA when they read it.
@@ -121,8 +140,11 @@ type Object struct {
 	CarriesCUDA bool
 	// Loader details.
 	Persistent bool // persistent_workers=True: forks once, on the first iteration
-	PinMemory  bool // pin_memory=True: the parent initializes CUDA after forking
-	AssumedCPU bool // the dataset could not be resolved: assumed CPU-only
+	// WorkersFlag is the command-line option (argparse, default 0) the
+	// number of workers comes from: the loader forks only when it is set.
+	WorkersFlag string
+	PinMemory   bool // pin_memory=True: the parent initializes CUDA after forking
+	AssumedCPU  bool // the dataset could not be resolved: assumed CPU-only
 	// os.fork details: the arm of `if pid == 0:` that runs in the child.
 	ChildBody  []syntax.Stmt
 	ChildScope *Scope

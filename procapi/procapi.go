@@ -143,7 +143,38 @@ type Arg struct {
 	// Rest: every argument from Pos on, keywords included
 	// (executor.submit(fn, *args, **kwargs)).
 	Rest bool
+	// Binds says how an argument of Args reaches the parameters of the
+	// Targets.
+	Binds Binds
 }
+
+// Binds is how a value handed to the children becomes the arguments their
+// code is called with.
+type Binds uint8
+
+const (
+	// BindsNothing: the value reaches the children some other way.
+	BindsNothing Binds = iota
+	// BindsArgs: a tuple of positional arguments (args=, initargs=).
+	BindsArgs
+	// BindsKwargs: a dict of keyword arguments (kwargs=, kwds=).
+	BindsKwargs
+	// BindsEach: an iterable whose every element is the first argument
+	// (Pool.map).
+	BindsEach
+	// BindsEachArgs: an iterable whose every element is a tuple of
+	// positional arguments (Pool.starmap).
+	BindsEachArgs
+	// BindsRest: a Rest argument; the call's arguments from Pos on are the
+	// arguments (executor.submit(fn, *args, **kwargs)).
+	BindsRest
+	// BindsZip: a Rest argument; each of the call's arguments from Pos on is
+	// an iterable giving one positional argument (executor.map).
+	BindsZip
+	// BindsAfterIndex: a tuple of positional arguments after the process
+	// index (torch.multiprocessing.spawn(fn, args)).
+	BindsAfterIndex
+)
 
 // IsSet reports whether a names an argument.
 func (a Arg) IsSet() bool { return a.Keyword != "" || a.Rest }

@@ -4,6 +4,7 @@ package procapi
 func pos(i int, keyword string) Arg { return Arg{Pos: i, Keyword: keyword} }
 func kw(keyword string) Arg         { return Arg{Pos: -1, Keyword: keyword} }
 func rest(i int) Arg                { return Arg{Pos: i, Rest: true} }
+func binds(a Arg, b Binds) Arg      { a.Binds = b; return a }
 
 const (
 	pyMP      = "https://docs.python.org/3/library/multiprocessing.html"
@@ -48,13 +49,13 @@ var rows = []API{
 	// multiprocessing, torch.multiprocessing and multiprocess.
 	{Kind: Process, Family: EachFamily, Names: []string{"Process", "context.Process"},
 		Targets:  []Arg{pos(1, "target")},
-		Args:     []Arg{pos(3, "args"), pos(4, "kwargs")},
+		Args:     []Arg{binds(pos(3, "args"), BindsArgs), binds(pos(4, "kwargs"), BindsKwargs)},
 		Evidence: pyMP + "#multiprocessing.Process",
 		Note:     "Process(group, target, name, args, kwargs); a local subclass runs its run method"},
 	{Kind: Pool, Family: EachFamily, Names: []string{"Pool", "pool.Pool"},
 		Method:   pos(4, "context"),
 		Targets:  []Arg{pos(1, "initializer")},
-		Args:     []Arg{pos(2, "initargs")},
+		Args:     []Arg{binds(pos(2, "initargs"), BindsArgs)},
 		Evidence: pyMP + "#multiprocessing.pool.Pool",
 		Note:     "Pool(processes, initializer, initargs, maxtasksperchild, context); the workers start in the constructor"},
 	{Kind: Manager, Family: EachFamily, Names: []string{"Manager", "managers.SyncManager().start"},
@@ -83,8 +84,9 @@ var rows = []API{
 		Names:    []string{"concurrent.futures.ProcessPoolExecutor", "concurrent.futures.process.ProcessPoolExecutor"},
 		Method:   pos(1, "mp_context"),
 		Targets:  []Arg{pos(2, "initializer")},
+		Args:     []Arg{binds(pos(3, "initargs"), BindsArgs)},
 		Evidence: "https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.ProcessPoolExecutor",
-		Note:     "ProcessPoolExecutor(max_workers, mp_context, initializer, initargs); initargs are not followed yet"},
+		Note:     "ProcessPoolExecutor(max_workers, mp_context, initializer, initargs)"},
 
 	// ---------------------------------------------------------------------
 	// torch
@@ -92,7 +94,7 @@ var rows = []API{
 		StartMethod: "spawn",
 		Method:      pos(5, "start_method"),
 		Targets:     []Arg{pos(0, "fn")},
-		Args:        []Arg{pos(1, "args")},
+		Args:        []Arg{binds(pos(1, "args"), BindsAfterIndex)},
 		Evidence:    "https://pytorch.org/docs/stable/multiprocessing.html#spawning-subprocesses",
 		Note:        "spawn(fn, args, nprocs, join, daemon, start_method); start_processes takes the same arguments"},
 	{Kind: Loader, Family: "multiprocessing", Names: []string{"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"},
@@ -186,18 +188,30 @@ var rows = []API{
 	{Kind: Start, On: Process, Names: []string{"start"},
 		Evidence: pyMP + "#multiprocessing.Process.start"},
 	{Kind: Hand, On: Pool,
-		Names:    []string{"map", "imap", "imap_unordered", "starmap", "apply", "apply_async", "map_async", "starmap_async"},
+		Names:    []string{"map", "imap", "imap_unordered", "map_async"},
 		Targets:  []Arg{pos(0, "func")},
-		Args:     []Arg{pos(1, "iterable"), pos(1, "args")},
+		Args:     []Arg{binds(pos(1, "iterable"), BindsEach)},
 		Evidence: pyMP + "#multiprocessing.pool.Pool.map",
-		Note:     "map-like methods take (func, iterable), apply-like ones (func, args)"},
+		Note:     "each element of the iterable is one call's argument"},
+	{Kind: Hand, On: Pool,
+		Names:    []string{"starmap", "starmap_async"},
+		Targets:  []Arg{pos(0, "func")},
+		Args:     []Arg{binds(pos(1, "iterable"), BindsEachArgs)},
+		Evidence: pyMP + "#multiprocessing.pool.Pool.starmap",
+		Note:     "each element of the iterable is one call's tuple of arguments"},
+	{Kind: Hand, On: Pool,
+		Names:    []string{"apply", "apply_async"},
+		Targets:  []Arg{pos(0, "func")},
+		Args:     []Arg{binds(pos(1, "args"), BindsArgs), binds(pos(2, "kwds"), BindsKwargs)},
+		Evidence: pyMP + "#multiprocessing.pool.Pool.apply",
+		Note:     "apply(func, args, kwds)"},
 	{Kind: Send, On: Channel, Names: []string{"put", "put_nowait", "send"},
 		Args:     []Arg{pos(0, "obj")},
 		Evidence: pyMP + "#multiprocessing.Queue.put",
 		Note:     "a CUDA object sent through a queue or pipe makes the children that read it use CUDA"},
 	{Kind: StartOnce, On: Executor, Names: []string{"submit"},
 		Targets:  []Arg{pos(0, "fn")},
-		Args:     []Arg{rest(1)},
+		Args:     []Arg{binds(rest(1), BindsRest)},
 		Evidence: "https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit"},
 	{Kind: Start, On: Trainer, Names: []string{"fit", "validate", "test", "predict"}, Common: true,
 		Evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#methods",
@@ -211,7 +225,7 @@ var rows = []API{
 		Note:     "Parallel(...)(delayed(f)(x) for x in xs): the workers run f (model/launchers.go reads the delayed calls)"},
 	{Kind: StartOnce, On: Executor, Names: []string{"map"}, Common: true,
 		Targets:  []Arg{pos(0, "fn")},
-		Args:     []Arg{rest(1)},
+		Args:     []Arg{binds(rest(1), BindsZip)},
 		Evidence: "https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.map",
 		Note:     "the prescan does not count `map` as a start: an uncalled function whose only start is executor.map of an executor made elsewhere is not simulated as an entry"},
 }

@@ -17,6 +17,13 @@ Linux default up to Python 3.13), ` + "`os.fork()`" + `, a ` + "`multiprocessing
 ` + "`ProcessPoolExecutor`" + ` or PyTorch ` + "`DataLoader(num_workers>0)`" + ` workers — after CUDA was
 initialized in the same process, when the child's code uses CUDA or cannot be seen.
 
+The child's code is read with what the parent hands it: ` + "`Process(args=...)`" + `, the elements of a
+pool's ` + "`map`" + `, ` + "`functools.partial`" + ` arguments, ` + "`initargs`" + `, the attributes a ` + "`Dataset`" + ` or a callable
+object was constructed with. A method called on a CPU tensor (` + "`torch.tensor([i]).float()`" + `) is
+not CUDA use; the same method on a tensor the parent put on the GPU is. When the analysis cannot
+tell on which device a value the child touches lives (a device read from the environment), the
+message says so instead of guessing.
+
 Any initializer counts: torch, cupy, jax, numba, cuda.core, cuda.bindings, pycuda, tensorflow
 and more (the catalog lists them, with the measurement behind each). Calls that only ask the
 driver a question initialize it too: ` + "`torch.cuda.is_available()`" + `, ` + "`torch.cuda.get_device_name()`" + `,
@@ -70,7 +77,9 @@ relying on the default is flagged for 3.11–3.13 only (3.10 too when target-ver
 requires-python includes it).`,
 	KnownProblems: `The child's CUDA use is decided from the code the analysis can see. A child that
 calls into a library the catalog does not know, with a CUDA object it did not receive as an
-argument, may be judged CPU-only (CFL003) although it uses CUDA.`,
+argument, may be judged CPU-only (CFL003) although it uses CUDA. A function called with many
+different arguments is followed with the first sixteen of them; its other calls are read with its
+parameters unknown.`,
 	References: []string{
 		"https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods",
 		"https://pytorch.org/docs/stable/notes/multiprocessing.html",

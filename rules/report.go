@@ -145,6 +145,9 @@ func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
 	detail := r.where(rec.Site, from)
 	if rec.Obj.Kind != model.ObjFork {
 		detail += ": " + kindPhrase(rec.Obj)
+		if f := rec.Obj.WorkersFlag; f != "" {
+			detail += fmt.Sprintf(" when `%s` > 0 (its default is 0)", f)
+		}
 		if m := methodPhrase(rec); m != "" {
 			detail += ", " + m
 		}
@@ -188,8 +191,13 @@ func (r reporter) childRelated(z *model.Hazard) []analysis.RelatedInformation {
 			out = append(out, r.related(t.Site, "The child runs `%s`, whose code could not be seen", t.Desc))
 		}
 	}
-	if z.Child.Verdict == model.ChildUsesCUDA && z.Child.Evidence.Valid() && !seen[z.Child.Evidence] {
-		out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
+	if z.Child.Evidence.Valid() && !seen[z.Child.Evidence] {
+		switch z.Child.Verdict {
+		case model.ChildUsesCUDA:
+			out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
+		case model.ChildUnknown:
+			out = append(out, r.related(z.Child.Evidence, "The child may use CUDA here"))
+		}
 	}
 	return out
 }

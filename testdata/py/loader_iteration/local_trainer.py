@@ -41,5 +41,5 @@ if __name__ == "__main__":
     data = TensorDataset(torch.randn(64, 4))
     train = DataLoader(data, batch_size=8, num_workers=2)
     val = DataLoader(data, batch_size=8, num_workers=2)
-    torch.cuda.set_device(0)  # want "CFL003 .*forks at `enumerate\\(iterable\\)` \\(line 26: DataLoader workers.*\\); the workers"
+    torch.cuda.set_device(0)  # want "CFL003 .*forks at `enumerate\\(iterable\\)` \\(line 26: DataLoader workers.*\\); the children never touch CUDA"
     MyTrainer().fit(torch.nn.Linear(4, 1), train, val)

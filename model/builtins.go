@@ -1,0 +1,120 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/syntax"
+
+// Python's builtins that pass values through: list(xs), sorted(xs),
+// enumerate(xs), zip(a, b), next(it), dict(k=v), getattr(obj, "name"). The
+// elements of the containers they take come out of them, so that a list of
+// processes or of CUDA tensors stays one through them.
+
+// iterElems is what iterating over values gives: a list's or a tuple's
+// elements, a dict's keys, a tensor's slices (on its device).
+func iterElems(vs []Value) []Value {
+	var elems []Value
+	for _, v := range vs {
+		switch {
+		case v.Kind == VList:
+			elems = add(elems, v.Elems...)
+		case v.Kind == VDict:
+			for _, k := range v.Keys {
+				if k != "" {
+					elems = add(elems, Value{Kind: VStr, Str: k})
+				}
+			}
+		case v.Dev != DevNone && v.Kind != VDevice:
+			elems = add(elems, Value{Kind: VUnknown, Dev: v.Dev})
+		}
+	}
+	return elems
+}
+
+// builtinCall handles a call of a builtin (a name bound nowhere in scope);
+// it reports whether it knew the builtin.
+func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc *Scope) bool {
+	arg := func(i int) []Value {
+		if i < len(c.Args) && c.Args[i].Keyword == "" && c.Args[i].Star == 0 {
+			return ev.expr(c.Args[i].Value, sc)
+		}
+		return nil
+	}
+	switch name {
+	case "list", "tuple", "sorted", "reversed", "set", "frozenset", "iter":
+		r.value(Value{Kind: VList, Elems: iterElems(arg(0))})
+	case "next", "max", "min":
+		if elems := iterElems(arg(0)); len(elems) > 0 {
+			r.values = add(r.values, elems...)
+		}
+	case "enumerate":
+		pair := Value{Kind: VList, Elems: []Value{{Kind: VUnknown}, merge(iterElems(arg(0)))}}
+		r.value(Value{Kind: VList, Elems: []Value{pair}})
+	case "zip":
+		tuple := Value{Kind: VList}
+		for i := range c.Args {
+			tuple.Elems = append(tuple.Elems, merge(iterElems(arg(i))))
+		}
+		r.value(Value{Kind: VList, Elems: []Value{tuple}})
+	case "dict":
+		d := Value{Kind: VDict}
+		for _, v := range arg(0) {
+			if v.Kind == VDict {
+				d.Elems, d.Keys = append(d.Elems, v.Elems...), append(d.Keys, v.Keys...)
+			}
+		}
+		for _, a := range c.Args {
+			if a.Keyword != "" {
+				d.Elems, d.Keys = append(d.Elems, merge(ev.expr(a.Value, sc))), append(d.Keys, a.Keyword)
+			}
+		}
+		r.value(d)
+	case "super":
+		r.values = add(r.values, ev.super(sc)...)
+	case "vars":
+		for _, v := range arg(0) {
+			if v.Kind == VNamespace {
+				v.Kind = VDict
+				r.value(v)
+			}
+		}
+	case "getattr":
+		if len(c.Args) >= 2 {
+			if s, ok := c.Args[1].Value.(*syntax.String); ok && !s.Interpolated {
+				r.values = add(r.values, ev.attr(arg(0), s.Value)...)
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// super is super() in a method: the method's receiver seen as an instance
+// of the class's first local base class, so that super().__init__(...)
+// runs the base's constructor on the same instance.
+func (ev *evaluator) super(sc *Scope) []Value {
+	f := sc.Func
+	if f == nil || f.Class == nil || len(f.Params()) == 0 {
+		return nil
+	}
+	var self []Value
+	for _, v := range ev.name(f.Params()[0].Name, f.Scope) {
+		if v.Kind == VInstance {
+			self = append(self, v)
+		}
+	}
+	for _, base := range f.Class.Def.Bases {
+		if base.Keyword != "" {
+			continue
+		}
+		for _, bv := range ev.expr(base.Value, f.Class.Scope.Parent) {
+			if bv.Kind != VClass {
+				continue
+			}
+			var out []Value
+			for _, s := range self {
+				out = add(out, Value{Kind: VInstance, Class: bv.Class, Env: s.Env})
+			}
+			return out
+		}
+	}
+	return nil
+}

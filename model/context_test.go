@@ -1,0 +1,127 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// TestContextBindsParameters checks that a call's arguments reach the
+// callee's parameters, its result and the attributes its instances read,
+// and that the same arguments share one context.
+func TestContextBindsParameters(t *testing.T) {
+	src := `import torch
+from functools import partial
+
+def pick(device, n=2, *rest, **kw):
+    where = device
+    return torch.zeros(n, device=where)
+
+class Holder:
+    def __init__(self, device):
+        self.device = device
+    def make(self):
+        return torch.ones(1, device=self.device)
+
+def outer(device):
+    def inner():
+        return torch.ones(1, device=device)
+    return inner
+
+a = pick("cuda")
+b = pick("cpu")
+c = pick(device="cuda:1", n=3)
+d = Holder("cuda").make()
+e = Holder("cpu").make()
+f = outer("cuda")()
+g = partial(pick, "cuda")()
+h = pick(unknown_name)
+`
+	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+	tests := []struct {
+		name string
+		want Device
+	}{
+		{"a", DevCUDA}, {"b", DevCPU}, {"c", DevCUDA}, {"d", DevCUDA}, {"e", DevCPU},
+		{"f", DevCUDA}, {"g", DevCUDA}, {"h", DevUnknown},
+	}
+	for _, tt := range tests {
+		d := DevNone
+		for _, v := range m.Eval(&syntax.Name{ID: tt.name}, m.Scope) {
+			d = d.join(held(v))
+		}
+		if d != tt.want {
+			t.Errorf("%s: on %v, want %v", tt.name, d, tt.want)
+		}
+	}
+	var pick *Function
+	for _, f := range m.Funcs {
+		if f.Name == "pick" {
+			pick = f
+		}
+	}
+	vs := m.Prog.values()
+	// a, b, c, g: three distinct argument sets ("cuda" twice); h passes
+	// nothing the model knows, so it gets no context.
+	if got := len(vs.byFunc[pick]); got != 3 {
+		t.Errorf("pick has %d contexts, want 3", got)
+	}
+}
+
+// TestContextsAreCapped checks that a function called with ever new
+// constants stops getting contexts of its own.
+func TestContextsAreCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def f(x):\n    return x\n")
+	for i := range maxContextsPerFunc + 4 {
+		fmt.Fprintf(&b, "v%d = f(%d)\n", i, i)
+	}
+	m := load(t, memSource{"/p/m.py": b.String()}, "/p/m.py")
+	for i := range maxContextsPerFunc + 3 {
+		m.Eval(&syntax.Name{ID: fmt.Sprintf("v%d", i)}, m.Scope)
+	}
+	last := fmt.Sprintf("v%d", maxContextsPerFunc+3)
+	for _, v := range m.Eval(&syntax.Name{ID: last}, m.Scope) {
+		if v.Kind == VInt {
+			t.Errorf("%s = %d: a context past the cap", last, v.Int)
+		}
+	}
+	if v := m.Eval(&syntax.Name{ID: "v0"}, m.Scope); len(v) != 1 || v[0].Kind != VInt || v[0].Int != 0 {
+		t.Errorf("v0 = %+v, want 0", v)
+	}
+	if n := m.Prog.values().perFunc[m.Funcs[0]]; n != maxContextsPerFunc {
+		t.Errorf("%d contexts, want %d", n, maxContextsPerFunc)
+	}
+}
+
+// TestContainersHoldWhatIsStored checks the elements of lists and dicts
+// filled after they are made.
+func TestContainersHoldWhatIsStored(t *testing.T) {
+	src := `import multiprocessing as mp
+procs = []
+for i in range(2):
+    procs.append(mp.Process(target=print))
+table = {}
+table["gpu"] = mp.Pool(2)
+class Runner:
+    def __init__(self):
+        self.workers = []
+    def add(self):
+        self.workers.append(mp.Process(target=print))
+    def first(self):
+        return self.workers[0]
+p = procs[0]
+q = table["gpu"]
+r = list(table.values())[0]
+s = Runner().first()
+`
+	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+	for name, kind := range map[string]ObjectKind{"p": ObjProcess, "q": ObjPool, "r": ObjPool, "s": ObjProcess} {
+		vs := m.Eval(&syntax.Name{ID: name}, m.Scope)
+		if len(vs) != 1 || vs[0].Kind != VObject || vs[0].Obj.Kind != kind {
+			t.Errorf("%s = %+v, want a %v", name, vs, kind)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Where a value lives. Tensors, modules, arrays and device objects carry an
+// abstract device (Value.Dev), so that a method called on a tensor the child
+// built on the CPU (torch.tensor([i]).float()) is not taken for CUDA use
+// while the same method on a tensor the parent moved to the GPU is.
+//
+// The lattice, from "nothing to fear" to "uses CUDA":
+//
+//	DevNone < DevCPU < DevDefault < DevUnknown < DevCUDA
+//
+// Joining two possibilities keeps the worse one: a value that may be on the
+// GPU is treated as on the GPU (the model is a may-analysis), one that may be
+// anywhere stays unknown. DevDefault is torch's default device at the time
+// the tensor was made: the CPU, unless torch.set_default_device("cuda") ran
+// earlier in the process, which only the simulation knows (effects that
+// depend on it carry condDefaultDevice).
+
+// Device is where a value lives, or the device a device object names.
+type Device uint8
+
+const (
+	// DevNone: not known to hold device memory (Python data, numbers, a
+	// library object, a value the model could not evaluate at all).
+	DevNone Device = iota
+	// DevCPU: host memory (a tensor made without a device or with
+	// device="cpu", from numpy or Python data, after .cpu() or .numpy()), or a
+	// device object or string naming the CPU.
+	DevCPU
+	// DevDefault: torch's default device when the tensor was made.
+	DevDefault
+	// DevUnknown: placed on a device the model could not evaluate
+	// (device=dev where dev is a parameter nothing binds).
+	DevUnknown
+	// DevCUDA: GPU memory (a tensor or module moved to the GPU, a cupy or
+	// jax array, a numba device array, a CUDA stream), or a device object,
+	// string or index naming a GPU.
+	DevCUDA
+)
+
+func (d Device) String() string {
+	return [...]string{"none", "cpu", "default", "unknown", "cuda"}[d]
+}
+
+// join is the device of a value that may live on d or on o.
+func (d Device) join(o Device) Device { return max(d, o) }
+
+// held is the device memory a value holds: its device, except for strings
+// and device objects, which only name one.
+func held(v Value) Device {
+	if v.Kind == VStr || v.Kind == VDevice {
+		return DevNone
+	}
+	return v.Dev
+}
+
+// heldDeep is held joined over the elements of lists, dicts and namespaces,
+// to depth 3 (an args tuple of lists of tensors).
+func heldDeep(vs []Value, depth int) Device {
+	d := DevNone
+	for _, v := range vs {
+		d = d.join(held(v))
+		if (v.Kind == VList || v.Kind == VDict) && depth < 3 {
+			d = d.join(heldDeep(v.Elems, depth+1))
+		}
+	}
+	return d
+}
+
+// deviceUse is the effect of touching, at site, a value on device d: a CUDA
+// use, a use that only happens when the default device is CUDA, a possible
+// use (the device could not be evaluated), or nothing for host values. api
+// names the use for messages.
+func deviceUse(d Device, api string, site Site) (effect, bool) {
+	switch d {
+	case DevCUDA:
+		return effect{kind: effUse, api: api, site: site}, true
+	case DevDefault:
+		return effect{kind: effUse, cond: condDefaultDevice, api: api, site: site}, true
+	case DevUnknown:
+		return effect{kind: effMaybeUse, api: api, site: site}, true
+	}
+	return effect{}, false
+}
+
+// deviceNamed is the device an argument that names one evaluates to,
+// joined over its possible values: "cuda", "cuda:1", f"cuda:{rank}", a
+// device index, torch.device("cuda"), a tensor's .device name CUDA; "cpu"
+// and other device types the CPU; None the default device; a dtype
+// (x.to(torch.float16)) names none (DevNone); anything the model cannot
+// evaluate is DevUnknown.
+func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
+	if namesDtype(e) {
+		return DevNone
+	}
+	d := DevNone
+	for _, v := range ev.expr(e, sc) {
+		d = d.join(namedDevice(v))
+	}
+	return d
+}
+
+func namedDevice(v Value) Device {
+	switch v.Kind {
+	case VStr:
+		switch {
+		case strings.HasPrefix(v.Str, "cuda"):
+			return DevCUDA
+		case v.Interp && v.Str == "":
+			return DevUnknown // f"{device}"
+		}
+		return DevCPU
+	case VInt:
+		return DevCUDA // a device index
+	case VConst:
+		if v.Int == int(syntax.ConstNone) {
+			return DevDefault
+		}
+		return DevCPU
+	case VDevice:
+		if v.Dev == DevNone {
+			return DevUnknown
+		}
+		return v.Dev
+	case VPath:
+		if isDtypePath(v.Path) {
+			return DevNone
+		}
+	}
+	if v.Dev != DevNone {
+		return v.Dev // x.to(other) moves x to other's device
+	}
+	return DevUnknown
+}
+
+// namesDtype recognises an argument written as a dtype (dtype,
+// self.dtype, x.dtype, weight_dtype): x.to() takes dtypes as well as
+// devices, and a dtype the model cannot evaluate is still not a device.
+func namesDtype(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Name:
+		return strings.Contains(e.ID, "dtype")
+	case *syntax.Attribute:
+		return strings.Contains(e.Attr, "dtype")
+	}
+	return false
+}
+
+// isDtypePath recognises torch's and numpy's dtypes, which x.to() also takes.
+func isDtypePath(path string) bool {
+	for _, lib := range []string{"torch.", "numpy."} {
+		if name, ok := strings.CutPrefix(path, lib); ok && dtypeNames[name] {
+			return true
+		}
+	}
+	return false
+}
+
+var dtypeNames = map[string]bool{
+	"float": true, "float16": true, "float32": true, "float64": true, "half": true, "double": true,
+	"bfloat16": true, "float8_e4m3fn": true, "float8_e5m2": true,
+	"int": true, "int8": true, "int16": true, "int32": true, "int64": true, "long": true, "short": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "bool": true, "bool_": true,
+	"complex64": true, "complex128": true, "cfloat": true, "cdouble": true,
+	"channels_last": true, "contiguous_format": true, "preserve_format": true,
+}
+
+// hostMethods return host data: calling one on a CUDA tensor copies from the
+// GPU (a use), but the result lives on the host.
+var hostMethods = map[string]bool{
+	"cpu": true, "numpy": true, "item": true, "tolist": true,
+	"copy_to_host": true, // numba device arrays
+	"get":          true, // cupy arrays
+}
+
+// metadataMethods and metadataAttrs read a tensor's metadata, which lives
+// on the host: they neither touch CUDA nor return device memory.
+var metadataMethods = map[string]bool{
+	"size": true, "dim": true, "ndimension": true, "numel": true, "nelement": true, "stride": true,
+	"element_size": true, "is_contiguous": true, "get_device": true, "is_floating_point": true,
+	"is_complex": true,
+}
+
+var metadataAttrs = map[string]bool{
+	"shape": true, "dtype": true, "ndim": true, "is_cuda": true, "requires_grad": true, "layout": true,
+	"is_leaf": true, "names": true, "nbytes": true, "itemsize": true, "size": true,
+}
+
+// methodResult is where the result of calling method name (with no catalog
+// row that moves it) on a value on device d lives.
+func methodResult(d Device, name string) Device {
+	switch {
+	case name == "item" || name == "tolist" || metadataMethods[name]:
+		return DevNone // Python data
+	case hostMethods[name] && d != DevNone:
+		return DevCPU
+	}
+	return d
+}
+
+// attrResult is the value of reading attribute name of a value on device d
+// (other than a method): its metadata is host data, x.device names d, and
+// anything else (x.T, x.data, x.grad, a module's weight) lives where x does.
+func attrResult(v Value, name string) Value {
+	switch {
+	case name == "device" && v.Dev != DevNone:
+		return Value{Kind: VDevice, Dev: v.Dev}
+	case metadataAttrs[name]:
+		return Value{Kind: VUnknown}
+	}
+	return Value{Kind: VUnknown, Dev: v.Dev}
+}

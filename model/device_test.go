@@ -1,0 +1,95 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// TestDevices checks where values live: factories by their device argument,
+// methods keeping, moving or leaving the device, and what reads of
+// metadata give.
+func TestDevices(t *testing.T) {
+	prelude := "import os\nimport torch\nimport numpy as np\nimport cupy\nfrom numba import cuda\n" +
+		"dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n" +
+		"gpu = torch.zeros(3, device='cuda')\n"
+	tests := []struct {
+		expr string
+		want Device
+	}{
+		{"torch.tensor([1, 2])", DevDefault},
+		{"torch.tensor([1, 2]).float()", DevDefault},
+		{"torch.zeros(3, device='cpu')", DevCPU},
+		{"torch.zeros(3, device='cuda:1')", DevCUDA},
+		{"torch.zeros(3, device=dev)", DevCUDA},
+		{"torch.zeros(3, device=None)", DevDefault},
+		{"torch.zeros(3, device=os.environ['D'])", DevUnknown},
+		{"torch.randperm(8).tolist()", DevNone},
+		{"torch.arange(8, dtype=torch.int).numpy()", DevCPU},
+		{"torch.zeros(3).sum().item()", DevNone},
+		{"torch.from_numpy(np.ones(3)).float()", DevNone},
+		{"torch.ones(3).cuda()", DevCUDA},
+		{"torch.ones(3).to('cuda')", DevCUDA},
+		{"torch.ones(3).to(dev)", DevCUDA},
+		{"gpu.float()", DevCUDA},
+		{"gpu.to(torch.float16)", DevCUDA},
+		{"gpu.to('cpu')", DevCPU},
+		{"gpu.cpu().numpy()", DevCPU},
+		{"gpu.item()", DevNone},
+		{"gpu.shape", DevNone},
+		{"gpu.size(0)", DevNone},
+		{"gpu[0]", DevCUDA},
+		{"gpu * 2", DevCUDA},
+		{"torch.stack([gpu, gpu])", DevCUDA},
+		{"torch.utils.data.TensorDataset(gpu)", DevCUDA},
+		{"torch.stack([torch.ones(2)])", DevDefault},
+		{"torch.nn.Linear(2, 2)", DevNone},
+		{"torch.nn.Linear(2, 2).cuda()", DevCUDA},
+		{"torch.cuda.is_available()", DevNone},
+		{"cupy.arange(3)", DevCUDA},
+		{"cupy.arange(3).get()", DevCPU},
+		{"np.arange(3)", DevNone},
+		{"cuda.to_device(np.ones(3))", DevCUDA},
+		{"cuda.to_device(np.ones(3)).copy_to_host()", DevCPU},
+		{"list(gpu.chunk(2))[0]", DevCUDA},
+	}
+	for _, tt := range tests {
+		m := load(t, memSource{"/p/m.py": prelude + "x = " + tt.expr + "\n"}, "/p/m.py")
+		d := DevNone
+		for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
+			d = d.join(held(v))
+		}
+		if d != tt.want {
+			t.Errorf("%s: on %v, want %v", tt.expr, d, tt.want)
+		}
+	}
+}
+
+// TestDeviceNamed checks what device arguments name.
+func TestDeviceNamed(t *testing.T) {
+	tests := []struct {
+		expr string
+		want Device
+	}{
+		{"'cuda'", DevCUDA},
+		{"'cuda:0'", DevCUDA},
+		{"f'cuda:{rank}'", DevCUDA},
+		{"0", DevCUDA},
+		{"'cpu'", DevCPU},
+		{"None", DevDefault},
+		{"torch.device('cpu')", DevCPU},
+		{"torch.device('cuda', 1)", DevCUDA},
+		{"torch.float16", DevNone},
+		{"self.dtype", DevNone},
+		{"unknown_name", DevUnknown},
+		{"f'{where}'", DevUnknown},
+	}
+	for _, tt := range tests {
+		m := load(t, memSource{"/p/m.py": "import torch\nrank = 0\nx = " + tt.expr + "\n"}, "/p/m.py")
+		b := m.Scope.Bindings["x"][0]
+		var ev evaluator
+		if got := ev.deviceNamed(b.Value, m.Scope); got != tt.want {
+			t.Errorf("%s names %v, want %v", tt.expr, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/syntax"
+
+// Branches decided by constants. A test whose every possible value has the
+// same truth (num_workers > 1 with num_workers bound to 1 by the call's
+// context, `self.fn is None` where the constructor left fn None, a flag
+// defined as False) takes one arm only; anything the model cannot evaluate
+// keeps both.
+
+// truth reports the truth value of a test, and whether it is known.
+func (ev *evaluator) truth(e syntax.Expr, sc *Scope) (value, known bool) {
+	switch e := e.(type) {
+	case *syntax.UnaryOp:
+		if e.Op == "not" {
+			v, ok := ev.truth(e.X, sc)
+			return !v, ok
+		}
+	case *syntax.BoolOp:
+		x, xok := ev.truth(e.X, sc)
+		if e.Op == "and" {
+			if xok && !x {
+				return false, true
+			}
+			y, yok := ev.truth(e.Y, sc)
+			if yok && !y {
+				return false, true
+			}
+			return true, xok && yok
+		}
+		if xok && x {
+			return true, true
+		}
+		y, yok := ev.truth(e.Y, sc)
+		if yok && y {
+			return true, true
+		}
+		return false, xok && yok
+	case *syntax.Compare:
+		if len(e.Ops) == 1 {
+			return ev.compare(e.Ops[0], ev.expr(e.Left, sc), ev.expr(e.Comparators[0], sc))
+		}
+		return false, false
+	}
+	vs := ev.expr(e, sc)
+	if len(vs) == 0 {
+		return false, false
+	}
+	first, ok := truthOf(vs[0])
+	for _, v := range vs[1:] {
+		t, tok := truthOf(v)
+		ok = ok && tok && t == first
+	}
+	return first, ok
+}
+
+// truthOf is the truth of a constant.
+func truthOf(v Value) (bool, bool) {
+	switch v.Kind {
+	case VConst:
+		return v.Int == int(syntax.ConstTrue), true
+	case VInt:
+		return v.Int != 0, true
+	case VStr:
+		if v.Interp {
+			return false, false
+		}
+		return v.Str != "", true
+	case VFunc, VClass, VModule:
+		return true, true
+	}
+	// (Not an os.fork() result, an int the model does not know.)
+	return false, false
+}
+
+// compare is the truth of `a op b` when it is the same for every pair of
+// possible values.
+func (ev *evaluator) compare(op string, as, bs []Value) (bool, bool) {
+	if len(as) == 0 || len(bs) == 0 {
+		return false, false
+	}
+	var result, known bool
+	for i, a := range as {
+		for j, b := range bs {
+			r, ok := compareValues(op, a, b)
+			if !ok {
+				return false, false
+			}
+			if i == 0 && j == 0 {
+				result, known = r, true
+			} else if r != result {
+				return false, false
+			}
+		}
+	}
+	return result, known
+}
+
+func compareValues(op string, a, b Value) (bool, bool) {
+	switch {
+	case a.Kind == VInt && b.Kind == VInt:
+		switch op {
+		case "==":
+			return a.Int == b.Int, true
+		case "!=":
+			return a.Int != b.Int, true
+		case "<":
+			return a.Int < b.Int, true
+		case "<=":
+			return a.Int <= b.Int, true
+		case ">":
+			return a.Int > b.Int, true
+		case ">=":
+			return a.Int >= b.Int, true
+		}
+	case a.Kind == VStr && b.Kind == VStr && !a.Interp && !b.Interp:
+		switch op {
+		case "==":
+			return a.Str == b.Str, true
+		case "!=":
+			return a.Str != b.Str, true
+		}
+	case op == "is" || op == "is not":
+		// Only `x is None` is decided: a constant against None, or any other
+		// value the model knows the kind of.
+		aNone, aok := isNone(a)
+		bNone, bok := isNone(b)
+		if !aok || !bok || !(aNone || bNone) {
+			return false, false
+		}
+		same := aNone == bNone
+		if op == "is" {
+			return same, true
+		}
+		return !same, true
+	}
+	return false, false
+}
+
+// isNone reports whether a value is None, when that is known.
+func isNone(v Value) (bool, bool) {
+	switch v.Kind {
+	case VConst:
+		return v.Int == int(syntax.ConstNone), true
+	case VInt, VStr, VFunc, VClass, VModule, VList, VDict, VNamespace, VInstance:
+		return false, true
+	}
+	return false, false
+}

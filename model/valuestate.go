@@ -1,0 +1,66 @@
+package model
+
+import (
+	"hash/maphash"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// valueState is the Program's memory for the value analysis (device.go,
+// child.go): caches that are not per binding or per function summary.
+// Like every memo of the model it is unguarded: a Program is simulated by
+// one goroutine.
+type valueState struct {
+	maybe map[*Function]*maybeMemo
+	// contexts are the call contexts made so far, by key (context.go), and
+	// perFunc how many each function has.
+	contexts map[ctxKey][]*callContext
+	seed     maphash.Seed
+	perFunc  map[*Function]int
+	// byFunc lists each function's contexts, and plain the functions called
+	// (or handed to a child) without one.
+	byFunc map[*Function][]*callContext
+	plain  map[*Function]bool
+	// appends and classStores index what scopes and classes store into
+	// containers (containers.go).
+	appends     map[*Scope]map[string][]appended
+	classStores map[*Class]map[string][]appended
+	// ctxObjects are the process objects made by calls evaluated in a
+	// context: the same call makes one object per context.
+	ctxObjects map[ctxSite]*Object
+	// partials are the arguments functools.partial calls bind, per call
+	// site and context.
+	partials map[ctxSite]*argList
+	// calls memoizes the values of calls (call.go).
+	calls map[callKey][]Value
+	// argOptions are the add_argument calls of each module (namespace.go).
+	argOptions map[*Module][]option
+}
+
+// ctxSite is a call site in a context.
+type ctxSite struct {
+	span syntax.Span
+	mod  *Module
+	ctx  *callContext
+}
+
+// values returns p's value state, made on first use.
+func (p *Program) values() *valueState {
+	if p.vals == nil {
+		p.vals = &valueState{
+			maybe:       map[*Function]*maybeMemo{},
+			contexts:    map[ctxKey][]*callContext{},
+			seed:        maphash.MakeSeed(),
+			perFunc:     map[*Function]int{},
+			byFunc:      map[*Function][]*callContext{},
+			plain:       map[*Function]bool{},
+			appends:     map[*Scope]map[string][]appended{},
+			classStores: map[*Class]map[string][]appended{},
+			ctxObjects:  map[ctxSite]*Object{},
+			partials:    map[ctxSite]*argList{},
+			argOptions:  map[*Module][]option{},
+			calls:       map[callKey][]Value{},
+		}
+	}
+	return p.vals
+}

@@ -1,0 +1,19 @@
+"""executor.submit(fn, *args): the arguments reach fn in the worker. Encoding
+on the device the caller names fails there after the parent's init."""
+from concurrent.futures import ProcessPoolExecutor
+
+import torch
+
+
+def encode(device, rows):
+    return torch.tensor(rows, device=device).mean().item()
+
+
+def run(device):
+    with ProcessPoolExecutor(max_workers=2) as ex:
+        return [ex.submit(encode, device, [[1.0, 2.0]]).result() for _ in range(2)]
+
+
+if __name__ == "__main__":
+    torch.cuda.set_device(0)  # want "CFL001 .*ProcessPoolExecutor workers.*uses CUDA \\(`torch\\.tensor\\(\\)`, line 9\\)"
+    print(run("cuda:0"))
