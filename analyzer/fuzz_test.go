@@ -25,14 +25,17 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Add("import os\npid = os.fork()\nif pid == 0:\n    import helper\n")
 	f.Add("from . import helper\nfrom .. import x\nimport helper as h\nh.go()\n")
+	// One directory per process, not per input: a worker runs its inputs one
+	// at a time, and making and removing a directory for each input cost more
+	// than most of the analysis.
+	dir := f.TempDir()
+	main := filepath.Join(dir, "main.py")
+	const helper = "import torch\nimport multiprocessing as mp\nX = torch.zeros(1).cuda()\ndef go():\n    mp.Pool(2)\n"
+	if err := os.WriteFile(filepath.Join(dir, "helper.py"), []byte(helper), 0o644); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
-		dir := t.TempDir()
-		main := filepath.Join(dir, "main.py")
 		if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		helper := "import torch\nimport multiprocessing as mp\nX = torch.zeros(1).cuda()\ndef go():\n    mp.Pool(2)\n"
-		if err := os.WriteFile(filepath.Join(dir, "helper.py"), []byte(helper), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		res, err := analyzer.Run(analyzer.Options{
