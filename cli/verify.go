@@ -152,6 +152,14 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
+	// The full format closes a report without findings with "All checks passed!", which a run
+	// that failed or went unseen has not: its verdict (the summary's last line) stands instead.
+	if f == output.Full && len(or.Findings) == 0 && code != verify.ExitClean {
+		if *quiet {
+			fmt.Fprintf(stderr, "cudaforklint verify: %s\n", rep.Verdict())
+		}
+		return code
+	}
 	// A failed write (a closed pipe) does not change the verdict: the exit code still says it.
 	output.Write(stderr, f, or, output.Options{Color: colorOn && f == output.Full})
 	return code

@@ -103,3 +103,38 @@ func TestVerifyReportNeverInProgramOutput(t *testing.T) {
 		t.Errorf("-o -: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestVerifyNeverSaysPassedWhenItDidNot: a run that failed, or that the wrapper did not see, is
+// not closed with "All checks passed!".
+func TestVerifyNeverSaysPassedWhenItDidNot(t *testing.T) {
+	shim := testShim(t)
+	dir := t.TempDir()
+	write(t, dir, "fail.py", "import sys\nsys.exit(4)\n")
+	write(t, dir, "clear.py", "import os, sys\nif len(sys.argv) < 2:\n    os.environ.pop('LD_PRELOAD')\n    os.execv(sys.executable, [sys.executable, __file__, 'again'])\n")
+	write(t, dir, "ok.py", "print('fine')\n")
+	cases := []struct {
+		script  string
+		code    int
+		verdict string
+	}{
+		{"fail.py", verify.ExitNoVerdict, "no hazard proven, but the program failed (exit 3)"},
+		{"clear.py", verify.ExitToolError, "not verified: the wrapper did not see 1 part of the run (exit 2)"},
+		{"ok.py", verify.ExitClean, "no hazard, and every process of the program succeeded (exit 0)"},
+	}
+	for _, c := range cases {
+		for _, quiet := range []bool{false, true} {
+			args := []string{"verify", "--shim", shim, "--no-static"}
+			if quiet {
+				args = append(args, "--quiet")
+			}
+			code, _, stderr := run(t, dir, append(args, "--", "python3", c.script)...)
+			wantVerdict := !quiet || c.code != verify.ExitClean // quiet and clean: "All checks passed!" says it
+			if code != c.code || wantVerdict != strings.Contains(stderr, c.verdict) {
+				t.Errorf("%s (quiet %v): exit %d, want %d with %q:\n%s", c.script, quiet, code, c.code, c.verdict, stderr)
+			}
+			if passed := strings.Contains(stderr, "All checks passed!"); passed != (c.code == verify.ExitClean) {
+				t.Errorf("%s (quiet %v): \"All checks passed!\" printed: %v\n%s", c.script, quiet, passed, stderr)
+			}
+		}
+	}
+}
