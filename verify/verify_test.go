@@ -553,8 +553,9 @@ func TestStaticFindingsAreMatched(t *testing.T) {
 func TestCtrlCKillsGroup(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
+	tmp := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", e.python, "sleepers.py")
-	cmd.Dir, cmd.Env = e.pyDir, e.env(helperEnv+"="+e.shim)
+	cmd.Dir, cmd.Env = e.pyDir, e.env(helperEnv+"="+e.shim, "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -607,6 +608,9 @@ func TestCtrlCKillsGroup(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "interrupt") {
 		t.Errorf("the summary should say the program was interrupted:\n%s", errb.String())
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "cudaforklint-events-*")); len(left) != 0 {
+		t.Errorf("event logs left behind after SIGINT: %v", left)
 	}
 }
 
