@@ -183,6 +183,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		timeout = t.C
 	}
 	var graceUp <-chan time.Time
+	var forwardedAt int64 // when a signal was first forwarded to the group
 wait:
 	for {
 		select {
@@ -202,6 +203,9 @@ wait:
 			}
 			if ss, ok := s.(syscall.Signal); ok {
 				syscall.Kill(-pgid, ss)
+			}
+			if forwardedAt == 0 {
+				forwardedAt = time.Now().UnixNano()
 			}
 			graceUp = time.After(grace)
 		case <-graceUp:
@@ -230,25 +234,7 @@ wait:
 	if rep.TimedOut {
 		why = "timeout"
 	}
-	escaped := map[int]string{}
-	var escapedAt int64
-	for round := 0; round < 3; round++ {
-		found := liveRecorded(logPath, pgid)
-		for pid := range escaped {
-			delete(found, pid)
-		}
-		if len(found) == 0 {
-			break
-		}
-		if escapedAt == 0 {
-			escapedAt = time.Now().UnixNano()
-		}
-		for pid, st := range found {
-			escaped[pid] = st
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	escaped, escapedAt := endEscaped(logPath, pgid)
 	// The copies end when every holder of the pipes is gone; a process that escaped the group
 	// and the records (a static program that called setsid) may hold them longer.
 	copied := make(chan struct{})
@@ -273,6 +259,9 @@ wait:
 	tree := BuildTree(events, pgid)
 	if len(alive) > 0 {
 		tree.markRunning(alive, aliveWhy, aliveAt)
+	}
+	if forwardedAt > 0 && (tree.EndedAt == 0 || forwardedAt < tree.EndedAt) {
+		tree.EndedAt = forwardedAt // what the forwarded signal ended, the run ended
 	}
 	if len(escaped) > 0 {
 		tree.markRunning(escaped, why, escapedAt)
@@ -493,6 +482,32 @@ func liveRecorded(logPath string, pgid int) map[int]string {
 		}
 	}
 	return out
+}
+
+// endEscaped kills the processes of the log that left the process group pgid and still run (a
+// few rounds: one may have started another meanwhile). It returns them, with /proc's state letter
+// when found, and when it began (0 when there were none).
+func endEscaped(logPath string, pgid int) (map[int]string, int64) {
+	escaped := map[int]string{}
+	var at int64
+	for round := 0; round < 3; round++ {
+		found := liveRecorded(logPath, pgid)
+		for pid := range escaped {
+			delete(found, pid)
+		}
+		if len(found) == 0 {
+			break
+		}
+		if at == 0 {
+			at = time.Now().UnixNano()
+		}
+		for pid, st := range found {
+			escaped[pid] = st
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return escaped, at
 }
 
 func signalName(s syscall.Signal) string {

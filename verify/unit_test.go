@@ -365,7 +365,8 @@ func TestOutputLines(t *testing.T) {
 // A log with what the wrapper cannot see and children that end in every way: root python
 // (pid 10) forks 11, which tries to exec and fails, then _exits 255; a vfork child 12 execs a
 // spawn child; 13 is terminated by its parent; 14 crashes; 15 is killed once the run ended
-// things; 99 is reaped without a record; last the root execs a program without the wrapper.
+// things, 16 exits 1 after that; 99 is reaped without a record; last the root execs a program
+// without the wrapper.
 func verdictEvents() []Event {
 	py := []string{"/usr/bin/python3", "m.py"}
 	spawn := []string{"/usr/bin/python3", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)", "--multiprocessing-fork"}
@@ -386,6 +387,8 @@ func verdictEvents() []Event {
 		{Ev: "wait", PID: 10, T: 14, Child: 14, Status: ip(11 | 0x80)},
 		{Ev: "fork", PID: 15, PPID: 10, T: 15, CUDA: ip(-1), St: 505},
 		{Ev: "wait", PID: 10, T: 101, Child: 15, Status: ip(9)},
+		{Ev: "fork", PID: 16, PPID: 10, T: 16, CUDA: ip(-1), St: 506},
+		{Ev: "wait", PID: 10, T: 101, Child: 16, Status: ip(1 << 8)}, // KeyboardInterrupt after a forwarded Ctrl-C
 		{Ev: "wait", PID: 10, T: 102, Child: 99, Status: ip(0)},
 		{Ev: "exec", PID: 10, PPID: 1, T: 103, Path: "/bin/static", Keeps: ip(0), Argv: []string{"static"}},
 	}
@@ -430,7 +433,7 @@ func TestBlindSpotsAndFailedChildren(t *testing.T) {
 		blind[1].PID != 99 || !strings.Contains(blind[1].Why, "reaped child 99 (exited 0), which never loaded the wrapper") {
 		t.Errorf("blind spots %+v", blind)
 	}
-	// 11 tried to exec (the subprocess pattern), 13 was terminated by its parent, 15 was killed
+	// 11 tried to exec (the subprocess pattern), 13 was terminated by its parent, 15 and 16 ended
 	// after the run began ending things: none of them failed on its own.
 	var got []string
 	for _, c := range failedChildren(tr) {

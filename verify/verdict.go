@@ -96,7 +96,8 @@ func childKind(p *Process) (string, bool) {
 }
 
 // failedChildren are the children that ran the program's code and failed on their own: not
-// killed by a signal a process of the program sent them (Pool.terminate), nor ended by the run.
+// killed by a signal a process of the program sent them (Pool.terminate), nor ended after the run
+// began ending the program (Tree.EndedAt: a timeout, a forwarded Ctrl-C).
 func failedChildren(t *Tree) []ChildFailure {
 	var out []ChildFailure
 	for _, p := range t.All {
@@ -104,7 +105,7 @@ func failedChildren(t *Tree) []ChildFailure {
 			continue
 		}
 		how, ok := childKind(p)
-		if !ok {
+		if !ok || t.EndedAt > 0 && p.End.T >= t.EndedAt { // the run ended it (timeout, interrupt)
 			continue
 		}
 		switch p.End.Kind {
@@ -113,7 +114,7 @@ func failedChildren(t *Tree) []ChildFailure {
 				continue
 			}
 		case EndSignaled:
-			if t.EndedAt > 0 && p.End.T >= t.EndedAt || sentTo(t, p) {
+			if sentTo(t, p) {
 				continue
 			}
 		default:
