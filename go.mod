@@ -7,6 +7,7 @@ require (
 	github.com/mattn/go-isatty v0.0.20
 	github.com/pelletier/go-toml/v2 v2.2.4
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	golang.org/x/tools v0.42.0
 )
 

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# End-to-end test of the pre-commit hook (.pre-commit-hooks.yaml): builds the
-# hook the way pre-commit does (language: golang → `go install ./...` in a
-# clone of this repository) and runs it on a throwaway repository with a
-# hazard script, which must fail with the finding shown, and a safe script,
-# which must pass.
+# End-to-end test of the pre-commit hooks (.pre-commit-hooks.yaml) with real
+# pre-commit, on a throwaway repository with a hazard script, which must fail
+# with the finding shown, and a safe script, which must pass:
+#   - cudaforklint: built the way pre-commit does (language: golang →
+#     `go install ./...` in a clone of this repository);
+#   - cudaforklint-wheel (language: python): pre-commit pip-installs the
+#     repository (setup.py) and the linux/amd64 wheel built here by
+#     scripts/release/build.sh, with no package index but a local one
+#     (PIP_FIND_LINKS, PIP_NO_INDEX) and with PATH holding neither Go nor a C
+#     compiler; once with the wheel resolved from that index by version
+#     (additional_dependencies: cudaforklint==VERSION, as the manifest's pin
+#     is resolved from PyPI), once given as a file URL (cudaforklint @ file://).
 #
 #   .ci/precommit-test.sh [REPO]     (default: the repository holding this script)
 #
@@ -123,8 +130,118 @@ if [ "$rc" -ne 0 ]; then
 	fail=1
 fi
 
+echo "== cudaforklint-wheel: the wheel and a local package index"
+"$repo/scripts/release/build.sh" -out "$tmp/dist" linux/amd64
+wheels=("$tmp"/dist/cudaforklint-*-manylinux_2_17_x86_64*.whl)
+whl=${wheels[0]}
+version=$(basename "$whl" | cut -d- -f2 | tr _ -)
+# The index: the wheel, and the build backend pip may need for the hook
+# repository's setup.py (pip builds it in isolation when the venv lacks
+# setuptools and wheel): Debian's wheels, which come with python3-virtualenv.
+mkdir -p "$tmp/index" "$tmp/backend"
+cp /usr/share/python-wheels/setuptools-*.whl /usr/share/python-wheels/wheel-*.whl "$tmp/backend/"
+cp "$tmp/backend"/*.whl "$whl" "$tmp/index/"
+
+# The user's PATH: the system's programs (git and pre-commit, and the shell
+# tools git-submodule runs) but no Go and no C compiler.
+mkdir -p "$tmp/tools"
+for prog in /usr/bin/*; do
+	case ${prog##*/} in
+	go | gofmt | *gcc* | *g++* | *cpp* | cc | c++ | c89 | c99 | clang* | tcc) continue ;;
+	esac
+	[ -x "$prog" ] && ln -s "$prog" "$tmp/tools/${prog##*/}"
+done
+for tool in go gcc cc clang tcc c99 x86_64-linux-gnu-gcc; do
+	if found=$(env -i PATH="$tmp/tools" /bin/sh -c "command -v $tool"); then
+		echo "precommit-test: FAIL: $tool is reachable in the wheel hook's environment: $found" >&2
+		fail=1
+	fi
+done
+
+cat >"$proj/index.yaml" <<YAML
+repos:
+  - repo: $hook
+    rev: $(git -C "$hook" rev-parse HEAD)
+    hooks:
+      - id: cudaforklint-wheel
+        additional_dependencies: ["cudaforklint==$version"]
+YAML
+cat >"$proj/url.yaml" <<YAML
+repos:
+  - repo: $hook
+    rev: $(git -C "$hook" rev-parse HEAD)
+    hooks:
+      - id: cudaforklint-wheel
+        additional_dependencies: ["cudaforklint @ file://$whl"]
+YAML
+git -C "$proj" add index.yaml url.yaml
+git -C "$proj" commit -q -m configs
+
+# wheelhook CONFIG LINKS ARGS...: pre-commit run in the user's environment.
+wheelhook() {
+	local config=$1 links=$2
+	shift 2
+	(cd "$proj" && env -i HOME="$HOME" PATH="$tmp/tools" LANG=C.UTF-8 \
+		PRE_COMMIT_HOME="$PRE_COMMIT_HOME" GIT_CONFIG_NOSYSTEM=1 \
+		GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid \
+		GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid \
+		PIP_NO_INDEX=1 PIP_FIND_LINKS="$links" PIP_DISABLE_PIP_VERSION_CHECK=1 \
+		pre-commit run -c "$config" "$@" 2>&1)
+}
+
+passed=2
+for config in index url; do
+	links=$tmp/index
+	if [ "$config" = url ]; then
+		links=$tmp/backend # the index lacks the wheel: only the URL can supply it
+	fi
+	echo "== cudaforklint-wheel ($config.yaml), hazard.py: the hook must fail and show the finding"
+	set +e
+	out=$(wheelhook "$config.yaml" "$links" --files hazard.py notes.txt --verbose)
+	rc=$?
+	set -e
+	echo "$out"
+	if [ "$rc" -eq 0 ]; then
+		echo "precommit-test: FAIL: the wheel hook ($config) passed on hazard.py" >&2
+		fail=1
+	elif ! grep -Eq 'hazard\.py:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
+		echo "precommit-test: FAIL: the wheel hook ($config) failed on hazard.py without showing a finding" >&2
+		fail=1
+	elif grep -q 'notes\.txt' <<<"$out"; then
+		echo "precommit-test: FAIL: notes.txt was passed to the wheel hook ($config)" >&2
+		fail=1
+	fi
+	echo "== cudaforklint-wheel ($config.yaml), safe.py: the hook must pass"
+	set +e
+	out=$(wheelhook "$config.yaml" "$links" --files safe.py --verbose)
+	rc=$?
+	set -e
+	echo "$out"
+	if [ "$rc" -ne 0 ]; then
+		echo "precommit-test: FAIL: the wheel hook ($config) failed on safe.py" >&2
+		fail=1
+	fi
+	passed=$((passed + 2))
+done
+# The hook ran the wheel's executable, in both environments, not one built
+# from source.
+exe=$tmp/dist/cudaforklint-$(basename "$whl" | cut -d- -f2)-linux-amd64
+envs=0
+for envbin in "$PRE_COMMIT_HOME"/repo*/py_env-*/bin/cudaforklint; do
+	[ -e "$envbin" ] || continue
+	envs=$((envs + 1))
+	if ! cmp -s "$envbin" "$exe"; then
+		echo "precommit-test: FAIL: $envbin is not the wheel's executable" >&2
+		fail=1
+	fi
+done
+if [ "$envs" -ne 2 ]; then
+	echo "precommit-test: FAIL: $envs python hook environments hold cudaforklint, want 2" >&2
+	fail=1
+fi
+
 if [ "$fail" -eq 0 ]; then
-	echo "precommit-test: 2 passed, 0 failed"
+	echo "precommit-test: $passed passed, 0 failed"
 else
 	echo "precommit-test: FAILED" >&2
 fi

@@ -25,9 +25,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
-	"github.com/cudaforklint/cudaforklint/rules"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // DefaultMaxFileSize is the largest file checked unless Options say
@@ -44,27 +45,26 @@ const ForceFullEnv = "CUDAFORKLINT_FORCE_FULL"
 type Options struct {
 	// Paths are files and directories to check; empty means ".".
 	Paths []string
-	// Rules are the selected rules; the passes they require run too.
-	Rules []rules.Rule
-	// Settings go to the pyprogram pass (targets, extra initializers...).
-	Settings pyprogram.Settings
-	// Exclude tells which paths to skip (config exclude, .gitignore,
-	// force-exclude): it is asked about every walked directory and file, and
-	// about explicitly named files with explicit set. The built-in skips
-	// (hidden directories, virtualenvs, site-packages, __pycache__,
-	// node_modules) apply to walked paths regardless.
-	Exclude func(path string, isDir, explicit bool) bool
-	// Suppress reports whether a finding's code is ignored for a path
-	// (per-file-ignores).
-	Suppress func(path, code string) bool
-	// UnusedNoqa reports whether CFL100 (unused-noqa) is enabled for a
-	// file, and Enabled whether a code is; nil means CFL100 is off.
-	UnusedNoqa func(path string) bool
-	Enabled    func(path, code string) bool
+	// Analyzers are the rules to run, each named by its code (ruledoc); one
+	// runs only when some checked file selects it, and the passes it
+	// requires run with it.
+	Analyzers []*analysis.Analyzer
+	// Policy is the run's configuration: each file's settings, the exclude
+	// rules, the engine's options. The driver supplies it as the result of
+	// config.Analyzer. Nil means the configuration files found from each
+	// path, with no command-line overrides.
+	Policy *config.Policy
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// WorkDir makes finding paths relative; "" means the current directory.
 	WorkDir string
+	// Overlay holds the contents of files that differ from the disk (an
+	// editor's unsaved buffers), by absolute, clean path. The run reads a
+	// file in it from here instead of the disk, whether it is checked or a
+	// local module a checked file imports; a path named in Paths that
+	// exists only here is checked too. Imports still resolve against the
+	// directories on disk.
+	Overlay map[string][]byte
 }
 
 // Result is what a run found.
@@ -78,21 +78,20 @@ type Result struct {
 	Files int
 	// Skipped counts checked files the prefilter proved irrelevant.
 	Skipped int
+	// Unconfigured counts files not checked because their configuration
+	// could not be loaded.
+	Unconfigured int
 	// ReadFile returns a checked file's bytes (for snippets and fixes).
 	ReadFile func(path string) ([]byte, error)
-	// Program is the pyprogram result (modules, comments), for callers that
-	// need more than findings (the stale-noqa report, fixes).
-	Program *pyprogram.Result
+	// FilesRead are the absolute paths of the files the run read, sorted:
+	// the checked files and the local modules the analysis loaded or the
+	// prefilter scanned. A change to any other file cannot change the
+	// findings (an editor re-checks a file when one of these changes).
+	FilesRead []string
 }
-
-// runMu serializes runs: pyprogram's settings are package state, as
-// go/analysis analyzer flags are.
-var runMu sync.Mutex
 
 // Run checks the files under opts.Paths.
 func Run(opts Options) (*Result, error) {
-	runMu.Lock()
-	defer runMu.Unlock()
 	if opts.WorkDir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -103,53 +102,65 @@ func Run(opts Options) (*Result, error) {
 	if opts.MaxFileSize == 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
+	pol := opts.Policy
+	if pol == nil {
+		l, err := config.NewLoader(ruledoc.All(), config.Overrides{})
+		if err != nil {
+			return nil, err
+		}
+		pol = config.NewPolicy(l)
+	}
 	if os.Getenv(ForceFullEnv) == "1" {
-		opts.Settings.ForceFull = true
+		pol.ForceFull = true
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, opts.Exclude)
-	rd := newReader(opts.MaxFileSize)
+	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, opts.Overlay)
+	rd := newReader(opts.MaxFileSize, opts.Overlay)
 
-	var analyzers []*analysis.Analyzer
-	for _, r := range opts.Rules {
-		analyzers = append(analyzers, r.Analyzer)
-	}
-	if err := analysis.Validate(analyzers); err != nil {
+	if err := analysis.Validate(opts.Analyzers); err != nil {
 		return nil, fmt.Errorf("invalid analyzer graph: %w", err)
 	}
-	pyprogram.Configure(opts.Settings)
+	analyzers := selectedAnalyzers(opts.Analyzers, files, pol)
 	fset := token.NewFileSet()
-	acts, err := runGraph(analyzers, fset, files, rd.ReadFile)
-	if err != nil {
-		return nil, err
-	}
+	acts := runGraph(analyzers, fset, files, rd.ReadFile, pol)
 	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, Files: len(files)}
-	if prog, ok := acts[pyprogram.Analyzer]; ok && prog.result != nil {
-		pr := prog.result.(*pyprogram.Result)
-		res.Program = pr
-		res.Errors = append(res.Errors, pr.Errors...)
-		res.Notices = append(res.Notices, pr.Notices...)
-		res.Skipped = pr.Skipped
+	var sources []sourceComments
+	for _, act := range acts {
+		if act.err != nil {
+			continue
+		}
+		if p, ok := act.result.(fileProblems); ok {
+			errs, notices, skipped := p.Problems()
+			res.Errors = append(res.Errors, errs...)
+			res.Notices = append(res.Notices, notices...)
+			res.Skipped += skipped
+		}
+		if c, ok := act.result.(sourceComments); ok {
+			sources = append(sources, c)
+		}
 	}
 	for _, a := range analyzers {
 		if act := acts[a]; act.err != nil {
 			res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("internal error in %s: %v", a.Name, act.err)})
 		}
 	}
-	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir, suppress: opts.Suppress, prog: res.Program}
-	for _, r := range opts.Rules {
-		for _, d := range acts[r.Analyzer].diags {
-			res.Findings = append(res.Findings, conv.finding(d, r))
+	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
+	for _, a := range analyzers {
+		for _, d := range acts[a].diags {
+			res.Findings = append(res.Findings, conv.finding(d, a, acts[a].result))
 		}
 	}
-	if opts.UnusedNoqa != nil && res.Program != nil {
-		res.Findings = append(res.Findings, conv.unusedNoqa(res.Program, opts.UnusedNoqa, opts.Enabled)...)
-	}
-	res.Notices = append(res.Notices, conv.invalidNoqa(res.Program)...)
+	sup := newSuppressor(&conv, pol, sources)
+	res.Findings = sup.apply(res.Findings)
+	res.Findings = append(res.Findings, sup.unusedNoqa()...)
+	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 	res.Findings = dedupe(res.Findings)
+	res.Errors = append(pol.Errors(), res.Errors...)
+	res.Unconfigured = pol.Unconfigured()
+	res.FilesRead = rd.read()
 	for i := range res.Errors {
 		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)
 	}
@@ -164,6 +175,41 @@ func Run(opts Options) (*Result, error) {
 	return res, nil
 }
 
+// fileProblems is implemented by a pass result that loaded the checked
+// files (pyprogram's): files that could not be checked, regions that could
+// not be parsed, and how many files it proved irrelevant without parsing.
+type fileProblems interface {
+	Problems() (errs []finding.ToolError, notices []finding.Notice, skipped int)
+}
+
+// sourceComments is implemented by a pass result that parsed the checked
+// files: their bytes and comments, for the suppression directives.
+type sourceComments interface {
+	CheckedSources(fn func(path string, src []byte, comments []syntax.Comment, tf *token.File))
+}
+
+// selectedAnalyzers keeps the analyzers that some checked file selects:
+// selection happens before the analysis, so an unselected rule costs
+// nothing. An analyzer that is not a documented rule always runs. Each rule
+// still reports only in the files that select it (config.Settings.Selected).
+func selectedAnalyzers(all []*analysis.Analyzer, files []string, pol *config.Policy) []*analysis.Analyzer {
+	selected := map[string]bool{}
+	for _, f := range files {
+		if s := pol.File(f); s != nil {
+			for _, c := range s.Codes() {
+				selected[c] = true
+			}
+		}
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if _, isRule := ruledoc.ByCode(a.Name); !isRule || selected[a.Name] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // action is one analyzer's run.
 type action struct {
 	a      *analysis.Analyzer
@@ -176,7 +222,7 @@ type action struct {
 
 // runGraph runs analyzers and everything they require, each once, each as
 // soon as its dependencies are done.
-func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error)) (map[*analysis.Analyzer]*action, error) {
+func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error), pol *config.Policy) map[*analysis.Analyzer]*action {
 	acts := map[*analysis.Analyzer]*action{}
 	var mk func(a *analysis.Analyzer) *action
 	mk = func(a *analysis.Analyzer) *action {
@@ -196,6 +242,12 @@ func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, r
 	pkg := types.NewPackage("python", "python")
 	var wg sync.WaitGroup
 	for _, act := range acts {
+		if act.a == config.Analyzer {
+			// The configuration is the driver's to give, not a pass to run.
+			act.result = pol
+			close(act.done)
+			continue
+		}
 		wg.Add(1)
 		go func(act *action) {
 			defer wg.Done()
@@ -238,7 +290,7 @@ func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, r
 		}(act)
 	}
 	wg.Wait()
-	return acts, nil
+	return acts
 }
 
 // safeRun runs an analyzer, turning a panic into an error: the tool reports
@@ -254,15 +306,18 @@ func safeRun(a *analysis.Analyzer, pass *analysis.Pass) (res any, err error) {
 
 // reader is the checked, caching Pass.ReadFile.
 type reader struct {
-	max   int64
-	mu    sync.Mutex
-	cache map[string][]byte
+	max     int64
+	overlay map[string][]byte
+	mu      sync.Mutex
+	cache   map[string][]byte
 }
 
-func newReader(max int64) *reader { return &reader{max: max, cache: map[string][]byte{}} }
+func newReader(max int64, overlay map[string][]byte) *reader {
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}}
+}
 
-// ReadFile reads a Python file, refusing directories, special files and
-// files over the size limit.
+// ReadFile reads a Python file, from the overlay when it holds the file,
+// refusing directories, special files and files over the size limit.
 func (r *reader) ReadFile(path string) ([]byte, error) {
 	r.mu.Lock()
 	if b, ok := r.cache[path]; ok {
@@ -270,6 +325,13 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return b, nil
 	}
 	r.mu.Unlock()
+	if b, ok := r.overlay[filepath.Clean(path)]; ok {
+		if int64(len(b)) > r.max {
+			return nil, r.tooLarge(int64(len(b)))
+		}
+		r.keep(path, b)
+		return b, nil
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -278,16 +340,40 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	if fi.Size() > r.max {
-		return nil, fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(fi.Size())/1e6, float64(r.max)/1e6)
+		return nil, r.tooLarge(fi.Size())
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	r.keep(path, b)
+	return b, nil
+}
+
+func (r *reader) tooLarge(size int64) error {
+	return fmt.Errorf("file is %.1f MB, larger than the %.1f MB limit (--max-file-size)", float64(size)/1e6, float64(r.max)/1e6)
+}
+
+func (r *reader) keep(path string, b []byte) {
 	r.mu.Lock()
 	r.cache[path] = b
 	r.mu.Unlock()
-	return b, nil
+}
+
+// read lists the clean paths of the files read so far, sorted.
+func (r *reader) read() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := make(map[string]bool, len(r.cache))
+	out := make([]string, 0, len(r.cache))
+	for p := range r.cache {
+		if c := filepath.Clean(p); !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func relPath(workDir, path string) string {

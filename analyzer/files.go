@@ -26,10 +26,10 @@ func isPython(name string) bool {
 
 // discover expands paths into absolute file names, sorted and unique (by
 // real path, so a file reached through a symlink is checked once). Files
-// named explicitly are checked unless exclude says otherwise; directories are
-// walked for *.py and *.pyi files, following symlinks to directories with
-// loop detection.
-func discover(paths []string, workDir string, exclude func(string, bool, bool) bool) ([]string, []finding.ToolError) {
+// named explicitly are checked unless exclude says otherwise (also when they
+// exist only in the overlay); directories are walked for *.py and *.pyi
+// files, following symlinks to directories with loop detection.
+func discover(paths []string, workDir string, exclude func(string, bool, bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
 	seenReal := map[string]bool{}
@@ -51,6 +51,12 @@ func discover(paths []string, workDir string, exclude func(string, bool, bool) b
 		}
 		p = filepath.Clean(p)
 		fi, err := os.Stat(p)
+		if _, ok := overlay[p]; ok && err != nil {
+			if exclude == nil || !exclude(p, false, true) {
+				addFile(p)
+			}
+			continue
+		}
 		if err != nil {
 			errs = append(errs, finding.ToolError{Path: p, Message: statError(arg, err)})
 			continue

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
@@ -30,6 +32,10 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Add("import os\npid = os.fork()\nif pid == 0:\n    import helper\n")
 	f.Add("from . import helper\nfrom .. import x\nimport helper as h\nh.go()\n")
+	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+	if err != nil {
+		f.Fatal(err)
+	}
 	// One directory per process, not per input: a worker runs its inputs one
 	// at a time, and making and removing a directory for each input cost more
 	// than most of the analysis.
@@ -44,10 +50,10 @@ func FuzzCheck(f *testing.F) {
 			t.Fatal(err)
 		}
 		res, err := analyzer.Run(analyzer.Options{
-			Paths:      []string{main},
-			Rules:      rules.All(),
-			WorkDir:    dir,
-			UnusedNoqa: func(string) bool { return true },
+			Paths:     []string{main},
+			Analyzers: rules.All(),
+			WorkDir:   dir,
+			Policy:    config.NewPolicy(loader),
 		})
 		if err != nil {
 			t.Fatalf("run: %v", err)

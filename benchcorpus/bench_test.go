@@ -9,7 +9,8 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/benchcorpus"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
@@ -37,8 +38,13 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func check(b *testing.B, dir string, full bool) *analyzer.Result {
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Rules: rules.All(), WorkDir: dir,
-		Settings: pyprogram.Settings{ForceFull: full, Roots: []string{dir}}})
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pol := config.NewPolicy(l)
+	pol.ForceFull, pol.Roots = full, []string{dir}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,19 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"sync"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
 	"github.com/cudaforklint/cudaforklint/output"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
-	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // checkFlags are check's command-line flags.
@@ -69,8 +64,6 @@ func envOr(key, def string) string {
 	}
 	return def
 }
-
-func ruleDocs() []*ruledoc.Doc { return rules.Docs() }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
@@ -125,7 +118,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		f := false
 		ov.RespectGitignore = &f
 	}
-	loader, err := config.NewLoader(ruleDocs(), ov)
+	loader, err := config.NewLoader(ruledoc.All(), ov)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -137,11 +130,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fixed := 0
 	if c.fix || c.diff {
 		fr := fix.Apply(res.Findings, fix.Options{
-			Unsafe:      c.unsafeFixes,
-			Diff:        c.diff,
-			ParseErrors: parseErrors,
-			ReadFile:    res.ReadFile,
-			WorkDir:     run.workDir,
+			Unsafe:   c.unsafeFixes,
+			Diff:     c.diff,
+			ReadFile: res.ReadFile,
+			WorkDir:  run.workDir,
 		})
 		for _, f := range fr.Files {
 			if f.Err != nil {
@@ -258,31 +250,17 @@ func stdoutFile(w io.Writer) *os.File {
 	return nil
 }
 
-// parseErrors counts the syntax errors of fixed source, for the fixer's
-// roll-back check; unparsable source counts as very broken.
-func parseErrors(src []byte) int {
-	f, err := syntax.Parse(src)
-	if err != nil {
-		return 1 << 30
-	}
-	return len(f.Errors)
-}
-
 // checkRun is one `check` invocation's analysis, repeatable after --fix.
 type checkRun struct {
 	loader  *config.Loader
 	flags   checkFlags
 	paths   []string
 	workDir string
-
-	mu        sync.Mutex
-	settings  map[string]*config.Settings
-	configErr []finding.ToolError
 }
 
 func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun {
 	wd, _ := os.Getwd()
-	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd, settings: map[string]*config.Settings{}}
+	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd}
 }
 
 func (r *checkRun) abs(p string) string {
@@ -292,134 +270,29 @@ func (r *checkRun) abs(p string) string {
 	return filepath.Join(r.workDir, p)
 }
 
-// settingsFor returns a file's effective settings, recording config errors.
-func (r *checkRun) settingsFor(path string) *config.Settings {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if s, ok := r.settings[path]; ok {
-		return s
-	}
-	s, err := r.loader.For(path)
-	if err != nil {
-		r.configErr = append(r.configErr, configError(err))
-		s = nil
-	}
-	r.settings[path] = s
-	return s
-}
-
-func configError(err error) finding.ToolError {
-	return finding.ToolError{Message: err.Error()}
-}
-
+// analyze runs every rule the configuration selects somewhere; each file's
+// own settings (one config.Settings per file, through the policy) decide
+// the rest.
 func (r *checkRun) analyze() (*analyzer.Result, error) {
-	r.configErr = nil
-	// Extra initializers come from the configs that govern the given paths.
-	var extra []string
-	seen := map[string]bool{}
-	paths := r.paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	for _, p := range paths {
-		probe := p
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			probe = filepath.Join(p, "__probe__.py")
-		}
-		if s := r.settingsFor(r.abs(probe)); s != nil {
-			for _, e := range s.ExtraInitializers {
-				if !seen[e] {
-					seen[e] = true
-					extra = append(extra, e)
-				}
-			}
-		}
-	}
-	sort.Strings(extra)
-	res, err := analyzer.Run(analyzer.Options{
-		Paths: r.paths,
-		Rules: rules.All(),
-		Settings: pyprogram.Settings{
-			TargetsFor: func(path string) target.Set {
-				if s := r.settingsFor(path); s != nil {
-					return s.Targets
-				}
-				return target.Default()
-			},
-			ExtraInitializers: extra,
-			Workers:           r.flags.workers,
-			Roots:             []string{r.workDir},
-		},
-		Exclude: func(path string, isDir, explicit bool) bool {
-			if explicit {
-				ok, err := r.loader.ShouldCheck(path, true)
-				if err != nil {
-					r.mu.Lock()
-					r.configErr = append(r.configErr, configError(err))
-					r.mu.Unlock()
-					return true
-				}
-				return !ok
-			}
-			ex, err := r.loader.Excluded(path, isDir)
-			if err != nil {
-				r.mu.Lock()
-				r.configErr = append(r.configErr, configError(err))
-				r.mu.Unlock()
-				return true
-			}
-			return ex
-		},
-		Suppress: func(path, code string) bool {
-			s := r.settingsFor(path)
-			return s != nil && s.PerFileIgnored(code)
-		},
-		UnusedNoqa: func(path string) bool {
-			s := r.settingsFor(path)
-			return s != nil && s.Selected(rules.DocCFL100.Code)
-		},
-		Enabled: func(path, code string) bool {
-			s := r.settingsFor(path)
-			return s == nil || s.Selected(code)
-		},
+	pol := config.NewPolicy(r.loader)
+	pol.Roots = []string{r.workDir}
+	pol.Workers = r.flags.workers
+	return analyzer.Run(analyzer.Options{
+		Paths:       r.paths,
+		Analyzers:   rules.All(),
+		Policy:      pol,
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 	})
-	if err != nil {
-		return nil, err
-	}
-	// Rules not selected for a file drop its findings.
-	kept := res.Findings[:0]
-	for _, f := range res.Findings {
-		if s := r.settingsFor(r.abs(f.Path)); s == nil || s.Selected(f.Code) {
-			kept = append(kept, f)
-		}
-	}
-	res.Findings = kept
-	res.Errors = append(dedupeErrors(r.configErr), res.Errors...)
-	return res, nil
-}
-
-func dedupeErrors(errs []finding.ToolError) []finding.ToolError {
-	var out []finding.ToolError
-	seen := map[string]bool{}
-	for _, e := range errs {
-		k := e.Path + "|" + e.Message
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // enabledDocs lists the rules enabled for the working directory's config
 // (SARIF's tool.driver.rules).
 func (r *checkRun) enabledDocs() []*ruledoc.Doc {
-	s := r.settingsFor(filepath.Join(r.workDir, "__probe__.py"))
+	s, err := r.loader.ForDir(r.workDir)
 	var out []*ruledoc.Doc
-	for _, d := range ruleDocs() {
-		if s == nil || s.Selected(d.Code) {
+	for _, d := range ruledoc.All() {
+		if err != nil || s.Selected(d.Code) {
 			out = append(out, d)
 		}
 	}

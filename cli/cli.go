@@ -1,7 +1,7 @@
-// Package cli is cudaforklint's command line: the check, verify and rule
-// subcommands, their flags, and the exit codes (0 clean, 1 findings or a
-// confirmed hazard, 2 a tool error: bad flags or config, unreadable input,
-// an internal error).
+// Package cli is cudaforklint's command line: the check, verify, rule and
+// server subcommands, their flags, and the exit codes (0 clean, 1 findings
+// or a confirmed hazard, 2 a tool error: bad flags or config, unreadable
+// input, an internal error).
 package cli
 
 import (
@@ -34,6 +34,7 @@ Usage:
   cudaforklint check [flags] [PATH ...]          check files and directories (default: .)
   cudaforklint verify [flags] -- COMMAND [ARG ...] run a program and confirm hazards at run time
   cudaforklint rule CODE | --all [--format json]  explain a rule
+  cudaforklint server                             run the language server (LSP over stdio) for editors
   cudaforklint version                            print the version
 
 Run 'cudaforklint COMMAND --help' for a command's flags.
@@ -52,6 +53,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runVerify(args[1:], stdin, stdout, stderr)
 	case "rule":
 		return runRule(args[1:], stdout, stderr)
+	case "server":
+		return runServer(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintf(stdout, "cudaforklint %s\n", Version())
 		return ExitClean

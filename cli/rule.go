@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/rules"
 )
 
 func runRule(args []string, stdout, stderr io.Writer) int {
@@ -31,13 +30,13 @@ func runRule(args []string, stdout, stderr io.Writer) int {
 	var docs []*ruledoc.Doc
 	switch {
 	case *all && len(pos) == 0:
-		docs = ruleDocs()
+		docs = ruledoc.All()
 	case !*all && len(pos) == 1:
-		r, ok := rules.ByCode(strings.ToUpper(pos[0]))
+		d, ok := ruledoc.ByCode(strings.ToUpper(pos[0]))
 		if !ok {
 			return fail(stderr, fmt.Errorf("unknown rule %q (see `cudaforklint rule --all`)", pos[0]))
 		}
-		docs = []*ruledoc.Doc{r.Doc}
+		docs = []*ruledoc.Doc{d}
 	default:
 		fs.Usage()
 		return ExitError

@@ -15,6 +15,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/output"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/verify"
 )
 
@@ -88,7 +89,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// verify reports CFL003 when it observes a benign fork, so the static pass
 	// it is compared with runs that rule too.
-	loader, err := config.NewLoader(ruleDocs(), config.Overrides{ExtendSelect: []string{"CFL003"}})
+	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{ExtendSelect: []string{"CFL003"}})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -129,7 +130,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wd, _ := os.Getwd()
 	or := &output.Report{
 		Findings: rep.Findings,
-		Rules:    ruleDocs(),
+		Rules:    ruledoc.All(),
 		ExitCode: code,
 		WorkDir:  wd,
 		Version:  Version(),

@@ -649,7 +649,24 @@ func (l *Loader) For(path string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := l.ConfigFor(filepath.Dir(abs))
+	return l.settings(filepath.Dir(abs), abs)
+}
+
+// ForDir returns the settings the configuration governing dir gives every
+// file in it, before per-file ignores and excludes (SARIF's rule list for
+// the working directory).
+func (l *Loader) ForDir(dir string) (*Settings, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	return l.settings(abs, "")
+}
+
+// settings computes the settings of the file abs in dir; abs == "" leaves
+// out what depends on the file itself.
+func (l *Loader) settings(dir, abs string) (*Settings, error) {
+	c, err := l.ConfigFor(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -657,7 +674,7 @@ func (l *Loader) For(path string) (*Settings, error) {
 	if c.Path == "" {
 		// No config file: the closest pyproject.toml may still narrow the
 		// versions with requires-python.
-		if req, err := l.fallbackRequires(filepath.Dir(abs)); err != nil {
+		if req, err := l.fallbackRequires(dir); err != nil {
 			return nil, err
 		} else if req != nil {
 			if n := s.Targets & req.set; !n.Empty() {
@@ -675,14 +692,16 @@ func (l *Loader) For(path string) (*Settings, error) {
 	}
 	s.enabled = l.apply(l.apply(defaultOn, c.sel), l.ovSel)
 	s.ignored = map[string]bool{}
-	rel := ""
-	if r, err := filepath.Rel(c.Dir, abs); err == nil && !strings.HasPrefix(r, "..") {
-		rel = filepath.ToSlash(r)
-	}
-	for _, pf := range c.perFile {
-		if pf.glob.matches(rel, filepath.Base(abs)) {
-			for _, code := range pf.codes {
-				s.ignored[code] = true
+	if abs != "" {
+		rel := ""
+		if r, err := filepath.Rel(c.Dir, abs); err == nil && !strings.HasPrefix(r, "..") {
+			rel = filepath.ToSlash(r)
+		}
+		for _, pf := range c.perFile {
+			if pf.glob.matches(rel, filepath.Base(abs)) {
+				for _, code := range pf.codes {
+					s.ignored[code] = true
+				}
 			}
 		}
 	}
@@ -697,8 +716,10 @@ func (l *Loader) For(path string) (*Settings, error) {
 	if l.ov.ForceExclude != nil {
 		s.ForceExclude = *l.ov.ForceExclude
 	}
-	if s.Excluded, err = l.excludedWith(c, abs, false); err != nil {
-		return nil, err
+	if abs != "" {
+		if s.Excluded, err = l.excludedWith(c, abs, false); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }

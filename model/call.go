@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -218,7 +219,7 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 		init.referenced = true
 	}
 	for _, base := range ev.basePaths(c, 0) {
-		if fam, rest, ok := mpFamily(base); ok && (rest == "Process" || rest == "context.Process") {
+		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
 			obj := site.Mod.object(site, func() *Object {
 				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
 				if run := ev.method(c, "run", 0); run != nil {
@@ -239,7 +240,7 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 // pathCall handles a call of a library API.
 func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax.Call, sc *Scope, site Site) {
 	path := v.Path
-	if ev.mpCall(r, v, c, sc, site) {
+	if ev.procCall(r, v, c, sc, site) {
 		return
 	}
 	switch path {

@@ -22,6 +22,7 @@
 //     hazards the rules report.
 //
 // The model never names a CUDA library API itself (that is the catalog's job)
-// and knows multiprocessing, concurrent.futures, os.fork, torch.multiprocessing
-// and DataLoader through one table (mpapi.go).
+// nor a process API (multiprocessing, concurrent.futures, os.fork,
+// torch.multiprocessing, DataLoader: that is package procapi's table, whose
+// calls procapi.go handles).
 package model

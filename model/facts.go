@@ -44,29 +44,24 @@ func memoFacts(fx *facts, events func() []event) facts {
 	return got
 }
 
+// eventFacts folds the facts of events list by list: each nested list (an
+// arm, a body) is folded on its own and stops once it both is relevant and
+// starts, while every arm of a branch is folded. It cannot be a flat walk
+// over effects stopping at the first point where the facts are complete:
+// the order in which it asks callees for their facts decides what a
+// recursive cycle memoizes (see memoFacts), and so what is simulated.
 func eventFacts(events []event) facts {
 	var out facts
 	for i := range events {
 		e := &events[i]
 		var f facts
-		switch e.kind {
-		case evEffect:
-			switch e.eff.kind {
-			case effInit, effSetMethod, effDefaultDevice, effPreload, effNVMLCheck, effNVMLRestore:
-				f.relevant = true
-			case effStart, effPendingStart:
-				f.relevant, f.starts = true, true
-			case effCall:
-				f = e.eff.fn.facts()
-			case effImport:
-				f = e.eff.mod.topFacts()
-			}
-		case evBranch:
-			for _, a := range e.arms {
-				f = f.or(eventFacts(a))
-			}
-		case evLoop, evGuard:
-			f = eventFacts(e.body)
+		if e.kind == evEffect {
+			f = effectFacts(&e.eff)
+		} else {
+			e.eachNested(func(list []event) bool {
+				f = f.or(eventFacts(list))
+				return true
+			})
 		}
 		out = out.or(f)
 		if out.relevant && out.starts {
@@ -74,6 +69,21 @@ func eventFacts(events []event) facts {
 		}
 	}
 	return out
+}
+
+// effectFacts are the facts of one effect.
+func effectFacts(e *effect) facts {
+	switch e.kind {
+	case effInit, effSetMethod, effDefaultDevice, effPreload, effNVMLCheck, effNVMLRestore:
+		return facts{relevant: true}
+	case effStart, effPendingStart:
+		return facts{relevant: true, starts: true}
+	case effCall:
+		return e.fn.facts()
+	case effImport:
+		return e.mod.topFacts()
+	}
+	return facts{}
 }
 
 func (a facts) or(b facts) facts {

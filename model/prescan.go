@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -16,13 +17,20 @@ import (
 // a function that may. Only those get summarized.
 
 // startIdents are the identifiers every process start is written with:
-// the constructors and functions of mpapi.go, and the methods that start an
-// object created elsewhere.
-var startIdents = map[string]bool{
-	"Process": true, "Pool": true, "ProcessPoolExecutor": true, "DataLoader": true,
-	"fork": true, "forkpty": true, "spawn": true, "start_processes": true,
-	"Manager": true, "SyncManager": true, "start": true, "submit": true,
-}
+// those of the procapi rows that start processes, module-level (Pool,
+// fork, DataLoader) or methods that start an object made elsewhere (start,
+// submit), but for names too common to tell anything (map).
+var startIdents = func() map[string]bool {
+	m := map[string]bool{}
+	for _, api := range procapi.Rows() {
+		if api.Kind.Starts() && !api.Common {
+			for _, id := range api.Idents() {
+				m[id] = true
+			}
+		}
+	}
+	return m
+}()
 
 // mayStart returns the functions of the loaded modules that may start
 // processes, transitively through the functions they call by name.

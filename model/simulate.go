@@ -2,11 +2,7 @@ package model
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/cudaforklint/cudaforklint/catalog"
-	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
@@ -16,22 +12,20 @@ import (
 // start method each multiprocessing family will use, torch's default device,
 // the forkserver preload list, which local modules were imported, and
 // whether PYTORCH_NVML_BASED_CUDA_CHECK was set. Every process start is
-// checked against that state.
+// checked against that state: its start method is resolved (startmethod.go),
+// a fork after an initialization is a hazard here, and forkserver and spawn
+// starts lead to what the children import (toplevel.go). Which modules and
+// functions are run as entries is entries.go's.
 
 const (
-	maxCallDepth  = 40
-	maxSimEvents  = 200000
-	familyDefault = 1 << 3 // method bit: the family's default, unchanged
+	maxCallDepth = 40
+	maxSimEvents = 200000
 )
 
-type methodBits uint8
-
-func bitOf(m target.StartMethod) methodBits { return 1 << m }
-
+// simState is the state of the simulated process at one point.
 type simState struct {
-	inits       []*InitRecord
-	methods     map[string]methodBits
-	methodLits  map[string]Site
+	inits []*InitRecord
+	methodState
 	defaultCUDA bool
 	preload     map[string][]string
 	nvml        bool
@@ -42,8 +36,7 @@ type simState struct {
 
 func newState() *simState {
 	return &simState{
-		methods:     map[string]methodBits{},
-		methodLits:  map[string]Site{},
+		methodState: newMethodState(),
 		preload:     map[string][]string{},
 		imported:    map[*Module]bool{},
 		startedOnce: map[*Object]bool{},
@@ -53,14 +46,7 @@ func newState() *simState {
 func (s *simState) clone() *simState {
 	c := *s
 	c.inits = append([]*InitRecord(nil), s.inits...)
-	c.methods = make(map[string]methodBits, len(s.methods))
-	for k, v := range s.methods {
-		c.methods[k] = v
-	}
-	c.methodLits = make(map[string]Site, len(s.methodLits))
-	for k, v := range s.methodLits {
-		c.methodLits[k] = v
-	}
+	c.methodState = s.methodState.clone()
 	c.preload = make(map[string][]string, len(s.preload))
 	for k, v := range s.preload {
 		c.preload[k] = v
@@ -87,19 +73,7 @@ func (s *simState) join(others ...*simState) {
 				s.inits = append(s.inits, r)
 			}
 		}
-		for k, v := range o.methods {
-			s.methods[k] = s.methodsOf(k) | v
-		}
-		for k := range s.methods {
-			if _, ok := o.methods[k]; !ok {
-				s.methods[k] |= familyDefault
-			}
-		}
-		for k, v := range o.methodLits {
-			if _, ok := s.methodLits[k]; !ok {
-				s.methodLits[k] = v
-			}
-		}
+		s.methodState.join(o.methodState)
 		s.defaultCUDA = s.defaultCUDA || o.defaultCUDA
 		for k, v := range o.preload {
 			s.preload[k] = appendUnique(s.preload[k], v...)
@@ -116,13 +90,6 @@ func (s *simState) join(others ...*simState) {
 			}
 		}
 	}
-}
-
-func (s *simState) methodsOf(family string) methodBits {
-	if b, ok := s.methods[family]; ok {
-		return b
-	}
-	return familyDefault
 }
 
 func hasInit(list []*InitRecord, site Site) bool {
@@ -156,8 +123,6 @@ type simulator struct {
 	stack  []*Function
 	chain  []Frame
 	budget int
-	// mainInits caches the inits of running the entry's top level as an
-	// import (what spawn children and the forkserver do).
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
 	// collectOnly: only collect CUDA initializations (the sub-simulations
@@ -244,17 +209,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 			s.start(e.obj, e.site, st)
 		}
 	case effSetMethod:
-		switch e.method.Kind {
-		case MethodExplicit:
-			st.methods[e.method.Family] = bitOf(e.method.Method)
-			if e.method.Lit.Valid() {
-				st.methodLits[e.method.Family] = e.method.Lit
-			} else {
-				delete(st.methodLits, e.method.Family)
-			}
-		case MethodUnknown:
-			// Chosen at run time: keep assuming the default.
-		}
+		st.setMethod(e.method)
 	case effDefaultDevice:
 		st.defaultCUDA = e.cuda
 	case effPreload:
@@ -289,22 +244,6 @@ func (s *simulator) onStack(f *Function) bool {
 	return false
 }
 
-// methodsFor resolves an object's start method against the state.
-func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
-	if o.Kind == ObjFork {
-		return bitOf(target.Fork), true, Site{}
-	}
-	if o.Method.Kind == MethodExplicit {
-		return bitOf(o.Method.Method), true, o.Method.Lit
-	}
-	bits := st.methodsOf(o.Method.Family)
-	explicit := bits&familyDefault == 0
-	if bits&familyDefault != 0 {
-		bits = bits&^familyDefault | bitOf(s.cfg.DefaultStartMethod())
-	}
-	return bits, explicit, st.methodLits[o.Method.Family]
-}
-
 func (s *simulator) start(o *Object, site Site, st *simState) {
 	if s.collectOnly {
 		return
@@ -319,104 +258,22 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit}
-		if st.phase == PhaseImport && m != target.Fork && o.Kind != ObjFork && o.Kind != ObjManager && s.fn == nil && s.entry.ReimportedByChildren() {
-			s.out.add(&Hazard{Kind: StartAtImport, Start: rec}, s)
-		}
+		s.startAtImport(o, rec, st)
 		if !s.cfg.HasCUDA() {
 			continue
 		}
 		switch m {
 		case target.Fork:
+			// CFL001, CFL003: the child inherits the parent's CUDA state.
 			if len(st.inits) > 0 && !o.ChildExecs {
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: st.inits[0], Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:
 			s.forkserver(o, rec, st)
 		case target.Spawn:
-			if inits := s.entryImportInits(); len(inits) > 0 && s.fn == nil {
-				s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
-			}
+			s.spawnReimport(rec)
 		}
 	}
-}
-
-// forkserver checks what the forkserver process imports before forking
-// every child: __main__ (with the preload fix, when it is in the preload
-// list, as it is by default) and the set_forkserver_preload modules.
-func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
-	preload, set := st.preload[o.Method.Family]
-	if !set {
-		preload = []string{"__main__"}
-	}
-	serverImportsMain := false
-	for _, name := range preload {
-		if name == "__main__" {
-			serverImportsMain = s.cfg.ForkserverImportsMain()
-			continue
-		}
-		for _, r := range s.preloadInits(name, o) {
-			s.out.add(&Hazard{Kind: ForkserverInherits, Init: r, Start: rec, Child: s.childUse(o, st), Via: name}, s)
-			break
-		}
-	}
-	if s.fn != nil {
-		// An uncalled function may run in any program: which module is
-		// __main__ there is unknown.
-		return
-	}
-	inits := s.entryImportInits()
-	if len(inits) == 0 {
-		return
-	}
-	if serverImportsMain {
-		s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
-	} else {
-		// Each child imports the main module itself, as a spawn child does.
-		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
-	}
-}
-
-// preloadInits simulates the forkserver importing a preloaded module.
-func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
-	if mod := s.entry.importedModule(name, 0); mod != nil {
-		return mod.importTimeInits(s.cfg)
-	}
-	if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(name)); ok && e.Effect.Initializes() {
-		return []*InitRecord{{Site: o.Site, API: "import " + name, Lib: e.Lib}}
-	}
-	return nil
-}
-
-// entryImportInits is what running the entry module's top level as an
-// import initializes: what a spawn child, or the forkserver, does to it.
-// Nothing, for a main module children never re-import.
-func (s *simulator) entryImportInits() []*InitRecord {
-	if !s.entry.ReimportedByChildren() {
-		return nil
-	}
-	return s.entry.importTimeInits(s.cfg)
-}
-
-// importTimeInits simulates importing m (its top level, guards skipped) and
-// returns the CUDA initializations, cached: they do not depend on the start
-// method or the version.
-func (m *Module) importTimeInits(cfg target.Config) []*InitRecord {
-	if m.importInitsDone {
-		return m.importInits
-	}
-	m.importInitsDone = true
-	if !m.topFacts().relevant {
-		return nil
-	}
-	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true}
-	st := newState()
-	sub.run(m.topSummary(), st)
-	for _, r := range st.inits {
-		if r.Phase == PhaseImport {
-			m.importInits = append(m.importInits, r)
-		}
-	}
-	return m.importInits
 }
 
 // childUse classifies the code a started object's children run.
@@ -503,23 +360,9 @@ type touchMemo struct {
 // accelerate's PrepareForLaunch.__call__ calling self.launcher, runs the
 // user's code).
 func opaque(events []event) (string, bool) {
-	for i := range events {
-		e := &events[i]
-		switch e.kind {
-		case evEffect:
-			if e.eff.kind == effOpaqueCall {
-				return e.eff.api, true
-			}
-		case evBranch:
-			for _, a := range e.arms {
-				if api, ok := opaque(a); ok {
-					return api, true
-				}
-			}
-		case evLoop, evGuard:
-			if api, ok := opaque(e.body); ok {
-				return api, true
-			}
+	for e := range effects(events) {
+		if e.kind == effOpaqueCall {
+			return e.api, true
 		}
 	}
 	return "", false
@@ -532,35 +375,21 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 	if depth > maxCallDepth {
 		return Site{}, "", false
 	}
-	for i := range events {
-		e := &events[i]
+	for e := range effects(events) {
 		switch e.kind {
-		case evEffect:
-			switch e.eff.kind {
-			case effInit:
-				if e.eff.cond == condDefaultDevice && !st.defaultCUDA {
-					continue
-				}
-				return e.eff.site, e.eff.api, true
-			case effUse:
-				return e.eff.site, e.eff.api, true
-			case effCall:
-				if site, api, ok := s.funcTouches(e.eff.fn, st, depth+1); ok {
-					return site, api, true
-				}
-			case effImport:
-				if site, api, ok := s.moduleTouches(e.eff.mod, st, depth+1); ok {
-					return site, api, true
-				}
+		case effInit:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
 			}
-		case evBranch:
-			for _, a := range e.arms {
-				if site, api, ok := s.touches(a, st, depth); ok {
-					return site, api, true
-				}
+			return e.site, e.api, true
+		case effUse:
+			return e.site, e.api, true
+		case effCall:
+			if site, api, ok := s.funcTouches(e.fn, st, depth+1); ok {
+				return site, api, true
 			}
-		case evLoop, evGuard:
-			if site, api, ok := s.touches(e.body, st, depth); ok {
+		case effImport:
+			if site, api, ok := s.moduleTouches(e.mod, st, depth+1); ok {
 				return site, api, true
 			}
 		}
@@ -645,229 +474,4 @@ func siteKey(s Site) string {
 		return ""
 	}
 	return fmt.Sprintf("%s:%d-%d", s.Mod.Path, s.Span.Start, s.Span.End)
-}
-
-// Analyze simulates every module in mods as __main__, and every function
-// of them that nothing calls as an entry point of its own, on every config
-// in targets, and returns the hazards found, sorted by position.
-func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
-	out := &hazardSet{}
-	for _, class := range configClasses(targets) {
-		for _, m := range mods {
-			if !m.topFacts().starts {
-				continue
-			}
-			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
-			st := newState()
-			s.run(m.topSummary(), st)
-		}
-		importers := p.importersByStem()
-		may := p.mayStart()
-		for _, m := range mods {
-			if isProcessLibrary(m) || !m.cudaPossible() {
-				continue
-			}
-			for _, f := range m.Funcs {
-				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
-					continue
-				}
-				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
-				st := newState()
-				s.importOnly = true
-				s.run(m.topSummary(), st)
-				s.importOnly = false
-				st.phase = PhaseMain
-				s.stack = []*Function{f}
-				s.run(f.summaryOf(), st)
-			}
-		}
-		// Widen each hazard found on the representative to its whole class.
-		for _, z := range out.list {
-			if z.Configs&target.Of(class.rep) != 0 {
-				z.Configs |= class.all
-			}
-		}
-	}
-	for _, z := range out.list {
-		z.Configs &= targets
-	}
-	sort.SliceStable(out.list, func(i, j int) bool { return hazardLess(out.list[i], out.list[j]) })
-	return out.list
-}
-
-// nameUsed reports whether f's name is used in an expression of its own
-// module or of a loaded module that imports it. A function whose name
-// appears in none is called by no code here and is analyzed as an entry
-// point of its own; one whose name appears may be called, directly or
-// through an attribute, and is analyzed where it is. Deciding this from
-// names rather than from resolved calls saves summarizing every function of
-// every module.
-func nameUsed(f *Function, importers map[string][]*Module) bool {
-	if f.Module.usedNames()[f.Name] {
-		return true
-	}
-	for _, m := range importers[lastPart(f.Module.Name)] {
-		if m != f.Module && m.usedNames()[f.Name] {
-			return true
-		}
-	}
-	return false
-}
-
-// importersByStem maps the last component of every module name an import
-// statement of a loaded module names (import a.stem, from a import stem,
-// from .stem import x) to the modules with such a statement.
-func (p *Program) importersByStem() map[string][]*Module {
-	out := map[string][]*Module{}
-	for _, m := range p.Loaded() {
-		seen := map[string]bool{}
-		add := func(dotted string) {
-			for _, part := range strings.Split(dotted, ".") {
-				if part != "" && !seen[part] {
-					seen[part] = true
-					out[part] = append(out[part], m)
-				}
-			}
-		}
-		for _, s := range m.imports() {
-			switch s := s.(type) {
-			case *syntax.Import:
-				for _, a := range s.Names {
-					add(a.Name)
-				}
-			case *syntax.ImportFrom:
-				add(s.Module)
-				for _, a := range s.Names {
-					add(a.Name)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func lastPart(dotted string) string {
-	if i := strings.LastIndexByte(dotted, '.'); i >= 0 {
-		return dotted[i+1:]
-	}
-	return dotted
-}
-
-// imports lists the module's import statements, wherever they are.
-func (m *Module) imports() []syntax.Stmt {
-	if m.importStmts != nil {
-		return m.importStmts
-	}
-	m.importStmts = []syntax.Stmt{}
-	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Import:
-				m.importStmts = append(m.importStmts, n)
-			case *syntax.ImportFrom:
-				m.importStmts = append(m.importStmts, n)
-			case syntax.Expr:
-				return false
-			}
-			return true
-		})
-	}
-	return m.importStmts
-}
-
-func (m *Module) usedNames() map[string]bool {
-	if m.used != nil {
-		return m.used
-	}
-	m.used = map[string]bool{}
-	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Name:
-				m.used[n.ID] = true
-			case *syntax.Attribute:
-				m.used[n.Attr] = true
-			case *syntax.String:
-				// getattr(obj, "name"), "module:function" entry points.
-				if len(n.Value) < 64 {
-					for _, part := range strings.FieldsFunc(n.Value, func(r rune) bool { return r == '.' || r == ':' }) {
-						m.used[part] = true
-					}
-				}
-			}
-			return true
-		})
-	}
-	return m.used
-}
-
-// isProcessLibrary reports whether m is part of multiprocessing,
-// multiprocess or concurrent.futures themselves (when the checked tree is
-// CPython's): their functions implement the APIs the model knows, so
-// simulating them as entry points of their own finds only the APIs.
-func isProcessLibrary(m *Module) bool {
-	root := m.Name
-	if i := strings.IndexByte(root, '.'); i >= 0 {
-		root = root[:i]
-	}
-	return root == "multiprocessing" || root == "multiprocess" || root == "concurrent"
-}
-
-func isDunder(name string) bool {
-	return strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
-}
-
-func primarySite(z *Hazard) Site {
-	if z.Init != nil && z.Kind != StartAtImport {
-		return z.Init.Site
-	}
-	return z.Start.Site
-}
-
-func hazardLess(a, b *Hazard) bool {
-	sa, sb := primarySite(a), primarySite(b)
-	if sa.Mod.Path != sb.Mod.Path {
-		return sa.Mod.Path < sb.Mod.Path
-	}
-	if sa.Span.Start != sb.Span.Start {
-		return sa.Span.Start < sb.Span.Start
-	}
-	if a.Kind != b.Kind {
-		return a.Kind < b.Kind
-	}
-	return a.Start.Site.Span.Start < b.Start.Site.Span.Start
-}
-
-// configClass is a set of configs the simulation cannot tell apart.
-type configClass struct {
-	rep target.Config
-	all target.Set
-}
-
-// configClasses groups configs by the behaviour the simulation depends on:
-// the default start method, whether the forkserver imports __main__, and
-// whether fork and CUDA exist.
-func configClasses(s target.Set) []configClass {
-	type key struct {
-		def          target.StartMethod
-		importsMain  bool
-		fork, hasGPU bool
-	}
-	var order []key
-	classes := map[key]*configClass{}
-	for _, c := range s.Configs() {
-		// Without fork there is no forkserver, so its import of __main__ cannot matter.
-		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA()}
-		if cl, ok := classes[k]; ok {
-			cl.all |= target.Of(c)
-			continue
-		}
-		classes[k] = &configClass{rep: c, all: target.Of(c)}
-		order = append(order, k)
-	}
-	out := make([]configClass, 0, len(order))
-	for _, k := range order {
-		out = append(out, *classes[k])
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -28,6 +29,47 @@ type event struct {
 	eff  effect
 	arms [][]event
 	body []event
+}
+
+// eachNested calls fn on each event list nested in e, in execution order
+// (a branch's arms, a loop's or a guard's body), until fn returns false; it
+// reports whether fn never did. It is the one place that knows how events
+// nest.
+func (e *event) eachNested(fn func([]event) bool) bool {
+	switch e.kind {
+	case evBranch:
+		for _, a := range e.arms {
+			if !fn(a) {
+				return false
+			}
+		}
+	case evLoop, evGuard:
+		return fn(e.body)
+	}
+	return true
+}
+
+// effects yields the effects of events in execution order, every arm of a
+// branch one after the other, into loop and guard bodies, whatever the
+// simulation would take; stopping the loop stops the walk.
+func effects(events []event) iter.Seq[*effect] {
+	return func(yield func(*effect) bool) { walkEffects(events, yield) }
+}
+
+func walkEffects(events []event, yield func(*effect) bool) bool {
+	for i := range events {
+		e := &events[i]
+		if e.kind == evEffect {
+			if !yield(&e.eff) {
+				return false
+			}
+			continue
+		}
+		if !e.eachNested(func(list []event) bool { return walkEffects(list, yield) }) {
+			return false
+		}
+	}
+	return true
 }
 
 type funcSummary struct {

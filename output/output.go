@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
@@ -181,27 +180,6 @@ func visible(r *Report) []finding.Finding {
 		}
 	}
 	return out
-}
-
-// Sort orders findings as every format expects: by path, line, column,
-// code, then message.
-func Sort(fs []finding.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Start.Line != b.Start.Line {
-			return a.Start.Line < b.Start.Line
-		}
-		if a.Start.Column != b.Start.Column {
-			return a.Start.Column < b.Start.Column
-		}
-		if a.Code != b.Code {
-			return a.Code < b.Code
-		}
-		return a.Message < b.Message
-	})
 }
 
 // primaryFix returns a finding's fix: the first one (ruff has one fix per

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -183,7 +184,7 @@ func hazardFindings() []finding.Finding {
 			Evidence: []string{"cuInit in pid 4242 before fork to pid 4243"},
 		},
 	}
-	Sort(fs)
+	sortFindings(fs)
 	return fs
 }
 
@@ -611,4 +612,25 @@ func TestVerifyStatusInEveryFormat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sortFindings orders findings as the driver hands them to the formats:
+// by path, line, column, code, then message.
+func sortFindings(fs []finding.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Start.Line != b.Start.Line {
+			return a.Start.Line < b.Start.Line
+		}
+		if a.Start.Column != b.Start.Column {
+			return a.Start.Column < b.Start.Column
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
 }

@@ -355,7 +355,7 @@ func isPageName(name string) bool {
 // an error listing every missing, stale or extra page (nil when up to date).
 // A test calls it so that committed pages never drift from the Docs:
 //
-//	if err := ruledoc.CheckDocs("../docs/rules", rules.Docs()); err != nil { t.Fatal(err) }
+//	if err := ruledoc.CheckDocs("../docs/rules", ruledoc.All()); err != nil { t.Fatal(err) }
 func CheckDocs(dir string, docs []*Doc) error {
 	want := expectedFiles(docs)
 	var problems []string

@@ -1,7 +1,10 @@
-// Package ruledoc holds each rule's documentation in one structured form and
-// renders it everywhere it is shown: `cudaforklint rule CODE` (text), SARIF
-// help.markdown and fullDescription, and docs/rules/CODE.md. Rules fill a Doc
-// in their own file; nothing else writes rule prose.
+// Package ruledoc is the registry of cudaforklint's rules: each rule's code,
+// name, severity and documentation in one structured form (one file per
+// rule, ruledoc/cflNNN.go), rendered everywhere it is shown: `cudaforklint
+// rule CODE` (text), SARIF help.markdown and fullDescription, and
+// docs/rules/CODE.md. It is a leaf: the driver, the output formats and the
+// runtime verifier know every rule through it without linking the static
+// engine (package rules, which holds the analyzers).
 package ruledoc
 
 import "github.com/cudaforklint/cudaforklint/finding"

@@ -3,72 +3,24 @@ package rules
 import (
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
-// DocCFL003 documents benign-fork-after-cuda-init.
-var DocCFL003 = &ruledoc.Doc{
-	Code:           "CFL003",
-	Name:           "benign-fork-after-cuda-init",
-	Summary:        "A process forks after CUDA was initialized in it, but the children never touch CUDA",
-	Severity:       finding.Warning,
-	DefaultEnabled: false,
-	Precision:      "medium",
-	Tags:           []string{"maintainability", "cuda", "multiprocessing"},
-	FixAvailable:   "sometimes",
-	WhatItDoes: `Checks for the same forks as CFL001 — a process forking after CUDA was initialized in it —
-when the children provably never touch CUDA: CPU-only pool tasks, a ` + "`Manager`" + ` server, and the
-usual PyTorch training loop, whose ` + "`DataLoader`" + ` workers load and collate batches on the CPU
-while the parent moves them to the GPU. DataLoader workers whose dataset code cannot be seen are
-assumed CPU-only and reported here rather than as CFL001.
-
-Not selected by default: select it with ` + "`--select CFL003`" + ` or ` + "`extend-select = [\"CFL003\"]`" + `.`,
-	WhyIsThisBad: `It works today, and the fork matrix measured exactly that: children that never use CUDA
-run fine. But the program is one edit away from CFL001: the first CUDA call added to a worker
-(a ` + "`.cuda()`" + ` in ` + "`__getitem__`" + `, a GPU augmentation) fails with an error that points at the worker,
-not at the parent's initialization.`,
-	Example: `import torch
-from torch.utils.data import DataLoader, TensorDataset
-
-if __name__ == "__main__":
-    model = torch.nn.Linear(8, 1).cuda()
-    data = TensorDataset(torch.randn(64, 8))
-    for epoch in range(3):
-        for (x,) in DataLoader(data, batch_size=8, num_workers=2):
-            model(x.cuda())`,
-	UseInstead: `import torch
-from torch.utils.data import DataLoader, TensorDataset
-
-if __name__ == "__main__":
-    model = torch.nn.Linear(8, 1).cuda()
-    data = TensorDataset(torch.randn(64, 8))
-    for epoch in range(3):
-        for (x,) in DataLoader(data, batch_size=8, num_workers=2,
-                               multiprocessing_context="spawn", persistent_workers=True):
-            model(x.cuda())`,
-	FixSafety: `The fix replaces an explicit "fork" start method with "spawn"; it is unsafe for the
-reasons given under CFL001.`,
-	Versions: `As CFL001: explicit fork everywhere fork exists; the default start method only on
-Python 3.10–3.13 on Linux.`,
-}
-
 // CFL003 reports forks after CUDA initialization whose children never use CUDA.
 var CFL003 = &analysis.Analyzer{
-	Name:     "CFL003",
-	Doc:      "report forks after CUDA initialization whose children never use CUDA\n\n" + DocCFL003.Summary,
-	URL:      DocCFL003.URL(),
-	Requires: []*analysis.Analyzer{pyprogram.Analyzer, forkhazard.Analyzer},
-	Run: func(pass *analysis.Pass) (any, error) {
-		r := newReporter(pass)
-		for _, z := range hazards(pass) {
-			if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildNoCUDA {
-				r.reportForkAfterInit(z, DocCFL003.Code)
-			}
+	Name:       "CFL003",
+	Doc:        "report forks after CUDA initialization whose children never use CUDA\n\n" + ruledoc.CFL003.Summary,
+	URL:        ruledoc.CFL003.URL(),
+	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
+	ResultType: fixsafety.TableType,
+	Run: rule(func(r reporter, z *model.Hazard) {
+		if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildNoCUDA {
+			r.reportForkAfterInit(z, ruledoc.CFL003.Code)
 		}
-		return nil, nil
-	},
+	}),
 }

@@ -5,77 +5,35 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
-// DocCFL005 documents process-start-at-import.
-var DocCFL005 = &ruledoc.Doc{
-	Code:           "CFL005",
-	Name:           "process-start-at-import",
-	Summary:        "Processes are started at import time under a start method whose children re-import the module",
-	Severity:       finding.Error,
-	DefaultEnabled: true,
-	Precision:      "high",
-	Tags:           []string{"correctness", "multiprocessing"},
-	FixAvailable:   "sometimes",
-	WhatItDoes: `Checks for processes started at the top level of a main module, outside
-` + "`if __name__ == \"__main__\":`" + ` (directly or through functions called from there), when the start
-method is "spawn" or "forkserver" — including the defaults: "forkserver" on Linux from Python 3.14,
-"spawn" on macOS and Windows.`,
-	WhyIsThisBad: `Spawn and forkserver children import the main module before running their target. A
-start at the top level then runs again in the child while it is still bootstrapping, and
-multiprocessing stops it with "RuntimeError: An attempt has been made to start a new process
-before the current process has finished its bootstrapping phase". Code that worked for years with
-the "fork" default breaks on Python 3.14.`,
-	Example: `import multiprocessing as mp
-
-def square(x):
-    return x * x
-
-pool = mp.Pool(4)
-print(pool.map(square, range(8)))`,
-	UseInstead: `import multiprocessing as mp
-
-def square(x):
-    return x * x
-
-if __name__ == "__main__":
-    pool = mp.Pool(4)
-    print(pool.map(square, range(8)))`,
-	FixSafety: `When the start is part of a plain run of top-level assignments and calls, the fix moves
-that run under the main guard; it is unsafe because names it defines disappear for importers.`,
-	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 on Linux, every
-version on macOS and Windows.`,
-	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods"},
-}
-
 // CFL005 reports processes started at import time under spawn or forkserver.
 var CFL005 = &analysis.Analyzer{
-	Name:     "CFL005",
-	Doc:      "report processes started at import time under spawn or forkserver\n\n" + DocCFL005.Summary,
-	URL:      DocCFL005.URL(),
-	Requires: []*analysis.Analyzer{pyprogram.Analyzer, forkhazard.Analyzer},
-	Run: func(pass *analysis.Pass) (any, error) {
-		r := newReporter(pass)
-		for _, z := range hazards(pass) {
-			if z.Kind != model.StartAtImport {
-				continue
-			}
-			at := z.Start.Site
-			msg := fmt.Sprintf("Children are started at %s at import time, outside `if __name__ == \"__main__\":`; each child re-imports this module and stops with RuntimeError while bootstrapping %s. Move the start under the main guard",
-				r.startsRef(z, at), versions(z))
-			d := r.diagnostic(DocCFL005.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z))
-			if len(z.Start.Chain) == 0 {
-				if f, ok := r.guardFix(at, "Move the process start under `if __name__ == \"__main__\":`"); ok {
-					d.SuggestedFixes = append(d.SuggestedFixes, f)
-				}
-			}
-			pass.Report(d)
+	Name:       "CFL005",
+	Doc:        "report processes started at import time under spawn or forkserver\n\n" + ruledoc.CFL005.Summary,
+	URL:        ruledoc.CFL005.URL(),
+	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
+	ResultType: fixsafety.TableType,
+	Run: rule(func(r reporter, z *model.Hazard) {
+		if z.Kind != model.StartAtImport {
+			return
 		}
-		return nil, nil
-	},
+		at := z.Start.Site
+		msg := fmt.Sprintf("Children are started at %s at import time, outside `if __name__ == \"__main__\":`; each child re-imports this module and stops with RuntimeError while bootstrapping %s. Move the start under the main guard",
+			r.startsRef(z, at), versions(z))
+		d := r.diagnostic(ruledoc.CFL005.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z))
+		var fixes []fixsafety.Fix
+		if len(z.Start.Chain) == 0 {
+			if f, ok := r.guardFix(at, "Move the process start under `if __name__ == \"__main__\":`"); ok {
+				fixes = append(fixes, f)
+			}
+		}
+		r.report(d, fixes...)
+	}),
 }

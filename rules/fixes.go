@@ -18,15 +18,15 @@ import (
 // rolls back otherwise.
 
 // spawnFix replaces a "fork" start-method literal with "spawn".
-func (r reporter) spawnFix(rec *model.StartRecord) (analysis.SuggestedFix, bool) {
+func (r reporter) spawnFix(rec *model.StartRecord) (fixsafety.Fix, bool) {
 	lit := rec.MethodLit
 	if !lit.Valid() || rec.Method.String() != "fork" {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
 	i := strings.Index(text, "fork")
 	if i < 0 || strings.Count(text, "fork") != 1 {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	pos, end := r.span(lit)
 	edit := analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}
@@ -36,9 +36,9 @@ func (r reporter) spawnFix(rec *model.StartRecord) (analysis.SuggestedFix, bool)
 // nvmlFix makes torch.cuda.is_available() ask NVML instead of initializing
 // the driver, by setting PYTORCH_NVML_BASED_CUDA_CHECK=1 at the top of the
 // module (after its docstring and __future__ imports).
-func (r reporter) nvmlFix(init *model.InitRecord) (analysis.SuggestedFix, bool) {
+func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 	if init.API != "torch.cuda.is_available()" {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	m := init.Site.Mod
 	at := insertionPoint(m)
@@ -99,7 +99,7 @@ func lineEnd(src []byte, off int) int {
 // assignments and expression statements, stopping at imports, definitions and
 // compound statements) to the start of the module's main guard, creating one
 // at the end of the file when there is none.
-func (r reporter) guardFix(site model.Site, message string) (analysis.SuggestedFix, bool) {
+func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool) {
 	m := site.Mod
 	body := m.File.Body
 	idx := -1
@@ -110,7 +110,7 @@ func (r reporter) guardFix(site model.Site, message string) (analysis.SuggestedF
 		}
 	}
 	if idx < 0 || !plainStatement(body[idx]) {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	first, last := idx, idx
 	for first > 0 && plainStatement(body[first-1]) {
@@ -123,11 +123,11 @@ func (r reporter) guardFix(site model.Site, message string) (analysis.SuggestedF
 	end := lineEnd(m.Src, body[last].Pos().End)
 	// The run must own its lines: nothing else may share them.
 	if start != body[first].Pos().Start && strings.TrimSpace(string(m.Src[start:body[first].Pos().Start])) != "" {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	for i := first; i <= last; i++ {
 		if hasMultilineString(m.Src, body[i]) {
-			return analysis.SuggestedFix{}, false
+			return fixsafety.Fix{}, false
 		}
 	}
 	moved := string(m.Src[start:end])
@@ -138,13 +138,13 @@ func (r reporter) guardFix(site model.Site, message string) (analysis.SuggestedF
 		at := lineStart(m.Src, g.Body[0].Pos().Start)
 		indent := string(m.Src[at:g.Body[0].Pos().Start])
 		if strings.TrimSpace(indent) != "" {
-			return analysis.SuggestedFix{}, false
+			return fixsafety.Fix{}, false
 		}
 		ins := analysis.TextEdit{Pos: tf.Pos(at), End: tf.Pos(at), NewText: []byte(indentLines(moved, indent))}
 		return fixsafety.Unsafe(message, del, ins), true
 	}
 	if len(m.Guards) > 0 {
-		return analysis.SuggestedFix{}, false
+		return fixsafety.Fix{}, false
 	}
 	tail := ""
 	if len(m.Src) > 0 && m.Src[len(m.Src)-1] != '\n' {

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
@@ -15,12 +17,45 @@ import (
 
 // reporter turns hazards into diagnostics for one pass.
 type reporter struct {
-	pass *analysis.Pass
-	prog *pyprogram.Result
+	pass   *analysis.Pass
+	prog   *pyprogram.Result
+	policy *config.Policy
+	// fixes records each reported fix's applicability; the rule returns it
+	// as its result for the driver.
+	fixes *fixsafety.Table
 }
 
 func newReporter(pass *analysis.Pass) reporter {
-	return reporter{pass: pass, prog: pass.ResultOf[pyprogram.Analyzer].(*pyprogram.Result)}
+	return reporter{
+		pass:   pass,
+		prog:   pass.ResultOf[pyprogram.Analyzer].(*pyprogram.Result),
+		policy: config.For(pass),
+		fixes:  &fixsafety.Table{},
+	}
+}
+
+// report reports d with its fixes, in the files that select the rule (the
+// driver runs a rule when any checked file selects it; per-file select and
+// ignore decide here, before anything is reported).
+func (r reporter) report(d analysis.Diagnostic, fixes ...fixsafety.Fix) {
+	path := r.pass.Fset.File(d.Pos).Name()
+	if s := r.policy.File(path); s == nil || !s.Selected(d.Category) {
+		return
+	}
+	r.fixes.Attach(&d, fixes...)
+	r.pass.Report(d)
+}
+
+// rule is the common shape of a rule's Run: a reporter over the pass's
+// hazards, returning the fix table.
+func rule(report func(r reporter, z *model.Hazard)) func(*analysis.Pass) (any, error) {
+	return func(pass *analysis.Pass) (any, error) {
+		r := newReporter(pass)
+		for _, z := range hazards(pass) {
+			report(r, z)
+		}
+		return r.fixes, nil
+	}
 }
 
 func hazards(pass *analysis.Pass) []*model.Hazard {

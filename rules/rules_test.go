@@ -1,17 +1,31 @@
 package rules_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/analyzer/checktest"
 )
 
 // TestFixtures checks every fixture directory under testdata/py against its
-// `# want` expectations.
+// `# want` expectations. The directories are discovered, so a new one
+// cannot go untested.
 func TestFixtures(t *testing.T) {
-	for _, dir := range []string{"seed", "cfl001", "cfl001_local_modules", "cfl001_package", "safe_dunder_main", "cfl002", "cfl002_preload", "cfl002_helper_import", "safe_helper_in_guard", "catalog", "cfl003", "cfl004", "cfl005", "safe"} {
-		t.Run(dir, func(t *testing.T) {
-			checktest.Run(t, "../testdata/py/"+dir)
+	entries, err := os.ReadDir("../testdata/py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			checktest.Run(t, "../testdata/py/"+e.Name())
 		})
+	}
+	if n == 0 {
+		t.Fatal("no fixture directories under testdata/py")
 	}
 }

@@ -35,8 +35,8 @@
 // into a reusable C buffer (walk.go); the Go tree is built from the records
 // in plain Go (convert.go, exprs.go, strings.go), with its nodes allocated in
 // chunks (arena.go). Handing nodes out through the smacker Go API instead
-// would cost more than the parse itself. Inspect walks the result; Dump
-// prints it for tests and debugging.
+// would cost more than the parse itself. Inspect walks the result; the tests'
+// Dump (dump_test.go) prints it.
 package syntax
 
 // Span is a half-open byte range [Start, End) in the source.

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/rules"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
 // cuResultNames names the driver's results that show up around fork.
@@ -215,8 +215,8 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	}
 
 	initCall := initializingCall(init, g.children)
-	rule, _ := rules.ByCode(code)
-	f := finding.Finding{Code: code, Name: rule.Doc.Name, Severity: rule.Doc.Severity, URL: rule.Doc.URL()}
+	doc, _ := ruledoc.ByCode(code)
+	f := finding.Finding{Code: code, Name: doc.Name, Severity: doc.Severity, URL: doc.URL()}
 	loc, where := g.location(initCall, cwd)
 	f.Location = loc
 

@@ -32,18 +32,45 @@ var ShimLibs = []string{"-ldl", "-lpthread"}
 var ErrNoCompiler = errors.New("cudaforklint verify builds its wrapper from C source and found no C compiler: " +
 	"install a C compiler (e.g. apt-get install gcc) or pass --shim PATH")
 
-// shimKey names a build of the wrapper: the source and the flags, for this OS and architecture.
-func shimKey() string {
+// shimKey names a build of the wrapper for this binary's OS and architecture.
+func shimKey() string { return ShimKey(runtime.GOOS, runtime.GOARCH) }
+
+// ShimKey names a build of the wrapper: the source and the flags, for an OS and architecture. It
+// names the cached build (EnsureShim) and stamps a prebuilt one, so that a binary never uses a
+// wrapper built from another source.
+func ShimKey(goos, goarch string) string {
 	h := sha256.New()
 	h.Write(shimSource)
 	fmt.Fprintf(h, "\x00%s\x00%s/%s", strings.Join(append(append([]string{}, ShimCFlags...), ShimLibs...), " "),
-		runtime.GOOS, runtime.GOARCH)
+		goos, goarch)
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// A prebuiltWrapper is the wrapper compiled at release time and carried in the binary, for users
+// who have no C compiler.
+type prebuiltWrapper struct {
+	key string // the ShimKey it was built for
+	so  []byte
+}
+
+// prebuilt is set by shim_prebuilt.go in binaries built with -tags prebuiltshim
+// (scripts/release), and nil in a plain `go build`, which compiles the wrapper at run time.
+var prebuilt *prebuiltWrapper
+
+// prebuiltShim returns the carried wrapper when it was built from this binary's source for this
+// platform, and nil otherwise (then the wrapper is compiled as in a plain build).
+func prebuiltShim() []byte {
+	if prebuilt == nil || prebuilt.key != shimKey() || len(prebuilt.so) == 0 {
+		return nil
+	}
+	return prebuilt.so
+}
+
 // EnsureShim returns the path of the built wrapper in cacheDir (empty: the user cache directory,
-// os.UserCacheDir()/cudaforklint), building it first when that build is missing. Builds are keyed
-// by the source's hash and written atomically, so concurrent runs and upgrades are safe.
+// os.UserCacheDir()/cudaforklint), building it first when that build is missing. A release binary
+// (scripts/release) carries the wrapper prebuilt and writes it there instead, so that it needs no
+// C compiler. Builds are keyed by the source's hash and written atomically, so concurrent runs and
+// upgrades are safe.
 func EnsureShim(ctx context.Context, cacheDir string) (string, error) {
 	if cacheDir == "" {
 		base, err := os.UserCacheDir()
@@ -54,6 +81,12 @@ func EnsureShim(ctx context.Context, cacheDir string) (string, error) {
 	}
 	path := filepath.Join(cacheDir, "cudaforkshim-"+shimKey()+".so")
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+		return path, nil
+	}
+	if so := prebuiltShim(); so != nil {
+		if err := writeShim(path, so); err != nil {
+			return "", err
+		}
 		return path, nil
 	}
 	cc, err := FindCompiler(ctx)
@@ -67,6 +100,33 @@ func EnsureShim(ctx context.Context, cacheDir string) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// writeShim writes the carried wrapper to path, atomically (a temporary file in its directory,
+// then a rename), as BuildShim does.
+func writeShim(path string, so []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing the wrapper: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".cudaforkshim-*.so")
+	if err != nil {
+		return fmt.Errorf("writing the wrapper: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(so)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the wrapper: %w", err)
+	}
+	return nil
 }
 
 // BuildShim compiles the wrapper with the compiler command cc (a program and its own flags, as

@@ -27,8 +27,9 @@ import (
 	"text/scanner"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/target"
 )
@@ -50,10 +51,10 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		t.Fatal(err)
 	}
 	res, err := analyzer.Run(analyzer.Options{
-		Paths:    []string{abs},
-		Rules:    rules.All(),
-		WorkDir:  abs,
-		Settings: pyprogram.Settings{TargetsFor: targetsFromHeader},
+		Paths:     []string{abs},
+		Analyzers: rules.All(),
+		WorkDir:   abs,
+		Policy:    Policy(t),
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -94,6 +95,29 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		t.Error(m)
 	}
 	return res.Findings
+}
+
+// Policy is the fixtures' configuration: every rule with an analyzer
+// selected, no configuration file read, and the targets of each fixture's
+// `# checktest:` header.
+func Policy(t testing.TB) *config.Policy {
+	t.Helper()
+	var codes []string
+	for _, a := range rules.All() {
+		codes = append(codes, a.Name)
+	}
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: codes, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return config.NewPolicyFunc(func(path string) (*config.Settings, error) {
+		s, err := l.For(path)
+		if err != nil {
+			return nil, err
+		}
+		s.Targets = targetsFromHeader(path)
+		return s, nil
+	})
 }
 
 type key struct {

@@ -67,7 +67,8 @@ func (c *dirCache) IsFile(path string) bool {
 		return false
 	}
 	if mode&fs.ModeSymlink != 0 {
-		return statIsFile(path)
+		fi, err := os.Stat(path)
+		return err == nil && fi.Mode().IsRegular()
 	}
 	return mode.IsRegular()
 }

@@ -23,35 +23,35 @@ import (
 // through (1) an import statement, (2) an attribute of a loaded module that
 // names a submodule, or (3) a set_forkserver_preload name; in each case the
 // module's name is written, as a whole identifier, in a loaded module. A
-// start is a call whose callee value is a path rooted at a family module
-// (multiprocessing, multiprocess, concurrent, torch, torch_geometric, os,
-// pty) ending in an API name (Process, Pool, ProcessPoolExecutor, spawn,
-// start_processes, DataLoader, fork, forkpty, Manager, SyncManager); paths
-// are built from identifiers written in loaded modules (imports and
-// attributes). A CUDA initialization is likewise a catalog path rooted at a
-// catalog library, a catalog method written after a dot, or an extra
-// initializer.
+// start is a call of a row of the process table (package procapi), whose
+// callee value is a path rooted at one of the row's roots (multiprocessing,
+// os, torch...) that goes through one of its identifiers (Pool, fork,
+// DataLoader...: procapi's API.Roots and API.Idents); paths are built from
+// identifiers written in loaded modules (imports and attributes). A CUDA
+// initialization is likewise a catalog path rooted at a catalog library, a
+// catalog method written after a dot, or an extra initializer.
 //
 // So the prefilter over-approximates what each checked file can load (the
 // reach: the file, the local modules its import statements name, resolved as
 // the model resolves them, the submodules of every reached module whose name
 // appears anywhere, and names in string literals of files that mention
-// set_forkserver_preload), and keeps a file when its reach contains a
-// family root together with one of its API names (CFL005), or, for the
-// other rules, any such pair and a CUDA name. Files whose bytes cannot be
-// analysed (unreadable, NUL, not UTF-8) are kept so that the loader reports
-// them as before; files mentioning noqa or CUDA are parsed (for the driver's
-// noqa checks and the syntax-error notices) but not simulated.
+// set_forkserver_preload), and keeps a file when its reach contains a row's
+// root together with one of its identifiers, when a start of that row at
+// import time is a hazard by itself (CFL005; procapi's
+// Kind.StartAtImportMatters), or, for the other starts, such a pair and a
+// CUDA name. Files whose bytes cannot be analysed (unreadable, NUL, not
+// UTF-8) are kept so that the loader reports them as before; files
+// mentioning noqa or CUDA are parsed (for the driver's noqa checks and the
+// syntax-error notices) but not simulated.
 
 // relevantBits decides from the bits of a reach whether it can have findings.
-func relevantBits(b uint32) bool {
-	has := func(a, f uint32) bool { return b&a != 0 && b&f != 0 }
-	notFork := has(bitProc, bitFamMP) || has(bitPPE, bitFamConc) || has(bitSpawn, bitFamTorch) || has(bitLoader, bitFamTorch)
-	if notFork {
-		return true
+func relevantBits(b uint64) bool {
+	for _, p := range startPatterns {
+		if b&p.roots != 0 && b&p.idents != 0 && (!p.needsCUDA || b&(bitCUDA|bitPreload) != 0) {
+			return true
+		}
 	}
-	any := has(bitFork, bitFamOS) || has(bitManager, bitFamMP)
-	return any && b&(bitCUDA|bitPreload) != 0
+	return false
 }
 
 // pnode is a file in the prefilter's graph.
@@ -70,7 +70,7 @@ type prefilter struct {
 	read   func(string) ([]byte, error)
 	isFile func(string) bool
 	roots  []string
-	extra  map[string]uint32
+	extra  map[string]uint64
 
 	nodes  []*pnode
 	index  map[string]int
@@ -87,7 +87,7 @@ type decision struct {
 func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int) decision {
 	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache()}
 	if len(extraInit) > 0 {
-		pf.extra = map[string]uint32{}
+		pf.extra = map[string]uint64{}
 		for _, e := range extraInit {
 			pf.extra[e[strings.LastIndexByte(e, '.')+1:]] |= bitCUDA
 		}
@@ -286,9 +286,9 @@ func (pf *prefilter) submodules(n int, pending []int) []int {
 
 // reachBits ORs every node's bits over what it reaches (Tarjan's strongly
 // connected components; each component's bits are final when it closes).
-func (pf *prefilter) reachBits() []uint32 {
+func (pf *prefilter) reachBits() []uint64 {
 	n := len(pf.nodes)
-	out := make([]uint32, n)
+	out := make([]uint64, n)
 	index := make([]int, n)
 	low := make([]int, n)
 	onStack := make([]bool, n)
@@ -338,7 +338,7 @@ func (pf *prefilter) reachBits() []uint32 {
 			if low[v] == index[v] {
 				// v roots a component: every member gets the union.
 				var members []int
-				var bits uint32
+				var bits uint64
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]

@@ -9,9 +9,23 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/benchcorpus"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
+
+// allRules is the policy of these tests: every rule (CFL100 too), no
+// configuration file, the project root dir.
+func allRules(t *testing.T, dir string, full bool) *config.Policy {
+	t.Helper()
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := config.NewPolicy(l)
+	pol.Roots, pol.ForceFull = []string{dir}, full
+	return pol
+}
 
 // run checks dir with every rule, with or without the prefilter, and returns
 // the findings, errors and notices as comparable lines.
@@ -21,11 +35,10 @@ func run(t *testing.T, dir string, full bool, paths ...string) ([]string, *analy
 		paths = []string{dir}
 	}
 	res, err := analyzer.Run(analyzer.Options{
-		Paths:      paths,
-		Rules:      rules.All(),
-		WorkDir:    dir,
-		Settings:   pyprogram.Settings{ForceFull: full, Roots: []string{dir}},
-		UnusedNoqa: func(string) bool { return true },
+		Paths:     paths,
+		Analyzers: rules.All(),
+		WorkDir:   dir,
+		Policy:    allRules(t, dir, full),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -135,11 +148,9 @@ func TestPrefilterThroughLocalHelpers(t *testing.T) {
 		}
 	}
 	if res.Skipped == 0 {
-		t.Error("unrelated.py was not skipped")
+		t.Error("no file was skipped")
 	}
-	for _, m := range res.Program.Checked() {
-		if filepath.Base(m.Path) == "unrelated.py" {
-			t.Error("unrelated.py was parsed")
-		}
+	if _, alone := run(t, dir, false, filepath.Join(dir, "unrelated.py")); alone.Files != 1 || alone.Skipped != 1 {
+		t.Errorf("unrelated.py alone: %d files, %d skipped; want it skipped unparsed", alone.Files, alone.Skipped)
 	}
 }

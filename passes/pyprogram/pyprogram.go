@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -33,53 +34,8 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "pyprogram",
 	Doc:        "load Python files into the cudaforklint model\n\nThe pyprogram analyzer parses the files in Pass.OtherFiles (and the local modules they import) and returns a *pyprogram.Result.",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{config.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-}
-
-// Settings configure the pass for one run. go/analysis analyzers are
-// configured through package-level state (vet's -printf.funcs flag); these
-// settings are richer than a flag (a per-file function), so the driver sets
-// them with Configure while it holds its run lock.
-type Settings struct {
-	// TargetsFor returns the Python versions and platforms to analyze a file
-	// for (config files can differ per directory). Nil means target.Default.
-	TargetsFor func(path string) target.Set
-	// ExtraInitializers are dotted names of project functions that
-	// initialize CUDA.
-	ExtraInitializers []string
-	// Roots are searched for absolute imports of local modules.
-	Roots []string
-	// Workers bounds the parallel parse (0: GOMAXPROCS).
-	Workers int
-	// IsFile reports whether a path is a readable regular file (for import
-	// resolution). Nil means the answer os.Stat would give, read from one
-	// cached listing per directory.
-	IsFile func(path string) bool
-	// Relevant, when set, tells which checked files can matter at all; the
-	// others are not parsed. Nil means the byte prefilter (prefilter.go)
-	// decides.
-	Relevant func(path string) bool
-	// ForceFull turns the prefilter off: every checked file is parsed and
-	// simulated (CUDAFORKLINT_FORCE_FULL=1; the benchmark's worst case).
-	ForceFull bool
-}
-
-var (
-	settingsMu sync.Mutex
-	settings   Settings
-)
-
-// Configure sets the settings for the next runs.
-func Configure(s Settings) {
-	settingsMu.Lock()
-	settings = s
-	settingsMu.Unlock()
-}
-
-func current() Settings {
-	settingsMu.Lock()
-	defer settingsMu.Unlock()
-	return settings
 }
 
 // Result is the loaded program.
@@ -127,6 +83,34 @@ func (r *Result) File(m *model.Module) *token.File {
 	return tf
 }
 
+// Problems returns the files that could not be checked, the regions that
+// could not be parsed, and how many checked files the prefilter proved
+// irrelevant (for the driver's report).
+func (r *Result) Problems() ([]finding.ToolError, []finding.Notice, int) {
+	return r.Errors, r.Notices, r.Skipped
+}
+
+// CheckedSources calls fn for every checked file that parsed, in path order,
+// with its bytes, comments and token.File (registered on the way): the
+// driver reads suppression directives from them.
+func (r *Result) CheckedSources(fn func(path string, src []byte, comments []syntax.Comment, tf *token.File)) {
+	for _, m := range r.Checked() {
+		fn(m.Path, m.Src, m.File.Comments, r.File(m))
+	}
+}
+
+// Source returns the bytes and comments of a module the program loaded,
+// checked or imported, for the driver's noqa checks of findings that lie in
+// an imported module; ok is false for a file it did not load.
+func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
+	for _, m := range r.Prog.Loaded() {
+		if m.Path == filepath.Clean(path) {
+			return m.Src, m.File.Comments, true
+		}
+	}
+	return nil, nil, false
+}
+
 // source adapts Pass.ReadFile to model.Source.
 type source struct {
 	read   func(string) ([]byte, error)
@@ -147,36 +131,38 @@ func (s source) Parse(path string) (*syntax.File, []byte, error) {
 
 func (s source) IsFile(path string) bool { return s.isFile(path) }
 
-func statIsFile(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 func run(pass *analysis.Pass) (any, error) {
-	set := current()
-	isFile := set.IsFile
-	if isFile == nil {
-		isFile = newDirCache().IsFile
-	}
-	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
-		model.Options{Roots: set.Roots, ExtraInitializers: set.ExtraInitializers})
-	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
-
-	files := pass.OtherFiles
-	noqaOnly := map[string]bool{}
-	switch {
-	case set.ForceFull:
-	case set.Relevant != nil:
-		files = nil
-		for _, f := range pass.OtherFiles {
-			if set.Relevant(f) {
-				files = append(files, f)
+	pol := config.For(pass)
+	// Files whose configuration could not be loaded are not checked (the
+	// policy recorded why); the others run with their own settings.
+	var checked []string
+	var extra []string
+	seenExtra := map[string]bool{}
+	for _, f := range pass.OtherFiles {
+		s := pol.File(f)
+		if s == nil {
+			continue
+		}
+		checked = append(checked, f)
+		for _, e := range s.ExtraInitializers {
+			if !seenExtra[e] {
+				seenExtra[e] = true
+				extra = append(extra, e)
 			}
 		}
-	default:
-		d := runPrefilter(pass.OtherFiles, pass.ReadFile, isFile, set.Roots, set.ExtraInitializers, set.Workers)
+	}
+	sort.Strings(extra)
+	isFile := newDirCache().IsFile
+	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
+		model.Options{Roots: pol.Roots, ExtraInitializers: extra})
+	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
+
+	files := checked
+	noqaOnly := map[string]bool{}
+	if !pol.ForceFull {
+		d := runPrefilter(checked, pass.ReadFile, isFile, pol.Roots, extra, pol.Workers)
 		files = nil
-		for _, f := range pass.OtherFiles {
+		for _, f := range checked {
 			c := filepath.Clean(f)
 			switch {
 			case d.simulate[c]:
@@ -187,10 +173,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	res.Skipped = len(pass.OtherFiles) - len(files) + len(noqaOnly)
+	res.Skipped = len(checked) - len(files) + len(noqaOnly)
 	mods := make([]*model.Module, len(files))
 	errs := make([]error, len(files))
-	workers := set.Workers
+	workers := pol.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -227,10 +213,7 @@ func run(pass *analysis.Pass) (any, error) {
 			res.NoqaOnly = append(res.NoqaOnly, m)
 			continue
 		}
-		ts := target.Default()
-		if set.TargetsFor != nil {
-			ts = set.TargetsFor(f)
-		}
+		ts := pol.File(f).Targets
 		res.Entries[ts] = append(res.Entries[ts], m)
 	}
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })

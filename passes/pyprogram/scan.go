@@ -1,10 +1,11 @@
 package pyprogram
 
 import (
-	"github.com/cudaforklint/cudaforklint/model"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/procapi"
 )
 
 // The byte scan: what the prefilter learns about a file without parsing it.
@@ -15,43 +16,70 @@ import (
 // its import statements could name. Strings and comments are scanned like
 // code: that only over-approximates.
 
-// Token bits. A process start needs an API name and its family's root module
-// somewhere in what an entry can reach (see relevantBits); a CUDA
-// initialization needs one of the catalog's names.
+// Token bits. A process start needs, somewhere in what an entry can reach,
+// one of the roots of a procapi row that starts processes and one of its
+// identifiers (see relevantBits); a CUDA initialization needs one of the
+// catalog's names. Each root and identifier of the process table has a bit
+// of its own below the flags; were there more than fit, they would share
+// bits, which only keeps more files.
 const (
-	bitFamMP    uint32 = 1 << iota // multiprocessing, multiprocess (torch.multiprocessing too)
-	bitFamConc                     // concurrent (concurrent.futures)
-	bitFamTorch                    // torch, torch_geometric
-	bitFamOS                       // os, pty
-	bitProc                        // Process, Pool
-	bitPPE                         // ProcessPoolExecutor
-	bitSpawn                       // spawn, start_processes (torch.multiprocessing)
-	bitLoader                      // DataLoader
-	bitFork                        // fork, forkpty
-	bitManager                     // Manager, SyncManager
-	bitCUDA                        // a catalog library or CUDA method, an extra initializer
-	bitPreload                     // set_forkserver_preload: names modules in strings
-	bitNoqa                        // a noqa directive may be here (for the driver's noqa checks)
+	bitCUDA    uint64 = 1 << (63 - iota) // a catalog library or CUDA method, an extra initializer
+	bitPreload                           // set_forkserver_preload: names modules in strings
+	bitNoqa                              // a noqa directive may be here (for the driver's noqa checks)
 
 	// flagMethod marks, in baseTokens, a catalog method row: CUDA only when
 	// written after a dot. It is never set in a file's bits.
-	flagMethod uint32 = 1 << 31
+	flagMethod
+	// flagImport marks the import keyword in baseTokens.
+	flagImport
 )
 
-// baseTokens maps identifiers to their bits.
-var baseTokens = func() map[string]uint32 {
-	m := map[string]uint32{
-		"multiprocessing": bitFamMP, "multiprocess": bitFamMP,
-		"concurrent": bitFamConc,
-		"torch":      bitFamTorch, "torch_geometric": bitFamTorch,
-		"os": bitFamOS, "pty": bitFamOS,
-		"Process": bitProc, "Pool": bitProc,
-		"ProcessPoolExecutor": bitPPE,
-		"spawn":               bitSpawn, "start_processes": bitSpawn,
-		"DataLoader": bitLoader,
-		"fork":       bitFork, "forkpty": bitFork,
-		"Manager": bitManager, "SyncManager": bitManager,
-		"set_forkserver_preload": bitPreload,
+// tokenBits is how many bits below the five above the process table's
+// tokens share.
+const tokenBits = 64 - 5
+
+// startPattern is one process-starting row of procapi as the prefilter sees
+// it: a reach that holds one of its roots and one of its identifiers may
+// start processes through it; with needsCUDA, that start is a hazard only
+// when CUDA can be initialized too.
+type startPattern struct {
+	roots, idents uint64
+	needsCUDA     bool
+}
+
+// baseTokens maps identifiers to their bits; startPatterns are the process
+// table's rows in terms of those bits.
+var baseTokens, startPatterns = func() (map[string]uint64, []startPattern) {
+	m := map[string]uint64{}
+	next := 0
+	bitOf := func(id string) uint64 {
+		if b := m[id] & (1<<tokenBits - 1); b != 0 {
+			return b
+		}
+		b := uint64(1) << (next % tokenBits)
+		next++
+		m[id] |= b
+		return b
+	}
+	var patterns []startPattern
+	for _, api := range procapi.Rows() {
+		switch {
+		case api.Kind == procapi.Preload:
+			for _, id := range api.Idents() {
+				m[id] |= bitPreload
+			}
+		case api.Kind.Starts() && api.On == 0:
+			// Methods are left out: they start objects that a
+			// module-level row made.
+			p := startPattern{needsCUDA: !api.Kind.StartAtImportMatters()}
+			for _, r := range api.Roots() {
+				p.roots |= bitOf(r)
+			}
+			for _, id := range api.Idents() {
+				p.idents |= bitOf(id)
+			}
+			patterns = append(patterns, p)
+		}
 	}
 	cuda := func(name string) {
 		if name != "" {
@@ -80,11 +108,8 @@ var baseTokens = func() map[string]uint32 {
 		}
 	}
 	m["import"] |= flagImport
-	return m
+	return m, patterns
 }()
-
-// flagImport marks the import keyword in baseTokens.
-const flagImport uint32 = 1 << 30
 
 // impRef is what one import statement may load: the dotted names tried with
 // every prefix (`import a.b.c` loads a, a.b and a.b.c) at a relative level.
@@ -95,7 +120,7 @@ type impRef struct {
 
 // fileScan is the scan of one file.
 type fileScan struct {
-	bits    uint32
+	bits    uint64
 	imports []impRef
 	strs    []string // dotted names in string literals, when bitPreload is set
 }
@@ -114,11 +139,11 @@ var identByte = func() (t [256]bool) {
 // it saw, over all its files, in a one-hash Bloom filter: a false positive
 // only adds an edge to the graph.
 type scanner struct {
-	extra  map[string]uint32
+	extra  map[string]uint64
 	tokens *tokenSet
 }
 
-func newScanner(extra map[string]uint32) *scanner {
+func newScanner(extra map[string]uint64) *scanner {
 	return &scanner{extra: extra, tokens: newTokenSet()}
 }
 

@@ -1,67 +1,105 @@
 package pyprogram
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"reflect"
-	"sort"
-	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/cudaforklint/cudaforklint/procapi"
 )
 
-// TestProcessAPITripwire fails when the model's table of process-starting
-// APIs (model/mpapi.go, mpCall) changes: the prefilter's token bits
-// (baseTokens) are derived by hand from it. Update them, then this list.
-func TestProcessAPITripwire(t *testing.T) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "../../model/mpapi.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
+// qualifiedNames lists the names a module-level row is called by: its
+// names, under each family's modules for a row of the multiprocessing API.
+func qualifiedNames(api procapi.API) []string {
+	if api.Family != procapi.EachFamily {
+		return api.Names
 	}
-	var got []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		fd, ok := n.(*ast.FuncDecl)
-		if !ok || (fd.Name.Name != "mpCall" && fd.Name.Name != "mpFamily") {
-			return true
-		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				s, _ := strconv.Unquote(lit.Value)
-				got = append(got, s)
+	var out []string
+	for _, f := range procapi.Families() {
+		for _, m := range f.Modules {
+			for _, n := range api.Names {
+				out = append(out, m+"."+n)
 			}
-			return true
-		})
-		return false
-	})
-	got = distinct(got)
-	want := distinct([]string{
-		"JoinableQueue", "Manager", "Pipe", "Pool", "Process", "Queue", "SimpleQueue",
-		"concurrent.futures.ProcessPoolExecutor", "concurrent.futures.process.ProcessPoolExecutor",
-		"context", "context.Process", "fn", "forkserver.set_forkserver_preload", "get_context",
-		"initargs", "initializer", "kwargs", "managers.SyncManager().start", "method", "module_names",
-		"mp_context", "multiprocess", "multiprocess.", "multiprocessing", "multiprocessing", "multiprocessing",
-		"multiprocessing", "multiprocessing", "multiprocessing.", "num_workers", "num_workers",
-		"os.fork", "os.forkpty", "pool.Pool", "pty.fork", "queues.JoinableQueue", "queues.Queue",
-		"queues.SimpleQueue", "set_forkserver_preload", "set_start_method", "start_method", "target",
-		"args", "torch.multiprocessing.", "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
-		"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader", "torch_geometric.loader.DataLoader",
-		"torch_geometric.loader.DataLoader", "()", "args", "",
-	})
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("model/mpapi.go's process APIs changed: check the prefilter's baseTokens (scan.go) and relevantBits (prefilter.go), then update this list.\ngot  %q\nwant %q", got, want)
+		}
+	}
+	return out
+}
+
+// callSource is a file that imports the root of a qualified name and calls
+// it: "import os\nos.fork()\n".
+func callSource(name string) string {
+	root, _, _ := strings.Cut(name, ".")
+	return "import " + root + "\n" + name + "()\n"
+}
+
+// TestEveryProcessAPIKeepsItsFile checks the prefilter against the process
+// table: every root and identifier of a row that starts processes is a
+// token, a file that calls the row through any of its names is kept, with a
+// CUDA initialization beside it when only that makes its start a hazard, and
+// without one only when its start at import is a hazard by itself.
+func TestEveryProcessAPIKeepsItsFile(t *testing.T) {
+	const cudaInit = "import torch\ntorch.cuda.init()\n"
+	sc := newScanner(nil)
+	starts := 0
+	for _, api := range procapi.Rows() {
+		if !api.Kind.Starts() || api.On != 0 {
+			continue
+		}
+		starts++
+		for _, id := range append(api.Roots(), api.Idents()...) {
+			if baseTokens[id]&(1<<tokenBits-1) == 0 {
+				t.Errorf("%s row %v: %q has no token bit", api.Kind, api.Names, id)
+			}
+		}
+		for _, name := range qualifiedNames(api) {
+			src := callSource(name)
+			if !relevantBits(sc.scan([]byte(src + cudaInit)).bits) {
+				t.Errorf("%s: a file calling it after a CUDA initialization is dropped", name)
+			}
+			bits := sc.scan([]byte(src)).bits
+			if bits&bitCUDA != 0 {
+				continue // the name itself names a CUDA library (torch.multiprocessing)
+			}
+			if got, want := relevantBits(bits), api.Kind.StartAtImportMatters(); got != want {
+				t.Errorf("%s with no CUDA in reach: kept %v, want %v", name, got, want)
+			}
+		}
+	}
+	if starts == 0 {
+		t.Fatal("no process-starting rows")
 	}
 }
 
-func distinct(list []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+// TestProcessRootsAloneAreDropped checks that the roots of the process
+// table are not enough by themselves: a file that uses multiprocessing, os
+// or torch for something else, with CUDA, is not simulated.
+func TestProcessRootsAloneAreDropped(t *testing.T) {
+	sc := newScanner(nil)
+	for _, src := range []string{
+		"import multiprocessing\nn = multiprocessing.cpu_count()\nimport torch\ntorch.cuda.init()\n",
+		"import os\nos.getpid()\nimport torch\ntorch.cuda.init()\n",
+		"import concurrent.futures\nconcurrent.futures.ThreadPoolExecutor()\nimport torch\ntorch.cuda.init()\n",
+	} {
+		if relevantBits(sc.scan([]byte(src)).bits) {
+			t.Errorf("kept:\n%s", src)
 		}
 	}
-	sort.Strings(out)
-	return out
+}
+
+// TestPreloadNamesModules checks that a file calling a Preload row of the
+// process table has its dotted strings read as module names.
+func TestPreloadNamesModules(t *testing.T) {
+	sc := newScanner(nil)
+	for _, api := range procapi.Rows() {
+		if api.Kind != procapi.Preload {
+			continue
+		}
+		for _, name := range qualifiedNames(api) {
+			src := callSource(name)
+			src = strings.TrimSuffix(src, "()\n") + `(["gpu.setup"])` + "\n"
+			fs := sc.scan([]byte(src))
+			if fs.bits&bitPreload == 0 || len(fs.strs) != 1 || fs.strs[0] != "gpu.setup" {
+				t.Errorf("%s: bits %x, strings %q", name, fs.bits, fs.strs)
+			}
+		}
+	}
 }

@@ -372,6 +372,11 @@ func benchRun(args []string) {
 		}
 	}
 
+	// The language server's latency, from its Go benchmark (an in-process
+	// client; see BenchmarkDidChangeToDiagnostics).
+	fmt.Fprintf(os.Stderr, "server: didChange → publishDiagnostics (go test -bench DidChange ./server)\n")
+	lsp := serverLatency()
+
 	// The table.
 	var b strings.Builder
 	ref := func(m *measurement) float64 {
@@ -421,6 +426,7 @@ func benchRun(args []string) {
 	fmt.Fprintf(&b, "- generated corpus, as users ÷ forced full: %s\n", ratio(genUsers, genFull))
 	fmt.Fprintf(&b, "- one-file check: median %.0f ms (target ≤ 50 ms)\n", ref(singleM)*1000)
 	fmt.Fprintf(&b, "- reading the files: %.0f MB/s\n", mb(std.bytes)/ref(read))
+	fmt.Fprintf(&b, "- server, didChange → publishDiagnostics on a 2,000-line file with local imports (debounce off): %s (target < 50 ms)\n", lsp)
 
 	// Machine and versions.
 	var env strings.Builder
@@ -441,6 +447,30 @@ func benchRun(args []string) {
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
+
+// serverLatency runs the server package's latency benchmark (100 changes)
+// and returns its median, 95th percentile and CPU time per change, or why
+// it did not run.
+func serverLatency() string {
+	out, err := exec.Command("go", "test", "-run", "^$", "-bench", "DidChangeToDiagnostics", "-benchtime", "100x", "./server").CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("not measured (%v: %s)", err, firstLine(string(out)))
+	}
+	metrics := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if !strings.HasPrefix(line, "BenchmarkDidChangeToDiagnostics") {
+			continue
+		}
+		f := strings.Fields(line)
+		for i := 1; i+1 < len(f); i++ {
+			metrics[f[i+1]] = f[i]
+		}
+	}
+	if metrics["ms-median"] == "" {
+		return "not measured (no benchmark line)"
+	}
+	return fmt.Sprintf("median %s ms, p95 %s ms, %s ms CPU per change; syntax.Parse of the file alone %s ms", metrics["ms-median"], metrics["ms-p95"], metrics["ms-cpu/op"], metrics["ms-parse-floor"])
+}
 
 func copyTree(src, dst string) {
 	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {

@@ -1,15 +1,12 @@
-package rules
+package ruledoc
 
-import (
-	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/ruledoc"
-)
+import "github.com/cudaforklint/cudaforklint/finding"
 
-// DocCFL100 documents unused-noqa. It has no analyzer: whether a
-// suppression comment suppressed anything is known only after every rule
-// ran, so the driver reports it (analyzer.Options.UnusedNoqa), as ruff does
-// RUF100 and staticcheck its unmatched //lint:ignore directives.
-var DocCFL100 = &ruledoc.Doc{
+// CFL100 documents unused-noqa. It has no analyzer: whether a suppression
+// comment suppressed anything is known only after every rule ran, so the
+// driver reports it (analyzer/suppress.go), as ruff does RUF100 and
+// staticcheck its unmatched //lint:ignore directives.
+var CFL100 = &Doc{
 	Code:           "CFL100",
 	Name:           "unused-noqa",
 	Summary:        "A `# noqa` or `# cudaforklint: noqa` directive suppresses nothing",

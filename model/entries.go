@@ -1,0 +1,239 @@
+package model
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// Entries: what the simulation runs. Every checked module is run as
+// __main__, and every function nothing calls (by name) as an entry point of
+// its own, once per class of target configurations that behave alike; the
+// hazards found are merged and sorted.
+
+// Analyze simulates every module in mods as __main__, and every function
+// of them that nothing calls as an entry point of its own, on every config
+// in targets, and returns the hazards found, sorted by position.
+func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
+	out := &hazardSet{}
+	for _, class := range configClasses(targets) {
+		for _, m := range mods {
+			if !m.topFacts().starts {
+				continue
+			}
+			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
+			st := newState()
+			s.run(m.topSummary(), st)
+		}
+		importers := p.importersByStem()
+		may := p.mayStart()
+		for _, m := range mods {
+			if isProcessLibrary(m) || !m.cudaPossible() {
+				continue
+			}
+			for _, f := range m.Funcs {
+				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
+					continue
+				}
+				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
+				st := newState()
+				s.importOnly = true
+				s.run(m.topSummary(), st)
+				s.importOnly = false
+				st.phase = PhaseMain
+				s.stack = []*Function{f}
+				s.run(f.summaryOf(), st)
+			}
+		}
+		// Widen each hazard found on the representative to its whole class.
+		for _, z := range out.list {
+			if z.Configs&target.Of(class.rep) != 0 {
+				z.Configs |= class.all
+			}
+		}
+	}
+	for _, z := range out.list {
+		z.Configs &= targets
+	}
+	sort.SliceStable(out.list, func(i, j int) bool { return hazardLess(out.list[i], out.list[j]) })
+	return out.list
+}
+
+// nameUsed reports whether f's name is used in an expression of its own
+// module or of a loaded module that imports it. A function whose name
+// appears in none is called by no code here and is analyzed as an entry
+// point of its own; one whose name appears may be called, directly or
+// through an attribute, and is analyzed where it is. Deciding this from
+// names rather than from resolved calls saves summarizing every function of
+// every module.
+func nameUsed(f *Function, importers map[string][]*Module) bool {
+	if f.Module.usedNames()[f.Name] {
+		return true
+	}
+	for _, m := range importers[lastPart(f.Module.Name)] {
+		if m != f.Module && m.usedNames()[f.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// importersByStem maps the last component of every module name an import
+// statement of a loaded module names (import a.stem, from a import stem,
+// from .stem import x) to the modules with such a statement.
+func (p *Program) importersByStem() map[string][]*Module {
+	out := map[string][]*Module{}
+	for _, m := range p.Loaded() {
+		seen := map[string]bool{}
+		add := func(dotted string) {
+			for _, part := range strings.Split(dotted, ".") {
+				if part != "" && !seen[part] {
+					seen[part] = true
+					out[part] = append(out[part], m)
+				}
+			}
+		}
+		for _, s := range m.imports() {
+			switch s := s.(type) {
+			case *syntax.Import:
+				for _, a := range s.Names {
+					add(a.Name)
+				}
+			case *syntax.ImportFrom:
+				add(s.Module)
+				for _, a := range s.Names {
+					add(a.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func lastPart(dotted string) string {
+	if i := strings.LastIndexByte(dotted, '.'); i >= 0 {
+		return dotted[i+1:]
+	}
+	return dotted
+}
+
+// imports lists the module's import statements, wherever they are.
+func (m *Module) imports() []syntax.Stmt {
+	if m.importStmts != nil {
+		return m.importStmts
+	}
+	m.importStmts = []syntax.Stmt{}
+	for _, s := range m.File.Body {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Import:
+				m.importStmts = append(m.importStmts, n)
+			case *syntax.ImportFrom:
+				m.importStmts = append(m.importStmts, n)
+			case syntax.Expr:
+				return false
+			}
+			return true
+		})
+	}
+	return m.importStmts
+}
+
+func (m *Module) usedNames() map[string]bool {
+	if m.used != nil {
+		return m.used
+	}
+	m.used = map[string]bool{}
+	for _, s := range m.File.Body {
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Name:
+				m.used[n.ID] = true
+			case *syntax.Attribute:
+				m.used[n.Attr] = true
+			case *syntax.String:
+				// getattr(obj, "name"), "module:function" entry points.
+				if len(n.Value) < 64 {
+					for _, part := range strings.FieldsFunc(n.Value, func(r rune) bool { return r == '.' || r == ':' }) {
+						m.used[part] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return m.used
+}
+
+// isProcessLibrary reports whether m is part of multiprocessing,
+// multiprocess or concurrent.futures themselves (when the checked tree is
+// CPython's): their functions implement the APIs the model knows, so
+// simulating them as entry points of their own finds only the APIs.
+func isProcessLibrary(m *Module) bool {
+	root := m.Name
+	if i := strings.IndexByte(root, '.'); i >= 0 {
+		root = root[:i]
+	}
+	return root == "multiprocessing" || root == "multiprocess" || root == "concurrent"
+}
+
+func isDunder(name string) bool {
+	return strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}
+
+func primarySite(z *Hazard) Site {
+	if z.Init != nil && z.Kind != StartAtImport {
+		return z.Init.Site
+	}
+	return z.Start.Site
+}
+
+func hazardLess(a, b *Hazard) bool {
+	sa, sb := primarySite(a), primarySite(b)
+	if sa.Mod.Path != sb.Mod.Path {
+		return sa.Mod.Path < sb.Mod.Path
+	}
+	if sa.Span.Start != sb.Span.Start {
+		return sa.Span.Start < sb.Span.Start
+	}
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	return a.Start.Site.Span.Start < b.Start.Site.Span.Start
+}
+
+// configClass is a set of configs the simulation cannot tell apart.
+type configClass struct {
+	rep target.Config
+	all target.Set
+}
+
+// configClasses groups configs by the behaviour the simulation depends on:
+// the default start method, whether the forkserver imports __main__, and
+// whether fork and CUDA exist.
+func configClasses(s target.Set) []configClass {
+	type key struct {
+		def          target.StartMethod
+		importsMain  bool
+		fork, hasGPU bool
+	}
+	var order []key
+	classes := map[key]*configClass{}
+	for _, c := range s.Configs() {
+		// Without fork there is no forkserver, so its import of __main__ cannot matter.
+		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA()}
+		if cl, ok := classes[k]; ok {
+			cl.all |= target.Of(c)
+			continue
+		}
+		classes[k] = &configClass{rep: c, all: target.Of(c)}
+		order = append(order, k)
+	}
+	out := make([]configClass, 0, len(order))
+	for _, k := range order {
+		out = append(out, *classes[k])
+	}
+	return out
+}

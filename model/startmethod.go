@@ -1,0 +1,150 @@
+package model
+
+import (
+	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// Start methods: how each process start makes its children. A start uses
+// the method its API or its arguments name (os.fork, Pool(context=...),
+// get_context("spawn").Process), or else its family's current method: the
+// one set_start_method chose on the path to it, or the platform's default
+// for the target configuration. The fork-after-init hazards (CFL001,
+// CFL003) need the method to be fork; forkserver and spawn starts lead to
+// the top-level checks (toplevel.go).
+
+// familyDefault is the method bit for the family's default, unchanged.
+const familyDefault = 1 << 3
+
+// methodBits is a set of start methods (bitOf), with familyDefault.
+type methodBits uint8
+
+func bitOf(m target.StartMethod) methodBits { return 1 << m }
+
+// methodState is what set_start_method has chosen so far, per family: the
+// possible methods (several after a join of paths that chose differently;
+// familyDefault on a path that chose none), and the string literal that
+// named the method, for fixes.
+type methodState struct {
+	methods    map[string]methodBits
+	methodLits map[string]Site
+}
+
+func newMethodState() methodState {
+	return methodState{methods: map[string]methodBits{}, methodLits: map[string]Site{}}
+}
+
+func (s methodState) clone() methodState {
+	c := methodState{
+		methods:    make(map[string]methodBits, len(s.methods)),
+		methodLits: make(map[string]Site, len(s.methodLits)),
+	}
+	for k, v := range s.methods {
+		c.methods[k] = v
+	}
+	for k, v := range s.methodLits {
+		c.methodLits[k] = v
+	}
+	return c
+}
+
+// join merges the choices of another path into s: a family may use any
+// method either path chose, and its default where one path chose none.
+func (s *methodState) join(o methodState) {
+	for k, v := range o.methods {
+		s.methods[k] = s.methodsOf(k) | v
+	}
+	for k := range s.methods {
+		if _, ok := o.methods[k]; !ok {
+			s.methods[k] |= familyDefault
+		}
+	}
+	for k, v := range o.methodLits {
+		if _, ok := s.methodLits[k]; !ok {
+			s.methodLits[k] = v
+		}
+	}
+}
+
+// methodsOf is the set of methods a family may use; familyDefault alone
+// when nothing chose one.
+func (s *methodState) methodsOf(family string) methodBits {
+	if b, ok := s.methods[family]; ok {
+		return b
+	}
+	return familyDefault
+}
+
+// setMethod records set_start_method(spec).
+func (s *methodState) setMethod(spec MethodSpec) {
+	switch spec.Kind {
+	case MethodExplicit:
+		s.methods[spec.Family] = bitOf(spec.Method)
+		if spec.Lit.Valid() {
+			s.methodLits[spec.Family] = spec.Lit
+		} else {
+			delete(s.methodLits, spec.Family)
+		}
+	case MethodUnknown:
+		// Chosen at run time: keep assuming the default.
+	}
+}
+
+// methodsFor resolves an object's start method against the state.
+func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
+	if o.Kind == ObjFork {
+		return bitOf(target.Fork), true, Site{}
+	}
+	if o.Method.Kind == MethodExplicit {
+		return bitOf(o.Method.Method), true, o.Method.Lit
+	}
+	bits := st.methodsOf(o.Method.Family)
+	explicit := bits&familyDefault == 0
+	if bits&familyDefault != 0 {
+		bits = bits&^familyDefault | bitOf(s.cfg.DefaultStartMethod())
+	}
+	return bits, explicit, st.methodLits[o.Method.Family]
+}
+
+// methodSpec evaluates a start-method argument: a string, a context, None.
+func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodSpec {
+	spec := MethodSpec{Family: family}
+	if e == nil {
+		return spec
+	}
+	vals := ev.expr(e, sc)
+	found := false
+	for _, v := range vals {
+		var s MethodSpec
+		switch v.Kind {
+		case VStr:
+			meth, ok := target.ParseStartMethod(v.Str)
+			if !ok || v.Interp {
+				continue
+			}
+			s = MethodSpec{Family: family, Kind: MethodExplicit, Method: meth}
+			if lit, ok := e.(*syntax.String); ok {
+				s.Lit = Site{sc.Module, lit.Span}
+			}
+		case VContext:
+			s = v.Method
+		case VConst:
+			continue
+		default:
+			continue
+		}
+		// Several possible methods: keep fork if it is one of them, since that
+		// is the one that can break.
+		if !found || (s.Kind == MethodExplicit && s.Method == target.Fork) {
+			spec, found = s, true
+		}
+	}
+	if !found {
+		for _, v := range vals {
+			if v.Kind != VConst {
+				spec.Kind = MethodUnknown
+			}
+		}
+	}
+	return spec
+}

@@ -1,0 +1,121 @@
+package forkhazard_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// hazardsOf runs the forkhazard pass over files (name → source) with the
+// given per-file targets and returns its result.
+func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.Set) []*model.Hazard {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := config.NewPolicyFunc(func(path string) (*config.Settings, error) {
+		s, err := l.For(path)
+		if err == nil {
+			if ts, ok := targets[filepath.Base(path)]; ok {
+				s.Targets = ts
+			}
+		}
+		return s, err
+	})
+	pol.ForceFull = true
+	var got *forkhazard.Result
+	probe := &analysis.Analyzer{
+		Name:       "probe",
+		Doc:        "capture the forkhazard result",
+		Requires:   []*analysis.Analyzer{forkhazard.Analyzer},
+		ResultType: reflect.TypeOf(0),
+		Run: func(pass *analysis.Pass) (any, error) {
+			got = pass.ResultOf[forkhazard.Analyzer].(*forkhazard.Result)
+			return 0, nil
+		},
+	}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Errors {
+		t.Errorf("tool error: %s: %s", e.Path, e.Message)
+	}
+	if got == nil {
+		t.Fatal("the probe never ran")
+	}
+	return got.Hazards
+}
+
+const forkDefault = `import multiprocessing as mp
+import torch
+
+def work(i):
+    return torch.ones(1, device="cuda").item()
+
+if __name__ == "__main__":
+    torch.cuda.init()
+    with mp.Pool(2) as pool:
+        pool.map(work, range(2))
+`
+
+// TestHazardConfigs: a fork through the default start method holds where
+// the default is fork (3.10–3.13 on Linux), not on 3.14 (forkserver).
+func TestHazardConfigs(t *testing.T) {
+	zs := hazardsOf(t, map[string]string{"train.py": forkDefault}, nil)
+	if len(zs) != 1 {
+		t.Fatalf("got %d hazards, want 1", len(zs))
+	}
+	z := zs[0]
+	if z.Kind != model.ForkAfterInit || z.Child.Verdict != model.ChildUsesCUDA {
+		t.Errorf("kind %v verdict %v, want ForkAfterInit with a child that uses CUDA", z.Kind, z.Child.Verdict)
+	}
+	want := target.Versions(target.Py310, target.Py313Late) & target.Platforms(target.Linux)
+	if z.Configs != want {
+		t.Errorf("configs %s, want %s", z.Configs.Describe(), want.Describe())
+	}
+}
+
+// TestTargetSetsAnalyzedSeparately: files with different targets are
+// simulated for their own targets only, and the result is the same in
+// every run (groups visited in a fixed order).
+func TestTargetSetsAnalyzedSeparately(t *testing.T) {
+	files := map[string]string{"old.py": forkDefault, "new.py": forkDefault}
+	targets := map[string]target.Set{
+		"old.py": target.Versions(target.Py310, target.Py310) & target.Platforms(target.Linux),
+		"new.py": target.Versions(target.Py314, target.Py314) & target.Platforms(target.Linux),
+	}
+	var first []string
+	for run := 0; run < 3; run++ {
+		var got []string
+		for _, z := range hazardsOf(t, files, targets) {
+			got = append(got, filepath.Base(z.Entry.Path)+" "+z.Configs.Describe())
+		}
+		// 3.14 defaults to forkserver: only old.py forks.
+		if len(got) != 1 || got[0] != "old.py "+targets["old.py"].Describe() {
+			t.Fatalf("run %d: hazards %q, want one for old.py on %s", run, got, targets["old.py"].Describe())
+		}
+		if run == 0 {
+			first = got
+		} else if !reflect.DeepEqual(got, first) {
+			t.Fatalf("run %d gave %q, run 0 gave %q", run, got, first)
+		}
+	}
+}

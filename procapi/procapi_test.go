@@ -1,0 +1,143 @@
+package procapi
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// dottedName is a qualified name: identifiers joined by dots, with "()"
+// after an identifier for a call result.
+var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\(\))?(\.[A-Za-z_][A-Za-z0-9_]*(\(\))?)*$`)
+
+// TestRowsAreWellFormed checks what the model and the prefilter rely on.
+func TestRowsAreWellFormed(t *testing.T) {
+	makers := map[Kind]bool{}
+	for _, r := range rows {
+		if r.On == 0 {
+			makers[r.Kind] = true
+		}
+	}
+	for _, r := range rows {
+		where := r.Kind.String() + " " + strings.Join(r.Names, ",")
+		if len(r.Names) == 0 || r.Evidence == "" {
+			t.Errorf("%s: needs names and evidence", where)
+		}
+		for _, n := range r.Names {
+			if !dottedName.MatchString(n) || strings.HasSuffix(n, "()") {
+				t.Errorf("%s: %q is not a qualified name", where, n)
+			}
+		}
+		if got := r.On != 0; got != r.Kind.IsMethod() {
+			t.Errorf("%s: On set %v, but a method kind %v", where, got, r.Kind.IsMethod())
+		}
+		if r.On != 0 && (r.Family != "" || !makers[r.On] || r.On.IsMethod()) {
+			t.Errorf("%s: a method must name a kind of object a module-level row makes, and no family", where)
+		}
+		if r.On == 0 && r.Kind.Starts() && r.Kind != Fork && r.Family == "" {
+			t.Errorf("%s: processes it starts need the family whose start method they use", where)
+		}
+		if r.StartMethod != "" {
+			if _, ok := target.ParseStartMethod(r.StartMethod); !ok {
+				t.Errorf("%s: start method %q", where, r.StartMethod)
+			}
+		}
+		if r.Common && !r.Kind.Starts() {
+			t.Errorf("%s: Common only matters for a row that starts processes", where)
+		}
+		single := append([]Arg{r.Method, r.Workers, r.Dataset, r.Persistent, r.PinMemory, r.Modules}, r.Targets...)
+		for _, a := range single {
+			if a.Rest {
+				t.Errorf("%s: only Args may take the rest of the arguments", where)
+			}
+		}
+		for _, a := range append(single, r.Args...) {
+			if a.IsSet() && !a.Rest && a.Pos < -1 {
+				t.Errorf("%s: argument %+v", where, a)
+			}
+		}
+		need := map[Kind]Arg{Context: r.Method, SetMethod: r.Method, Preload: r.Modules}
+		if a, ok := need[r.Kind]; ok && !a.IsSet() {
+			t.Errorf("%s: names no argument to read", where)
+		}
+		if r.Pair && r.Kind != Channel {
+			t.Errorf("%s: only a channel comes in pairs", where)
+		}
+	}
+}
+
+// TestFamilies checks that each family's name is one of its modules and an
+// identifier of every one of them: the prefilter takes it for their root.
+func TestFamilies(t *testing.T) {
+	for _, f := range Families() {
+		if !slices.Contains(f.Modules, f.Name) {
+			t.Errorf("family %s is not one of its modules %v", f.Name, f.Modules)
+		}
+		for _, m := range f.Modules {
+			if !slices.Contains(strings.Split(m, "."), f.Name) {
+				t.Errorf("family %s: module %s does not name it", f.Name, m)
+			}
+		}
+	}
+}
+
+// TestLookup checks that every name of every row finds that row and no
+// other, with its family.
+func TestLookup(t *testing.T) {
+	for i := range rows {
+		r := &rows[i]
+		for _, n := range r.Names {
+			if r.On != 0 {
+				if got, ok := LookupMethod(r.On, n); !ok || got != r {
+					t.Errorf("method %s.%s: found %v", r.On, n, got)
+				}
+				continue
+			}
+			type probe struct{ path, family string }
+			probes := []probe{{n, r.Family}}
+			if r.Family == EachFamily {
+				probes = nil
+				for _, f := range Families() {
+					for _, m := range f.Modules {
+						probes = append(probes, probe{m + "." + n, f.Name})
+					}
+				}
+			}
+			for _, p := range probes {
+				got, fam, ok := Lookup(p.path)
+				if !ok || got != r || fam != p.family {
+					t.Errorf("%s: found %v in family %q, want row %v in %q", p.path, got, fam, r.Names, p.family)
+				}
+			}
+		}
+	}
+	for _, p := range []string{"multiprocessing", "multiprocessing.cpu_count", "os.getpid", "multiprocessing.pool.ThreadPool",
+		"concurrent.futures.ThreadPoolExecutor", "subprocess.Popen", "torch.multiprocessing.spawnx", "multiprocessingx.Pool"} {
+		if got, _, ok := Lookup(p); ok {
+			t.Errorf("%s: found %v", p, got.Names)
+		}
+	}
+}
+
+func TestRootsAndIdents(t *testing.T) {
+	tests := []struct {
+		api           API
+		roots, idents []string
+	}{
+		{API{Kind: Fork, Names: []string{"os.fork", "os.forkpty", "pty.fork"}}, []string{"os", "pty"}, []string{"fork", "forkpty"}},
+		{API{Kind: Manager, Family: EachFamily, Names: []string{"Manager", "managers.SyncManager().start"}},
+			[]string{"multiprocessing", "multiprocess"}, []string{"Manager", "SyncManager"}},
+		{API{Kind: Start, On: Process, Names: []string{"start"}}, nil, []string{"start"}},
+	}
+	for _, tt := range tests {
+		if got := tt.api.Roots(); !slices.Equal(got, tt.roots) {
+			t.Errorf("%v: roots %q, want %q", tt.api.Names, got, tt.roots)
+		}
+		if got := tt.api.Idents(); !slices.Equal(got, tt.idents) {
+			t.Errorf("%v: idents %q, want %q", tt.api.Names, got, tt.idents)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package ruledoc
+
+import "github.com/cudaforklint/cudaforklint/finding"
+
+// CFL002 documents forkserver-inherits-cuda.
+var CFL002 = &Doc{
+	Code:           "CFL002",
+	Name:           "forkserver-inherits-cuda",
+	Summary:        "The forkserver process initializes CUDA while importing, and every child inherits it",
+	Severity:       finding.Error,
+	DefaultEnabled: true,
+	Precision:      "high",
+	Tags:           []string{"correctness", "cuda", "multiprocessing"},
+	FixAvailable:   "sometimes",
+	WhatItDoes: `Checks for programs using the "forkserver" start method (explicitly, or as the Linux default
+from Python 3.14) whose forkserver process initializes CUDA while it imports:
+
+- the main module's top level, outside ` + "`if __name__ == \"__main__\":`" + ` — the server imports
+  ` + "`__main__`" + ` by default, but only in CPython releases with the fix for python/cpython#126631
+  (3.14, and 3.13.8 onwards); before that the import was dead code;
+- modules the main module imports at its top level (their top level runs in the server too);
+- modules named in ` + "`set_forkserver_preload([...])`" + `, which the server imports on every version.`,
+	WhyIsThisBad: `The forkserver is a fresh interpreter that forks every child. Whatever it runs before
+forking — here, a CUDA initialization — every child inherits, and a child forked from a process
+that initialized CUDA fails when it touches CUDA, exactly as with the "fork" start method. The
+failure shows up in the children, far from the top-level line that caused it.`,
+	Example: `import multiprocessing as mp
+import torch
+
+model = torch.nn.Linear(4, 4).cuda()   # runs in the forkserver too
+
+def infer(x):
+    return model(torch.tensor(x, device="cuda")).sum().item()
+
+if __name__ == "__main__":
+    with mp.get_context("forkserver").Pool(2) as pool:
+        print(pool.map(infer, [[1.0] * 4] * 4))`,
+	UseInstead: `import multiprocessing as mp
+import torch
+
+def infer(x):
+    model = torch.nn.Linear(4, 4).cuda()
+    return model(torch.tensor(x, device="cuda")).sum().item()
+
+if __name__ == "__main__":
+    with mp.get_context("forkserver").Pool(2) as pool:
+        print(pool.map(infer, [[1.0] * 4] * 4))`,
+	FixSafety: `When the initialization is part of a plain run of top-level assignments and calls in the
+main module, the fix moves that run under the main guard (creating one at the end of the file if
+there is none). It is unsafe: names it defines are then missing in children and in modules that
+import this one.`,
+	Versions: `Top-level code of the main module and the modules it imports: CPython 3.13.8+ and 3.14
+(the server imports ` + "`__main__`" + ` only since the fix for python/cpython#126631; before that each
+child re-imports the main module itself, which CFL004 reports). ` + "`set_forkserver_preload`" + `
+modules: every version. Linux and macOS (forkserver does not exist on Windows; CUDA does not run
+on macOS).`,
+	References: []string{
+		"https://github.com/python/cpython/issues/126631",
+		"https://docs.python.org/3/library/multiprocessing.html#multiprocessing.set_forkserver_preload",
+	},
+}

@@ -1,0 +1,44 @@
+package ruledoc
+
+import "github.com/cudaforklint/cudaforklint/finding"
+
+// CFL005 documents process-start-at-import.
+var CFL005 = &Doc{
+	Code:           "CFL005",
+	Name:           "process-start-at-import",
+	Summary:        "Processes are started at import time under a start method whose children re-import the module",
+	Severity:       finding.Error,
+	DefaultEnabled: true,
+	Precision:      "high",
+	Tags:           []string{"correctness", "multiprocessing"},
+	FixAvailable:   "sometimes",
+	WhatItDoes: `Checks for processes started at the top level of a main module, outside
+` + "`if __name__ == \"__main__\":`" + ` (directly or through functions called from there), when the start
+method is "spawn" or "forkserver" — including the defaults: "forkserver" on Linux from Python 3.14,
+"spawn" on macOS and Windows.`,
+	WhyIsThisBad: `Spawn and forkserver children import the main module before running their target. A
+start at the top level then runs again in the child while it is still bootstrapping, and
+multiprocessing stops it with "RuntimeError: An attempt has been made to start a new process
+before the current process has finished its bootstrapping phase". Code that worked for years with
+the "fork" default breaks on Python 3.14.`,
+	Example: `import multiprocessing as mp
+
+def square(x):
+    return x * x
+
+pool = mp.Pool(4)
+print(pool.map(square, range(8)))`,
+	UseInstead: `import multiprocessing as mp
+
+def square(x):
+    return x * x
+
+if __name__ == "__main__":
+    pool = mp.Pool(4)
+    print(pool.map(square, range(8)))`,
+	FixSafety: `When the start is part of a plain run of top-level assignments and calls, the fix moves
+that run under the main guard; it is unsafe because names it defines disappear for importers.`,
+	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 on Linux, every
+version on macOS and Windows.`,
+	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods"},
+}

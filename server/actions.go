@@ -1,0 +1,255 @@
+package server
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/noqa"
+	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// codeActionWait bounds how long a code action waits for the checks that
+// are due: past it, the findings of an older text are left out rather than
+// offered with wrong positions.
+const codeActionWait = 10 * time.Second
+
+// codeActions answers textDocument/codeAction: for each finding under the
+// range, its fixes as quick fixes and a `# noqa` quick fix; and the
+// document's safe fixes as source.fixAll.cudaforklint.
+func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) []protocol.CodeAction {
+	actions := []protocol.CodeAction{}
+	path, ok := pathOf(p.TextDocument.URI)
+	if !ok {
+		return actions
+	}
+	s.waitIdle(codeActionWait)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	if d == nil {
+		return actions
+	}
+	var current []located
+	for _, f := range s.findingsLocked(path) {
+		if f.version == d.version {
+			current = append(current, f)
+		}
+	}
+	if wants(p.Context.Only, protocol.KindQuickFix) {
+		var directives *noqa.Set
+		for i := range current {
+			f := &current[i]
+			if !intersects(rangeOf(f.Location, s.enc), p.Range) {
+				continue
+			}
+			diag := s.diagnostic(&f.Finding)
+			for k, fx := range f.Fixes {
+				if fx.Applicability == finding.DisplayOnly {
+					continue
+				}
+				edit := s.workspaceEditLocked(fx.Edits, f.versions)
+				if edit == nil {
+					continue
+				}
+				title := fx.Message
+				if fx.Applicability == finding.Unsafe {
+					title += " (unsafe)"
+				}
+				actions = append(actions, protocol.CodeAction{
+					Title: title, Kind: protocol.KindQuickFix, Diagnostics: []protocol.Diagnostic{diag},
+					IsPreferred: k == 0 && fx.Applicability == finding.Safe, Edit: edit,
+				})
+			}
+			if directives == nil {
+				directives = noqaDirectives(d.text)
+			}
+			if e, ok := noqaEdit(d, directives, f.Code, f.Start.Line); ok {
+				actions = append(actions, protocol.CodeAction{
+					Title: "Disable " + f.Code + " for this line", Kind: protocol.KindQuickFix,
+					Diagnostics: []protocol.Diagnostic{diag},
+					Edit:        s.workspaceEditLocked([]finding.Edit{e}, map[string]int{path: d.version}),
+				})
+			}
+		}
+	}
+	if wants(p.Context.Only, protocol.KindFixAll) {
+		if edit := s.fixAllLocked(current); edit != nil {
+			actions = append(actions, protocol.CodeAction{Title: "Apply every safe cudaforklint fix", Kind: protocol.KindFixAll, Edit: edit})
+		}
+	}
+	return actions
+}
+
+// wants reports whether a code action kind passes the request's filter: a
+// kind is asked for by itself or by a parent ("source" asks for
+// "source.fixAll.cudaforklint").
+func wants(only []string, kind string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func before(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+// intersects reports whether two ranges overlap or touch: a cursor at
+// either end of a diagnostic is on it.
+func intersects(a, b protocol.Range) bool {
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// fixAllLocked returns the edit applying the first fix of each finding
+// when it is safe (what --fix applies), skipping a fix that overlaps one
+// already taken (as fix.Apply does); nil when there is none.
+func (s *session) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
+	type span struct{ start, end int }
+	taken := map[string][]span{}
+	var edits []finding.Edit
+	versions := map[string]int{}
+	for i := range fs {
+		fx := fix.Select(&fs[i].Finding, false)
+		if fx == nil || len(fx.Edits) == 0 || !s.currentLocked(fx.Edits, fs[i].versions) {
+			continue
+		}
+		overlaps := false
+		for _, e := range fx.Edits {
+			for _, t := range taken[e.Path] {
+				if e.Start.Offset < t.end && t.start < e.End.Offset || e.Start.Offset == t.start && e.End.Offset == t.end {
+					overlaps = true
+				}
+			}
+		}
+		if overlaps {
+			continue
+		}
+		for _, e := range fx.Edits {
+			taken[e.Path] = append(taken[e.Path], span{e.Start.Offset, e.End.Offset})
+			edits = append(edits, e)
+			if v, ok := fs[i].versions[e.Path]; ok {
+				versions[e.Path] = v
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	return s.workspaceEditLocked(edits, versions)
+}
+
+// currentLocked reports whether edits, computed by a run that saw the open
+// documents at versions, still apply: every open document they touch is at
+// the version the run read.
+func (s *session) currentLocked(edits []finding.Edit, versions map[string]int) bool {
+	for _, e := range edits {
+		if d := s.docs[e.Path]; d != nil {
+			if v, ok := versions[e.Path]; !ok || v != d.version {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// workspaceEditLocked groups edits (absolute paths) by file; nil when one
+// of them no longer applies. An open document's edits carry its version
+// when the client takes documentChanges, so that it refuses them if the
+// document changed since.
+func (s *session) workspaceEditLocked(edits []finding.Edit, versions map[string]int) *protocol.WorkspaceEdit {
+	if !s.currentLocked(edits, versions) {
+		return nil
+	}
+	byPath := map[string][]protocol.TextEdit{}
+	var paths []string
+	for _, e := range edits {
+		if _, ok := byPath[e.Path]; !ok {
+			paths = append(paths, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], protocol.TextEdit{Range: rangeOf(e.Location, s.enc), NewText: e.NewText})
+	}
+	sort.Strings(paths)
+	we := &protocol.WorkspaceEdit{}
+	for _, p := range paths {
+		uri := s.uriLocked(p)
+		if !s.docChanges {
+			if we.Changes == nil {
+				we.Changes = map[string][]protocol.TextEdit{}
+			}
+			we.Changes[uri] = byPath[p]
+			continue
+		}
+		id := protocol.OptionalVersionedTextDocumentIdentifier{URI: uri}
+		if d := s.docs[p]; d != nil {
+			v := d.version
+			id.Version = &v
+		}
+		we.DocumentChanges = append(we.DocumentChanges, protocol.TextDocumentEdit{TextDocument: id, Edits: byPath[p]})
+	}
+	return we
+}
+
+// noqaDirectives parses the suppression comments of a document's text; nil
+// when it cannot be parsed.
+func noqaDirectives(src []byte) *noqa.Set {
+	f, err := syntax.Parse(src)
+	if err != nil {
+		return nil
+	}
+	return noqa.Parse(src, f.Comments)
+}
+
+// noqaEdit returns the edit that makes a `# noqa` on line (1-based) cover
+// code: the code appended to the line's `# noqa: X` list, or `  # noqa:
+// CODE` at the end of the line (after any comment there). It reports false
+// when a directive of the line already covers code.
+func noqaEdit(d *document, set *noqa.Set, code string, line int) (finding.Edit, bool) {
+	if set == nil {
+		return finding.Edit{}, false
+	}
+	starts := d.lineStarts()
+	if line < 1 || line > len(starts) {
+		return finding.Edit{}, false
+	}
+	at, text := -1, ""
+	for _, dir := range set.Directives() {
+		if dir.Kind != noqa.Line || dir.Line != line {
+			continue
+		}
+		if dir.Blanket() {
+			return finding.Edit{}, false
+		}
+		for _, c := range dir.Codes {
+			if c == code {
+				return finding.Edit{}, false
+			}
+		}
+		at, text = dir.Span.End, ", "+code
+		break
+	}
+	if at < 0 {
+		end := len(d.text)
+		if line < len(starts) {
+			end = starts[line] - 1
+		}
+		for end > starts[line-1] && strings.IndexByte(" \t\r\f", d.text[end-1]) >= 0 {
+			end--
+		}
+		at, text = end, "  # noqa: "+code
+	}
+	pos := finding.Position{Offset: at}
+	lp := d.position(at, protocol.EncodingUTF8)
+	pos.Line, pos.Column = lp.Line+1, lp.Character+1
+	pos.UTF16Column = d.position(at, protocol.EncodingUTF16).Character + 1
+	return finding.Edit{Location: finding.Location{Path: d.path, Start: pos, End: pos}, NewText: text}, true
+}
