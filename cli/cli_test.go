@@ -394,7 +394,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CUDAFORKLINT_TEST_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if shimDir != "" { // built once for the verify tests (verify_test.go)
+		os.RemoveAll(shimDir)
+	}
+	os.Exit(code)
 }
 
 // command returns cudaforklint with args, run in dir as its own process.

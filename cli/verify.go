@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/config"
@@ -52,8 +54,10 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Usage: cudaforklint verify [flags] -- COMMAND [ARG ...]\n\n"+
 			"Runs COMMAND under a fork-tracking CUDA wrapper and reports which process initialized CUDA,\n"+
 			"which processes were forked from it and what their CUDA calls returned.\n"+
-			"Exit: 0 no hazard and the program succeeded, 1 a hazard confirmed, 2 tool error,\n"+
-			"3 no hazard confirmed but the program failed, timed out or was interrupted.\n\nFlags:\n")
+			"The report goes to standard error, or to the -o file; never into the program's output.\n"+
+			"Exit: 0 no hazard, the wrapper saw every process and they all succeeded; 1 a hazard\n"+
+			"confirmed; 2 tool error, or the wrapper did not see part of the run; 3 no hazard confirmed\n"+
+			"but the program or one of its children failed, timed out or was interrupted.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -71,6 +75,14 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if *outputFile == "-" {
+		return fail(stderr, errors.New("verify writes its report to standard error or to a file, never to standard output, which is the program's: give -o a file name"))
+	}
+	// A reader of verify's output that goes away must not kill it (exit 141) before it reports;
+	// Run does the same while the program runs.
+	pipeSigs := make(chan os.Signal, 1)
+	signal.Notify(pipeSigs, syscall.SIGPIPE)
+	defer signal.Stop(pipeSigs)
 	colorOn, err := output.ColorEnabled(*color, stdoutFile(stderr), os.Getenv)
 	if err != nil {
 		return fail(stderr, err)
@@ -90,6 +102,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Stderr:  stderr,
 	}
 	var static *checkRun
+	staticFiles := 0
 	if !*noStatic {
 		opts.Static = func(paths []string) ([]finding.Finding, error) {
 			static = newCheckRun(loader, checkFlags{}, paths)
@@ -97,6 +110,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err != nil {
 				return nil, err
 			}
+			staticFiles = res.Files - res.Unconfigured
 			var out []finding.Finding
 			for _, f := range res.Findings {
 				if !f.Suppressed {
@@ -123,6 +137,8 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		WorkDir:  wd,
 		Version:  Version(),
 		Args:     os.Args,
+		Files:    staticFiles,
+		Verified: true,
 	}
 	if static != nil {
 		or.Rules = static.enabledDocs()
@@ -130,20 +146,26 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if rep.StaticError != "" {
 		or.Notices = append(or.Notices, finding.Notice{Message: "static analysis failed: " + rep.StaticError})
 	}
-	// The program's own output went to stdout; the report follows on stderr
-	// unless a file is asked for, so that piping the program still works.
-	dest := stderr
+	for _, p := range rep.Problems() {
+		or.Notices = append(or.Notices, finding.Notice{Message: p})
+	}
+	// Standard output is the program's: the report goes to the -o file, or to standard error
+	// after the program's own, in every format, so that neither corrupts the other.
 	if *outputFile != "" {
 		if err := output.WriteFile(*outputFile, f, or, output.Options{}); err != nil {
 			return fail(stderr, err)
 		}
 		return code
 	}
-	if f != output.Full {
-		dest = stdout
+	// The full format closes a report without findings with "All checks passed!", which a run
+	// that failed or went unseen has not: its verdict (the summary's last line) stands instead.
+	if f == output.Full && len(or.Findings) == 0 && code != verify.ExitClean {
+		if *quiet {
+			fmt.Fprintf(stderr, "cudaforklint verify: %s\n", rep.Verdict())
+		}
+		return code
 	}
-	if err := output.Write(dest, f, or, output.Options{Color: colorOn && f == output.Full}); err != nil {
-		return fail(stderr, err)
-	}
+	// A failed write (a closed pipe) does not change the verdict: the exit code still says it.
+	output.Write(stderr, f, or, output.Options{Color: colorOn && f == output.Full})
 	return code
 }

@@ -101,20 +101,18 @@ func (ev *evaluator) super(sc *Scope) []Value {
 			self = append(self, v)
 		}
 	}
-	for _, base := range f.Class.Def.Bases {
-		if base.Keyword != "" {
-			continue
-		}
-		for _, bv := range ev.expr(base.Value, f.Class.Scope.Parent) {
+	var out []Value
+	ev.eachBase(f.Class, func(base []Value) bool {
+		for _, bv := range base {
 			if bv.Kind != VClass {
 				continue
 			}
-			var out []Value
 			for _, s := range self {
 				out = add(out, Value{Kind: VInstance, Class: bv.Class, Env: s.Env})
 			}
-			return out
+			return true
 		}
-	}
-	return nil
+		return false
+	})
+	return out
 }

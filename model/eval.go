@@ -36,6 +36,31 @@ type evaluator struct {
 	// ctx is the call context expressions are evaluated in (context.go):
 	// nil outside of one.
 	ctx *callContext
+	// inBases holds the classes whose base expressions are being evaluated. A
+	// class met again there is a cycle (class A(A()), or A(B()) with B(A())),
+	// which Python rejects with a NameError; following it only recursed, with
+	// a fan-out that grew exponentially with maxEvalDepth (a fuzzed input ran
+	// for hours).
+	inBases map[*Class]bool
+}
+
+// eachBase calls fn with the values of each of c's positional base
+// expressions, in order, until fn returns true; not at all when c's bases are
+// being evaluated already (a cycle).
+func (ev *evaluator) eachBase(c *Class, fn func(vals []Value) (stop bool)) {
+	if ev.inBases[c] {
+		return
+	}
+	if ev.inBases == nil {
+		ev.inBases = map[*Class]bool{}
+	}
+	ev.inBases[c] = true
+	defer delete(ev.inBases, c)
+	for _, base := range c.Def.Bases {
+		if base.Keyword == "" && fn(ev.expr(base.Value, c.Scope.Parent)) {
+			return
+		}
+	}
 }
 
 // Eval returns the possible values of e evaluated in sc.
@@ -509,11 +534,8 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 	if len(out) > 0 {
 		return out
 	}
-	for _, base := range c.Def.Bases {
-		if base.Keyword != "" {
-			continue
-		}
-		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+	ev.eachBase(c, func(base []Value) bool {
+		for _, bv := range base {
 			switch bv.Kind {
 			case VClass:
 				nv := bv
@@ -527,7 +549,8 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 				out = add(out, Value{Kind: VPath, Path: bv.Path + "()." + name})
 			}
 		}
-	}
+		return false
+	})
 	if len(out) == 0 {
 		return unknown()
 	}
@@ -541,11 +564,8 @@ func (ev *evaluator) basePaths(c *Class, depth int) []string {
 		return nil
 	}
 	var out []string
-	for _, base := range c.Def.Bases {
-		if base.Keyword != "" {
-			continue
-		}
-		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+	ev.eachBase(c, func(base []Value) bool {
+		for _, bv := range base {
 			switch bv.Kind {
 			case VClass:
 				out = append(out, ev.basePaths(bv.Class, depth+1)...)
@@ -553,7 +573,8 @@ func (ev *evaluator) basePaths(c *Class, depth int) []string {
 				out = append(out, bv.Path)
 			}
 		}
-	}
+		return false
+	})
 	return out
 }
 
@@ -565,19 +586,18 @@ func (ev *evaluator) method(c *Class, name string, depth int) *Function {
 	if f := c.Methods[name]; f != nil {
 		return f
 	}
-	for _, base := range c.Def.Bases {
-		if base.Keyword != "" {
-			continue
-		}
-		for _, bv := range ev.expr(base.Value, c.Scope.Parent) {
+	var found *Function
+	ev.eachBase(c, func(base []Value) bool {
+		for _, bv := range base {
 			if bv.Kind == VClass {
-				if f := ev.method(bv.Class, name, depth+1); f != nil {
-					return f
+				if found = ev.method(bv.Class, name, depth+1); found != nil {
+					return true
 				}
 			}
 		}
-	}
-	return nil
+		return false
+	})
+	return found
 }
 
 func parseInt(s string) (int, bool) {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -223,5 +224,35 @@ func TestAnalyzeFindsForkAfterInit(t *testing.T) {
 	}
 	if len(z.Init.Chain) != 1 || z.Init.Chain[0].Func != "main" {
 		t.Errorf("chain %+v", z.Init.Chain)
+	}
+}
+
+// TestCyclicBasesEnd: a class whose base expression needs the class itself
+// (NameError at run time, but a linter sees it before) once made the
+// evaluator recurse with an exponential fan-out: FuzzCheck's input
+// analyzer/testdata/fuzz/FuzzCheck/21312c0758b85e31 ran for hours.
+func TestCyclicBasesEnd(t *testing.T) {
+	for name, src := range map[string]string{
+		"itself":    "from multiprocessing import Process\n\n\nclass GpuWorker(GpuWorker()):\n    pass\n\n\nw = GpuWorker()\nw.start()\n",
+		"mutual":    "from multiprocessing import Process\n\n\nclass A(B()):\n    pass\n\n\nclass B(A()):\n    pass\n\n\nA().start()\nB().run()\n",
+		"attribute": "import multiprocessing as mp\n\n\nclass C(w.base, mp.Process):\n    pass\n\n\nw = C()\nw.start()\nw.run()\n",
+	} {
+		done := make(chan int, 1)
+		go func() {
+			files := memSource{"/p/m.py": src}
+			prog := NewProgram(files, Options{})
+			m, err := prog.Module("/p/m.py")
+			if err != nil {
+				t.Error(err)
+				done <- 0
+				return
+			}
+			done <- len(prog.Analyze([]*Module{m}, target.Default()))
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the analysis did not end in 20 s", name)
+		}
 	}
 }

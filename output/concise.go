@@ -14,7 +14,10 @@ import (
 // then one line per syntax error, `path:line:col: SyntaxError: message`.
 // Unlike ruff's concise format there is no `[*]` and no summary line, so the
 // output can be compared and grepped as is (the issue's specification).
-// Suppressed findings, when shown, end in " (suppressed)".
+// Suppressed findings, when shown, end in " (suppressed)"; findings of
+// `verify` end in their runtime status: " [confirmed]", " [not observed]",
+// " [refuted]", " [runtime only]", so that a static finding the run did not
+// show never reads like one it proved.
 type conciseWriter struct{}
 
 func (conciseWriter) print(w io.Writer, r *Report, _ Options) error {
@@ -24,6 +27,9 @@ func (conciseWriter) print(w io.Writer, r *Report, _ Options) error {
 		fmt.Fprintf(bw, "%s: %s %s", src.where(f.Location, f.Start), f.Code, f.Message)
 		if f.Suppressed {
 			bw.WriteString(" (suppressed)")
+		}
+		if f.Status != "" {
+			bw.WriteString(" [" + f.Status + "]")
 		}
 		bw.WriteByte('\n')
 	}

@@ -188,7 +188,9 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 		}
 	}
 	var line strings.Builder
-	fmt.Fprintf(&line, "Checked %d %s.", r.Files, plural(r.Files, "file", "files"))
+	if r.Files > 0 || !r.Verified {
+		fmt.Fprintf(&line, "Checked %d %s.", r.Files, plural(r.Files, "file", "files"))
+	}
 	if r.Fixed > 0 {
 		fmt.Fprintf(&line, " Fixed %d %s.", r.Fixed, plural(r.Fixed, "finding", "findings"))
 	}
@@ -197,13 +199,13 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 		line.WriteString(" Found " + counted(errs, warns) + ".")
 	case len(r.Errors) > 0:
 		line.WriteString(" No findings.")
-	case r.Files > 0:
+	case r.Files > 0 || r.Verified:
 		line.WriteString(" " + p.c.bold.Sprint("All checks passed!"))
 	}
 	if n := len(r.Errors); n > 0 {
 		fmt.Fprintf(&line, " %d %s on standard error.", n, plural(n, "problem is listed", "problems are listed"))
 	}
-	fmt.Fprintln(w, line.String())
+	fmt.Fprintln(w, strings.TrimPrefix(line.String(), " "))
 	hint := ""
 	if hidden > 0 && !opt.UnsafeFixes && !opt.NoUnsafeFixesHint {
 		hint = fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))

@@ -66,6 +66,9 @@ func (githubWriter) print(w io.Writer, r *Report, _ Options) error {
 		if f.Suppressed {
 			msg += " (suppressed)"
 		}
+		if f.Status != "" {
+			msg += " [" + f.Status + "]" // verify's runtime status, as in the concise format
+		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(msg))
 	}
 	for _, e := range r.SyntaxErrors {

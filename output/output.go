@@ -96,6 +96,9 @@ type Report struct {
 	SyntaxErrors []finding.SyntaxError
 	// Files is the number of files checked (the full format's summary).
 	Files int
+	// Verified marks verify's report: the run itself was checked, so a clean
+	// report passes even when no file was checked statically (--no-static).
+	Verified bool
 	// Rules are the enabled rules in code order (SARIF lists them all).
 	Rules    []*ruledoc.Doc
 	ExitCode int

@@ -590,6 +590,35 @@ func TestStatistics(t *testing.T) {
 	}
 }
 
+// TestVerifyStatusInEveryFormat: a finding `verify` did not see happen must not read like one it
+// proved, in any format.
+func TestVerifyStatusInEveryFormat(t *testing.T) {
+	for _, status := range []string{"confirmed", "not observed", "refuted", "runtime only"} {
+		f := finding.Finding{Code: "CFL001", Message: "m", Severity: finding.Error,
+			Location: finding.Location{Path: "hazard.py", Start: at("hazard.py", "init()", 2, false), End: at("hazard.py", "init()", 2, true)},
+			Status:   status}
+		r := &Report{Findings: []finding.Finding{f}, WorkDir: "/w", ReadFile: readFixture}
+		for _, format := range Formats {
+			var b strings.Builder
+			if err := Write(&b, format, r, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			want := `"status": "` + status + `"`
+			switch format {
+			case Concise, GitHub:
+				want = "CFL001 m [" + status + "]\n"
+			case Full:
+				want = "= verify: " + status + "\n"
+			case JSONLines:
+				want = `"status":"` + status + `"`
+			}
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s, status %q: no %q in\n%s", format, status, want, b.String())
+			}
+		}
+	}
+}
+
 // sortFindings orders findings as the driver hands them to the formats:
 // by path, line, column, code, then message.
 func sortFindings(fs []finding.Finding) {

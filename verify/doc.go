@@ -11,9 +11,12 @@
 // is preloaded (LD_PRELOAD, appended to any value already set) into the program and inherited by
 // every process it starts. It interposes dlsym and what cuGetProcAddress hands out (to wrap
 // cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit (exit
-// statuses), and registers fork handlers that ask the driver, without initializing it, whether the
-// forking process has run cuInit. The file's header comment says exactly what and why. It starts
-// no thread, writes nothing to the program's descriptors and leaves none open.
+// statuses), the exec family (so that an image that never loads it is seen to be missing) and
+// kill/killpg (so that a child its parent terminated on purpose is not taken for a crash), and
+// registers fork handlers that ask the driver, without initializing it, whether the forking
+// process has run cuInit. The file's header comment says exactly what and why. It starts no
+// thread, writes nothing to the program's descriptors and leaves none open. --shim must name an
+// ELF shared library for this machine; anything else is refused before the program runs.
 //
 // # Event format
 //
@@ -26,8 +29,10 @@
 // ensure: it took the GIL back; nogil: it had released the GIL in a fork handler, where the
 // wrapper never takes it; nothread: not a Python thread; none: no interpreter).
 //
-//	{"ev":"start","pid":P,"ppid":Q,"t":T,"cwd":D,"argv":[...]}   a program image begins (exec)
-//	{"ev":"fork","pid":C,"ppid":P,"t":T,"cuda":S,"rc":R,"tainted":0|1,"py":..,"stack":[...]}
+//	{"ev":"start","pid":P,"ppid":Q,"t":T,"st":ST,"cwd":D,"argv":[...]}   a program image begins
+//	    ST is the process's start time in clock ticks since boot (/proc/PID/stat field 22), also
+//	    in fork and exec records: with the pid it names a process for good (pids are reused)
+//	{"ev":"fork","pid":C,"ppid":P,"t":T,"st":ST,"cuda":S,"rc":R,"tainted":0|1,"py":..,"stack":[...]}
 //	    written by the child C; S is P's driver state at the fork: -1 no libcuda loaded,
 //	    0 not initialized, 1 initialized (R is what cuDeviceGetCount returned); the stack is the
 //	    fork call site in P
@@ -37,6 +42,11 @@
 //	{"ev":"call","pid":P,"t":T,"fn":F,"n":N,"rc":R,...}   a wrapped call returned R
 //	{"ev":"wait","pid":P,"t":T,"child":C,"status":W}      P reaped C with raw wait status W
 //	{"ev":"exit","pid":P,"t":T,"code":X}                  P called _exit(X)
+//	{"ev":"exec","pid":P,"ppid":Q,"t":T,"st":ST,"keeps":K,"path":F,"argv":[...]}
+//	    P is about to exec F; K is 1 when the environment handed over still preloads the wrapper
+//	    and names the log (a vfork child writes this before any other record of its own)
+//	{"ev":"execfail","pid":P,"t":T,"errno":E}             that exec returned: it failed
+//	{"ev":"kill","pid":P,"t":T,"target":X,"sig":N}        P sent signal N to X (negative: a group)
 //
 // # The process tree
 //
@@ -49,7 +59,16 @@
 // was initialized, or forked from such a process before either exec'd, has an Initializer: the
 // process whose CUDA state it inherited. How each process ended comes from its parent's wait, its
 // own _exit, Go's wait for the root, or /proc when the run ended it (timeout, interrupt, or left
-// running by the root: Run ends the whole process group so nothing outlives it).
+// running by the root: Run ends the whole process group so nothing outlives it, and then the
+// processes of the log that left the group with setsid: a live process with a recorded pid and
+// the same start time, reported in Report.Escaped).
+//
+// What the wrapper did not see is part of the tree too (Report.BlindSpots): an exec record with
+// no start record after it (Process.Lost: the new environment dropped the wrapper, or the program
+// is statically linked or setuid); a wait record for a pid with no record at all (Process.Unseen:
+// posix_spawn or clone of a program without it); and a root with no record (a stand-in Unseen
+// root: the command never loaded the wrapper, e.g. a static interpreter or a --shim that is not
+// the wrapper; the dynamic loader's complaint, when the program printed one, says why).
 //
 // # Findings
 //
@@ -66,13 +85,31 @@
 // The location is the innermost frame outside site-packages and the standard library behind the
 // initializing process's cuInit; Related holds the fork site and the children's failing calls;
 // Evidence says what each process did. match (static.go) then sets Status on the static findings
-// ("confirmed", "not observed") and adds runtime findings nothing matched ("runtime only").
+// ("confirmed", "not observed", and "refuted" for a static CFL003, which says no child touches
+// CUDA, beside a runtime CFL001 whose child did) and adds runtime findings nothing matched
+// ("runtime only"). judgeReimports gives static CFL004 and CFL005 findings their status from the
+// children that import the main module again (spawn, forkserver before 3.13.8): CFL004 is
+// confirmed by such a child's cuInit from the top level of the finding's file, CFL005 by such a
+// child that failed while the program printed multiprocessing's "bootstrapping phase" error.
+//
+// # Children that fail
+//
+// Report.FailedChildren are the processes other than the root that run the program's own code
+// (forks of a Python process that did not exec; multiprocessing's spawn and forkserver children,
+// loky's workers) and exited non-zero or died of a signal that no process of the program sent
+// them (a kill record: Pool.terminate, Popen.kill), unless they ended after the run began ending
+// the program (a timeout, a signal it forwarded: Tree.EndedAt). Other
+// programs the program runs report their status to it, which it may expect to be non-zero. The
+// traceback verdicts the program printed (Report.OutputExceptions) say why, most likely.
 //
 // # Exit codes
 //
-// Report.ExitCode: 1 a hazard (CFL001 or CFL002) was proven; 0 none was and the program exited 0;
-// 3 none was and the program failed, was killed, timed out or was interrupted. Errors returned by
-// Run (no compiler and no --shim, a command that cannot start) are the CLI's 2.
+// Report.ExitCode, in this order: 1 a hazard (CFL001, CFL002 or CFL005) was proven; 2 the wrapper
+// did not see part of the run (BlindSpots): a success it did not see is no success; 3 the
+// program failed: its root exited non-zero or was killed, a child running its code failed, or it
+// timed out or was interrupted; 0 otherwise. Errors returned by Run (no compiler and no --shim, a
+// --shim that is not a shared library, a command that cannot start) are the CLI's 2 too.
+// Report.Verdict says the same in words.
 //
 // # What the program sees
 //
@@ -81,5 +118,9 @@
 // buffering is unchanged, and CUDA error lines can be read). It runs in its own process group;
 // when stdin is verify's foreground terminal the group gets the terminal for the run. Run forwards
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT to the group, and kills the group (SIGKILL) after a grace
-// period, at a second signal, on --timeout and on context cancellation.
+// period, at a second signal, on --timeout and on context cancellation. It catches SIGPIPE while
+// it runs: when the reader of verify's output goes away (`| head -1`), the copy stops and the
+// program meets a closed pipe as it would without verify, while verify itself carries on,
+// removes its log and reports. The report never goes to the program's stdout (the CLI writes it
+// to stderr or the -o file).
 package verify

@@ -27,6 +27,15 @@ type Event struct {
 	Child   int      `json:"child,omitempty"`
 	Status  *int     `json:"status,omitempty"`
 	Code    *int     `json:"code,omitempty"`
+	// St is the process's start time in clock ticks since boot (start, fork, exec).
+	St int64 `json:"st,omitempty"`
+	// Keeps, Path: an exec record's new environment still loads the wrapper; the program.
+	Keeps *int   `json:"keeps,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Errno int    `json:"errno,omitempty"`
+	// Target and Sig: a kill record's pid argument and signal.
+	Target int `json:"target,omitempty"`
+	Sig    int `json:"sig,omitempty"`
 }
 
 // Frame is one Python frame: the file, the line and the function, as CPython names them.

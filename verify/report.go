@@ -12,10 +12,10 @@ import (
 
 // Exit codes of `cudaforklint verify`.
 const (
-	ExitClean     = 0 // no hazard confirmed and the program succeeded
-	ExitHazard    = 1 // a hazard (CFL001 or CFL002) was proven at run time
-	ExitToolError = 2 // verification itself failed (Run returned an error; the CLI's usage errors)
-	ExitNoVerdict = 3 // no hazard confirmed, and the program failed, timed out or was interrupted
+	ExitClean     = 0 // no hazard confirmed, the wrapper saw every process, and they all succeeded
+	ExitHazard    = 1 // a hazard (CFL001, CFL002 or CFL005) was proven at run time
+	ExitToolError = 2 // verification failed: Run returned an error, or the wrapper missed a part of the run (BlindSpots)
+	ExitNoVerdict = 3 // no hazard confirmed, and the program or one of its children failed, timed out or was interrupted
 )
 
 // Report is what one verification run found.
@@ -40,13 +40,26 @@ type Report struct {
 	// OutputErrors are the lines of the program's output that look like CUDA errors (which
 	// process printed them cannot be told).
 	OutputErrors []string `json:"output_errors,omitempty"`
-	Events       int      `json:"events"`
-	BadEvents    int      `json:"bad_events,omitempty"`
-	Notes        []string `json:"notes,omitempty"`
+	// OutputExceptions are the verdict lines of Python tracebacks the program printed
+	// ("RuntimeError: context has already been set"): why its children failed, most likely.
+	OutputExceptions []string `json:"output_exceptions,omitempty"`
+	// BlindSpots are the parts of the run the wrapper did not see; with any, the run cannot pass.
+	BlindSpots []BlindSpot `json:"blind_spots,omitempty"`
+	// FailedChildren are the children running the program's code (forks, multiprocessing's
+	// spawn and forkserver children) that exited non-zero or died of a signal no process of the
+	// program sent: the program failed even when its root exited 0.
+	FailedChildren []ChildFailure `json:"failed_children,omitempty"`
+	// Escaped are the processes of the log that left the process group (setsid) and were still
+	// running when the run ended; Run ended them too.
+	Escaped   []int    `json:"escaped,omitempty"`
+	Events    int      `json:"events"`
+	BadEvents int      `json:"bad_events,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
 	// Tree is the process tree; Summary renders it.
 	Tree *Tree `json:"-"`
 
-	runtime []finding.Finding
+	runtime   []finding.Finding
+	bootstrap bool // the program printed multiprocessing's bootstrapping-phase error
 }
 
 // Runtime returns the findings the run produced on its own, before matching.
@@ -65,29 +78,89 @@ func (r *Report) finish(static func([]string) ([]finding.Finding, error), paths 
 		}
 	}
 	r.Findings = match(sf, r.runtime, base)
+	judgeReimports(r.Findings, r.Tree, r.bootstrap, base)
 }
 
-// Hazard reports whether the run proved a hazard: a CFL001 or CFL002 finding with runtime
-// evidence (confirmed, or runtime only).
+// Hazard reports whether the run proved a hazard: a CFL001, CFL002 or CFL005 finding with
+// runtime evidence (confirmed, or runtime only).
 func (r *Report) Hazard() bool {
 	for _, f := range r.Findings {
-		if (f.Code == "CFL001" || f.Code == "CFL002") && (f.Status == StatusConfirmed || f.Status == StatusRuntimeOnly) {
+		if (f.Code == "CFL001" || f.Code == "CFL002" || f.Code == "CFL005") && (f.Status == StatusConfirmed || f.Status == StatusRuntimeOnly) {
 			return true
 		}
 	}
 	return false
 }
 
-// ExitCode is the CLI's exit code for this report: 1 when a hazard was proven, else 0 when the
-// program exited 0 (not timed out, not interrupted), else 3. (Run's errors are the CLI's 2.)
+// Failed reports whether the program failed: its root exited non-zero or was killed, a child
+// running its code failed, or the run timed out or was interrupted.
+func (r *Report) Failed() bool {
+	return r.ExitStatus != 0 || r.TimedOut || r.Interrupted || len(r.FailedChildren) > 0
+}
+
+// ExitCode is the CLI's exit code for this report: 1 when a hazard was proven; else 2 when the
+// wrapper did not see the whole run (a success it did not see is no success); else 3 when the
+// program failed (Failed); else 0. (Run's errors are the CLI's 2 too.)
 func (r *Report) ExitCode() int {
 	switch {
 	case r.Hazard():
 		return ExitHazard
-	case r.ExitStatus == 0 && !r.TimedOut && !r.Interrupted:
-		return ExitClean
+	case len(r.BlindSpots) > 0:
+		return ExitToolError
+	case r.Failed():
+		return ExitNoVerdict
 	}
-	return ExitNoVerdict
+	return ExitClean
+}
+
+// Verdict says in one line what ExitCode means for this run.
+func (r *Report) Verdict() string {
+	switch r.ExitCode() {
+	case ExitHazard:
+		return "a CUDA fork hazard was proven (exit 1)"
+	case ExitToolError:
+		return fmt.Sprintf("not verified: the wrapper did not see %s of the run (exit 2)", plural(len(r.BlindSpots), "part", "parts"))
+	case ExitNoVerdict:
+		switch {
+		case r.TimedOut:
+			return "no hazard proven, but the program timed out (exit 3)"
+		case r.Interrupted:
+			return "no hazard proven, but the program was interrupted (exit 3)"
+		case r.ExitStatus != 0:
+			return "no hazard proven, but the program failed (exit 3)"
+		}
+		return fmt.Sprintf("no hazard proven, but %s of the program failed (exit 3)", plural(len(r.FailedChildren), "child", "children"))
+	}
+	return "no hazard, and every process of the program succeeded (exit 0)"
+}
+
+// Problems are the reasons, one a line, why a run that proved no hazard did not pass: the parts
+// the wrapper did not see and the children that failed (the CLI reports them as notices).
+func (r *Report) Problems() []string {
+	var out []string
+	for _, b := range r.BlindSpots {
+		out = append(out, "not verified: "+b.Why)
+	}
+	const show = 5
+	for i, c := range r.FailedChildren {
+		if i == show {
+			out = append(out, fmt.Sprintf("and %d more children failed", len(r.FailedChildren)-show))
+			break
+		}
+		out = append(out, "the program failed: "+c.String())
+	}
+	if len(r.FailedChildren) > 0 {
+		for i, l := range r.OutputExceptions {
+			if i == 3 {
+				break
+			}
+			out = append(out, "the program printed: "+l)
+		}
+	}
+	for _, pid := range r.Escaped {
+		out = append(out, fmt.Sprintf("process %d left the process group (setsid) and was still running when the run ended; it was killed", pid))
+	}
+	return out
 }
 
 // Summary is the human-readable account of the run: how the program ended and its process
@@ -114,6 +187,9 @@ func (r *Report) WriteSummary(w io.Writer) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+	for _, b := range r.BlindSpots {
+		fmt.Fprintf(w, "  not seen: %s\n", b.Why)
+	}
 	if r.StaticError != "" {
 		fmt.Fprintf(w, "  static analysis failed: %s\n", r.StaticError)
 	}
@@ -128,12 +204,29 @@ func (r *Report) WriteSummary(w io.Writer) {
 	for _, l := range r.OutputErrors {
 		fmt.Fprintf(w, "output: %s\n", l)
 	}
+	if n := len(r.FailedChildren); n > 0 {
+		fmt.Fprintf(w, "%s of the program failed:\n", plural(n, "child", "children"))
+		for i, c := range r.FailedChildren {
+			if i == 10 {
+				fmt.Fprintf(w, "  … and %d more\n", n-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+		for _, l := range r.OutputExceptions {
+			fmt.Fprintf(w, "output: %s\n", l)
+		}
+	}
+	for _, pid := range r.Escaped {
+		fmt.Fprintf(w, "escaped: process %d had left the process group (setsid) and was still running at the end; it was killed\n", pid)
+	}
+	fmt.Fprintf(w, "verdict: %s\n", r.Verdict())
 }
 
 // interesting: Python, CUDA, a fork of an initialized process, a failure, or an interesting
 // descendant.
 func interesting(p *Process) bool {
-	if p.IsPython() || len(p.Calls) > 0 || p.Initializer != nil || (p.Fork != nil && p.Fork.CUDA == 1) {
+	if p.IsPython() || len(p.Calls) > 0 || p.Initializer != nil || (p.Fork != nil && p.Fork.CUDA == 1) || p.Unseen || p.Lost != nil {
 		return true
 	}
 	if p.End.Kind == EndSignaled || p.End.Kind == EndRunning {
@@ -166,22 +259,30 @@ func writeProc(w io.Writer, p *Process, first, rest string, hidden *int) {
 		}
 	}
 	for i := 0; i < len(shown); i++ {
-		// Fold a run of like leaf siblings (200 workers) into one line.
+		// Fold a run of like leaf siblings (200 workers) into two lines: the first, and a count.
 		j := i
 		for j+1 < len(shown) && len(shown[j+1].Children) == 0 && len(shown[i].Children) == 0 && procKind(shown[j+1]) == procKind(shown[i]) {
 			j++
 		}
-		last := j == len(shown)-1
-		branch, indent := "├─ ", "│  "
-		if last {
-			branch, indent = "└─ ", "   "
+		if j-i < 3 {
+			j = i // too few to fold: each is drawn
 		}
-		if j-i >= 3 {
-			writeProc(w, shown[i], rest+branch, rest+indent, hidden)
+		// The branch of a sibling says whether more follow it; the last one closes the list.
+		lastOf := func(k int) (string, string) {
+			if k == len(shown)-1 {
+				return "└─ ", "   "
+			}
+			return "├─ ", "│  "
+		}
+		if j > i {
+			// The folded line follows the first, so the first is never the last.
+			writeProc(w, shown[i], rest+"├─ ", rest+"│  ", hidden)
+			branch, _ := lastOf(j)
 			fmt.Fprintf(w, "  %s%s… and %d more like it (pids %d to %d)\n", rest, branch, j-i, shown[i+1].PID, shown[j].PID)
 			i = j
 			continue
 		}
+		branch, indent := lastOf(i)
 		writeProc(w, shown[i], rest+branch, rest+indent, hidden)
 	}
 }
@@ -202,10 +303,24 @@ func procLine(p *Process) string {
 	var parts []string
 	img := p.Image()
 	prog := shortArgv(img.Argv)
-	if img.Inherited {
+	switch {
+	case p.Unseen:
+		prog = "(never loaded the wrapper: not seen)"
+	case len(p.Images) == 0 && p.Lost != nil:
+		prog = shortArgv(p.Lost.Argv) + " (never loaded the wrapper: not seen)"
+	case img.Inherited:
 		prog = "fork of " + prog
 	}
 	parts = append(parts, fmt.Sprintf("%d %s", p.PID, prog))
+	if p.Lost != nil && len(p.Images) > 0 {
+		lost := "then exec'd " + shortArgv(p.Lost.Argv)
+		if !p.Lost.Keeps {
+			lost += " with the wrapper dropped from its environment: not seen"
+		} else {
+			lost += ", which never loaded the wrapper: not seen"
+		}
+		parts = append(parts, lost)
+	}
 	if n := len(p.Images); n > 1 || (n == 1 && p.Fork != nil && !img.Inherited) {
 		var chain []string
 		for _, im := range p.Images[:n-1] {

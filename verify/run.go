@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +68,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	shim, err := resolveShim(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	// A reader that goes away (`verify ... | head -1`) must not kill verify with SIGPIPE before
+	// it removes its log and reports: with SIGPIPE notified, writes fail with EPIPE instead. The
+	// program's own disposition is untouched (exec resets caught signals).
+	pipeSigs := make(chan os.Signal, 1)
+	signal.Notify(pipeSigs, syscall.SIGPIPE)
+	defer signal.Stop(pipeSigs)
+	// The termination signals are caught before the log exists, so that one arriving at any
+	// point ends the program and still lets Run remove the log.
+	sigs := opts.Signals
+	if sigs == nil {
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		defer signal.Stop(ch)
+		sigs = ch
 	}
 	logFile, err := os.CreateTemp("", "cudaforklint-events-*.jsonl")
 	if err != nil {
@@ -130,13 +148,6 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 
-	sigs := opts.Signals
-	if sigs == nil {
-		ch := make(chan os.Signal, 4)
-		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-		defer signal.Stop(ch)
-		sigs = ch
-	}
 	grace := opts.Grace
 	if grace <= 0 {
 		grace = 3 * time.Second
@@ -172,6 +183,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		timeout = t.C
 	}
 	var graceUp <-chan time.Time
+	var forwardedAt int64 // when a signal was first forwarded to the group
 wait:
 	for {
 		select {
@@ -191,6 +203,9 @@ wait:
 			}
 			if ss, ok := s.(syscall.Signal); ok {
 				syscall.Kill(-pgid, ss)
+			}
+			if forwardedAt == 0 {
+				forwardedAt = time.Now().UnixNano()
 			}
 			graceUp = time.After(grace)
 		case <-graceUp:
@@ -214,8 +229,14 @@ wait:
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// Processes that left the group (setsid, a daemon's double fork) are found through the
+	// wrapper's records and ended too, so nothing the program started outlives the run.
+	if rep.TimedOut {
+		why = "timeout"
+	}
+	escaped, escapedAt := endEscaped(logPath, pgid)
 	// The copies end when every holder of the pipes is gone; a process that escaped the group
-	// (setsid) may hold them longer.
+	// and the records (a static program that called setsid) may hold them longer.
 	copied := make(chan struct{})
 	go func() { copies.Wait(); close(copied) }()
 	select {
@@ -239,6 +260,16 @@ wait:
 	if len(alive) > 0 {
 		tree.markRunning(alive, aliveWhy, aliveAt)
 	}
+	if forwardedAt > 0 && (tree.EndedAt == 0 || forwardedAt < tree.EndedAt) {
+		tree.EndedAt = forwardedAt // what the forwarded signal ended, the run ended
+	}
+	if len(escaped) > 0 {
+		tree.markRunning(escaped, why, escapedAt)
+		for pid := range escaped {
+			rep.Escaped = append(rep.Escaped, pid)
+		}
+		sort.Ints(rep.Escaped)
+	}
 	if tree.Root != nil && tree.Root.End.Kind == EndUnknown && st != nil {
 		tree.Root.End = endFromStatus(st.Sys().(syscall.WaitStatus), time.Now().UnixNano())
 		tree.Root.End.Source = "run"
@@ -252,9 +283,10 @@ wait:
 	}
 	rep.Tree, rep.Events, rep.BadEvents = tree, len(events), bad
 	rep.OutputErrors = out.snapshot()
-	if len(events) == 0 {
-		rep.Notes = append(rep.Notes, "the wrapper recorded nothing: the command did not load it (a static binary, a setuid program, or an environment that drops LD_PRELOAD)")
-	}
+	var preload []string
+	rep.OutputExceptions, preload, rep.bootstrap = out.others()
+	rep.BlindSpots = blindSpots(tree, preload)
+	rep.FailedChildren = failedChildren(tree)
 	cwd := opts.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -284,12 +316,38 @@ func resolveShim(ctx context.Context, opts Options) (string, error) {
 		if !st.Mode().IsRegular() {
 			return "", fmt.Errorf("verify: --shim %s is not a file", shim)
 		}
+		if err := checkSharedObject(abs); err != nil {
+			return "", fmt.Errorf("verify: --shim %s: %v: the dynamic loader would ignore it, and the run would go unseen", shim, err)
+		}
 		shim = abs
 	}
 	if strings.ContainsAny(shim, " \t\n:") {
 		return "", fmt.Errorf("verify: the wrapper's path %q holds a space or a colon, which LD_PRELOAD cannot carry; pass --shim with another path", shim)
 	}
 	return shim, nil
+}
+
+// checkSharedObject returns an error unless path is an ELF shared object for this machine: what
+// LD_PRELOAD can load. (That it is cudaforklint's wrapper shows in the run: every process it
+// loads into writes a start record.)
+func checkSharedObject(path string) error {
+	f, err := elf.Open(path)
+	if err != nil {
+		return fmt.Errorf("not an ELF shared library (%v)", err)
+	}
+	defer f.Close()
+	if f.Type != elf.ET_DYN {
+		return fmt.Errorf("an ELF %s, not a shared library", strings.TrimPrefix(f.Type.String(), "ET_"))
+	}
+	if want, ok := elfMachines[runtime.GOARCH]; ok && f.Machine != want {
+		return fmt.Errorf("a shared library for %s, not for this machine (%s)", strings.TrimPrefix(f.Machine.String(), "EM_"), runtime.GOARCH)
+	}
+	return nil
+}
+
+var elfMachines = map[string]elf.Machine{
+	"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64, "386": elf.EM_386, "arm": elf.EM_ARM,
+	"ppc64le": elf.EM_PPC64, "s390x": elf.EM_S390, "riscv64": elf.EM_RISCV,
 }
 
 // withWrapper returns env with the wrapper appended to LD_PRELOAD (after any objects already
@@ -378,6 +436,80 @@ func groupMembers(pgid int) map[int]string {
 	return out
 }
 
+// procStat reads the state letter, process group and start time (clock ticks since boot) of a
+// process from /proc/PID/stat.
+func procStat(pid int) (state string, pgrp int, start int64, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", 0, 0, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state), f[2] field 5 (pgrp), f[19] field 22
+	if len(f) < 20 {
+		return "", 0, 0, false
+	}
+	pgrp, _ = strconv.Atoi(f[2])
+	start, _ = strconv.ParseInt(f[19], 10, 64)
+	return f[0], pgrp, start, true
+}
+
+// liveRecorded finds the processes of the log at logPath that are still running outside the
+// process group pgid: a record gave their start time, and a live process with that pid has the
+// same one (so a pid reused by an unrelated process is left alone). It maps pids to /proc's
+// state letter.
+func liveRecorded(logPath string, pgid int) map[int]string {
+	out := map[int]string{}
+	f, err := os.Open(logPath)
+	if err != nil {
+		return out
+	}
+	events, _, _ := ParseEvents(f)
+	f.Close()
+	starts := map[int]int64{}
+	for _, e := range events {
+		if e.St > 0 && (e.Ev == "start" || e.Ev == "fork" || e.Ev == "exec") {
+			starts[e.PID] = e.St
+		}
+	}
+	for pid, st := range starts {
+		state, pgrp, start, ok := procStat(pid)
+		if ok && start == st && pgrp != pgid && state != "Z" && state != "X" {
+			out[pid] = state
+		}
+	}
+	return out
+}
+
+// endEscaped kills the processes of the log that left the process group pgid and still run (a
+// few rounds: one may have started another meanwhile). It returns them, with /proc's state letter
+// when found, and when it began (0 when there were none).
+func endEscaped(logPath string, pgid int) (map[int]string, int64) {
+	escaped := map[int]string{}
+	var at int64
+	for round := 0; round < 3; round++ {
+		found := liveRecorded(logPath, pgid)
+		for pid := range escaped {
+			delete(found, pid)
+		}
+		if len(found) == 0 {
+			break
+		}
+		if at == 0 {
+			at = time.Now().UnixNano()
+		}
+		for pid, st := range found {
+			escaped[pid] = st
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return escaped, at
+}
+
 func signalName(s syscall.Signal) string {
 	names := map[syscall.Signal]string{
 		syscall.SIGABRT: "SIGABRT", syscall.SIGSEGV: "SIGSEGV", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
@@ -407,42 +539,84 @@ var (
 	loaderWorkerRaisedRe = regexp.MustCompile(`Caught RuntimeError in DataLoader worker process \d+`)
 )
 
+// Lines of the output that say what went wrong outside CUDA.
+var (
+	// exceptionRe matches the verdict line of a Python traceback ("RuntimeError: context has
+	// already been set"): which child failed, and why, is told by these.
+	exceptionRe = regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)(: |$)`)
+	// preloadErrorRe matches the dynamic loader's refusal to preload the wrapper.
+	preloadErrorRe = regexp.MustCompile(`ld\.so: object .* from LD_PRELOAD cannot be preloaded`)
+	// bootstrapRe matches multiprocessing's error for a process started while a spawn or
+	// forkserver child was still importing the main module (CFL005). The message is indented,
+	// on the lines after "RuntimeError: ".
+	bootstrapRe = regexp.MustCompile(`current process has finished its bootstrapping phase`)
+)
+
 const maxOutputLines = 50
 
+// outputLines keeps the lines of the program's output that are evidence.
 type outputLines struct {
-	mu    sync.Mutex
-	lines []string
-	seen  map[string]bool
+	mu         sync.Mutex
+	cuda       []string // CUDA errors and the fork warnings classify reads
+	exceptions []string // traceback verdicts
+	preload    []string // the loader's preload errors
+	bootstrap  bool     // multiprocessing's bootstrapping-phase error was printed
+	seen       map[string]bool
 }
 
-// add keeps a line that names CUDA and an error. Indented lines are left out: they are the
-// source lines and frames a traceback echoes, while its verdict (torch's RuntimeError, cupy's
-// CUDARuntimeError, an AssertionError of cuda.bindings) and XLA's check failures start the line.
+// add files a line. CUDA errors are lines that name CUDA and an error; indented lines are left
+// out: they are the source lines and frames a traceback echoes, while its verdict (torch's
+// RuntimeError, cupy's CUDARuntimeError, an AssertionError of cuda.bindings) and XLA's check
+// failures start the line.
 func (o *outputLines) add(line string) {
 	line = strings.TrimRight(line, "\r")
+	if line == "" {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if bootstrapRe.MatchString(line) {
+		o.bootstrap = true
+	}
+	var list *[]string
 	special := jaxForkWarningRe.MatchString(line) || loaderWorkerRaisedRe.MatchString(line)
-	if line == "" || !special && (line[0] == ' ' || line[0] == '\t' || !cudaWordRe.MatchString(line) || !errorWordRe.MatchString(line)) {
+	indented := line[0] == ' ' || line[0] == '\t'
+	switch {
+	case special || !indented && cudaWordRe.MatchString(line) && errorWordRe.MatchString(line):
+		list = &o.cuda
+	case preloadErrorRe.MatchString(line):
+		list = &o.preload
+	case exceptionRe.MatchString(line):
+		list = &o.exceptions
+	default:
 		return
 	}
 	if len(line) > 400 {
 		line = line[:400] + "…"
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	if o.seen == nil {
 		o.seen = map[string]bool{}
 	}
-	if o.seen[line] || len(o.lines) >= maxOutputLines {
+	if o.seen[line] || len(*list) >= maxOutputLines {
 		return
 	}
 	o.seen[line] = true
-	o.lines = append(o.lines, line)
+	*list = append(*list, line)
 }
 
+// snapshot returns the CUDA error lines.
 func (o *outputLines) snapshot() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]string(nil), o.lines...)
+	return append([]string(nil), o.cuda...)
+}
+
+// others returns the traceback verdicts, the loader's errors, and whether the bootstrapping
+// error was printed.
+func (o *outputLines) others() (exceptions, preload []string, bootstrap bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.exceptions...), append([]string(nil), o.preload...), o.bootstrap
 }
 
 // lineTee passes the program's output through and hands its lines to out.

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 const (
 	StatusConfirmed   = "confirmed"    // a static finding the run proved
 	StatusNotObserved = "not observed" // a static finding the run's paths did not show
+	StatusRefuted     = "refuted"      // a static finding the run contradicted (CFL003's "children never use CUDA")
 	StatusRuntimeOnly = "runtime only" // a runtime finding no static finding matched
 )
 
@@ -41,9 +43,11 @@ func family(code string) string {
 //
 // Then: the same code: the static finding is confirmed. Static CFL001, runtime CFL003: not
 // observed (the fork after cuInit happened, no child touched CUDA on this run). Static CFL003,
-// runtime CFL001: confirmed (the fork after cuInit happened), and the runtime CFL001 is added
-// too, since the static pass judged the fork benign. A static finding of a family with no match
-// is not observed; codes of no family are left as they are.
+// runtime CFL001: refuted (CFL003 says the children never touch CUDA, and one did), and the
+// runtime CFL001 is added, since the static pass judged the fork benign. A static finding of a
+// family with no match is not observed; codes of no family are left as they are (CFL004 and
+// CFL005 are judged by judgeReimports). Last, a confirmed CFL003 on the line of a runtime CFL001
+// is refuted too: a report never calls a fork benign beside proof that it was not.
 func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 	out := make([]finding.Finding, len(static))
 	copy(out, static)
@@ -61,7 +65,8 @@ func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 			s.Status = StatusNotObserved
 			ev[0] = "the fork after cuInit happened, but no child touched CUDA on this run: " + r.Message
 		case s.Code == "CFL003" && r.Code == "CFL001":
-			s.Status = StatusConfirmed
+			s.Status = StatusRefuted
+			ev[0] = "a child used the CUDA state it inherited on this run, so the fork is not benign: " + r.Message
 			escalate[j] = true
 		case s.Code == "CFL006" && r.Code == "CFL002":
 			// The run reports every forkserver that initialized CUDA as
@@ -139,7 +144,130 @@ func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 			out = append(out, r)
 		}
 	}
+	for i := range out {
+		if out[i].Code != "CFL003" || out[i].Status != StatusConfirmed {
+			continue
+		}
+		for _, r := range runtime {
+			if r.Code == "CFL001" && sameLine(out[i].Location, r.Location, cwd) {
+				out[i].Status = StatusRefuted
+				out[i].Evidence = append(out[i].Evidence, "another process initialized CUDA here, forked, and its child used it: "+r.Message)
+				break
+			}
+		}
+	}
 	return out
+}
+
+// reimportsMain reports whether p is a child that imports the main module again before it
+// runs its target: a spawn child, or a child of a forkserver (which, before Python 3.13.8,
+// imports the main module in each child).
+func reimportsMain(p *Process) bool {
+	how, ok := childKind(p)
+	return ok && (how == "spawn" || how == "forkserver" && p.Image().Inherited)
+}
+
+// mainScript is the script p's program runs: its own, or for a spawn child or a fork, that of
+// its nearest ancestor that names one.
+func mainScript(p *Process) string {
+	for q := p; q != nil; q = q.Parent {
+		for i := len(q.Images) - 1; i >= 0; i-- {
+			if s := pythonScript(q.Images[i].Argv); s != "" {
+				return absPath(s, q.Images[i].Cwd)
+			}
+		}
+	}
+	return ""
+}
+
+// judgeReimports sets the runtime status of the static CFL004 and CFL005 findings, which concern
+// the children that import the main module again (spawn, and forkserver before 3.13.8):
+//   - CFL004 (CUDA initialized at the main module's top level) is confirmed when such a child
+//     called cuInit from the top level of the finding's file;
+//   - CFL005 (a process started at import time) is confirmed when such a child of the finding's
+//     program failed and the program printed multiprocessing's "bootstrapping phase" error.
+//
+// Otherwise they are not observed.
+func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
+	var kids []*Process
+	if t != nil {
+		for _, p := range t.All {
+			if reimportsMain(p) {
+				kids = append(kids, p)
+			}
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.Code != "CFL004" && f.Code != "CFL005" {
+			continue
+		}
+		var ran []*Process // the children that re-imported this finding's file
+		for _, k := range kids {
+			if s := mainScript(k); s == "" || sameFile(s, f.Path, cwd) {
+				ran = append(ran, k)
+			}
+		}
+		f.Status = StatusNotObserved
+		if len(ran) == 0 {
+			f.Evidence = append(f.Evidence, "on this run no spawn or forkserver child imported "+filepath.Base(f.Path)+" again")
+			continue
+		}
+		switch f.Code {
+		case "CFL004":
+			var ev []string
+			for _, k := range ran {
+				if c := topLevelInit(k, f.Path, cwd); c != nil {
+					ev = append(ev, fmt.Sprintf("child %d (%s) ran %s's top level again and called cuInit%s: %s",
+						k.PID, shortArgv(k.Image().Argv), filepath.Base(f.Path), atFrame(c.Stack), cuResult(c.RC)))
+				}
+			}
+			if len(ev) == 0 {
+				f.Evidence = append(f.Evidence, fmt.Sprintf("%s imported %s again; none called cuInit from its top level on this run",
+					plural(len(ran), "child", "children"), filepath.Base(f.Path)))
+				continue
+			}
+			f.Status = StatusConfirmed
+			if len(ev) > 3 {
+				ev = append(ev[:3], fmt.Sprintf("and %d more children did too", len(ev)-3))
+			}
+			f.Evidence = append(f.Evidence, ev...)
+		case "CFL005":
+			var failed []string
+			for _, k := range ran {
+				if k.End.Kind == EndExited && k.End.Code != 0 || k.End.Kind == EndSignaled {
+					failed = append(failed, fmt.Sprintf("child %d (%s) %s", k.PID, shortArgv(k.Image().Argv), endText(k.End)))
+				}
+			}
+			if len(failed) == 0 || !bootstrap {
+				f.Evidence = append(f.Evidence, fmt.Sprintf("%s imported %s again; none failed with the bootstrapping-phase error on this run",
+					plural(len(ran), "child", "children"), filepath.Base(f.Path)))
+				continue
+			}
+			f.Status = StatusConfirmed
+			if len(failed) > 3 {
+				failed = append(failed[:3], fmt.Sprintf("and %d more children failed too", len(failed)-3))
+			}
+			f.Evidence = append(f.Evidence, append(failed,
+				"the program printed multiprocessing's error: a process was started before the current process had finished its bootstrapping phase")...)
+		}
+	}
+}
+
+// topLevelInit is the first cuInit call of p whose stack runs through the top level (<module>)
+// of file: the main module's top level, run again.
+func topLevelInit(p *Process, file, cwd string) *Call {
+	for _, c := range p.Calls {
+		if c.Fn != "cuInit" || !c.Returned {
+			continue
+		}
+		for _, fr := range c.Stack {
+			if fr.Func == "<module>" && sameFile(fr.File, file, cwd) {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 func absPath(p, cwd string) string {

@@ -26,6 +26,39 @@ type Process struct {
 	Initializer *Process
 	Calls       []*Call
 	End         End
+	// Start is the process's start time in clock ticks since boot, as its records give it (0
+	// when none did): with the pid it names the process for good (see Run's liveRecorded).
+	Start int64
+	// Lost is the exec the wrapper did not follow: the process replaced its last image it saw
+	// with a program that never loaded the wrapper. Nil when every image was seen.
+	Lost *Exec
+	// Unseen: the process left no record of its own; it is known from its parent's wait (a
+	// child started by posix_spawn or clone of a program without the wrapper), or it is the
+	// root of a run whose command never loaded the wrapper.
+	Unseen bool
+	// TriedExec: the current image called exec (and every attempt failed, or the new image is
+	// Lost): the subprocess pattern, whose failure is the exec's.
+	TriedExec bool
+
+	pending *Exec // an exec announced and neither followed by a start nor failed yet
+}
+
+// Exec is an exec call the wrapper recorded before it happened.
+type Exec struct {
+	Path string
+	Argv []string
+	// Keeps: the environment handed to the new program still preloaded the wrapper and named
+	// the log (false: the program dropped it, e.g. cleared LD_PRELOAD).
+	Keeps bool
+	T     int64
+}
+
+// Kill is a signal a process of the program sent.
+type Kill struct {
+	From   *Process
+	Target int // kill's pid argument: a pid, 0 or negative for a process group, -1 for all
+	Sig    syscall.Signal
+	T      int64
 }
 
 // Image is one program image of a process.
@@ -90,6 +123,11 @@ type End struct {
 type Tree struct {
 	Root *Process
 	All  []*Process // in order of creation
+	// Kills are the signals the program's processes sent (kill, killpg), in log order.
+	Kills []Kill
+	// EndedAt is when the run began ending processes itself (timeout, interrupt, left running);
+	// 0 when it did not. A process killed after that did not fail on its own.
+	EndedAt int64
 }
 
 // Image returns the process's current (last) image.
@@ -141,12 +179,33 @@ func BuildTree(events []Event, rootPID int) *Tree {
 		switch e.Ev {
 		case "start":
 			img := Image{Argv: e.Argv, Cwd: e.Cwd, T: e.T}
-			if p := live[e.PID]; p != nil && p.End.Kind == EndUnknown {
+			if p := live[e.PID]; p != nil && p.End.Kind == EndUnknown && !p.Unseen {
 				p.Images = append(p.Images, img) // exec
+				p.pending, p.TriedExec = nil, false
+				if p.Start == 0 {
+					p.Start = e.St
+				}
 				continue
 			}
-			p := &Process{PID: e.PID, PPID: e.PPID, Parent: live[e.PPID], Images: []Image{img}}
+			p := &Process{PID: e.PID, PPID: e.PPID, Parent: live[e.PPID], Images: []Image{img}, Start: e.St}
 			add(p)
+		case "exec":
+			// Written before the call, by the process itself; a vfork child writes it first.
+			x := &Exec{Path: e.Path, Argv: e.Argv, Keeps: e.Keeps != nil && *e.Keeps == 1, T: e.T}
+			p := live[e.PID]
+			if p == nil || p.End.Kind != EndUnknown || p.Unseen {
+				p = &Process{PID: e.PID, PPID: e.PPID, Parent: live[e.PPID], Start: e.St}
+				add(p)
+			}
+			p.pending, p.TriedExec = x, true
+		case "execfail":
+			if p := live[e.PID]; p != nil {
+				p.pending = nil
+			}
+		case "kill":
+			if e.Sig > 0 {
+				t.Kills = append(t.Kills, Kill{From: live[e.PID], Target: e.Target, Sig: syscall.Signal(e.Sig), T: e.T})
+			}
 		case "fork":
 			parent := live[e.PPID]
 			f := &ForkInfo{CUDA: -1, Site: e.Stack, T: e.T}
@@ -156,7 +215,7 @@ func BuildTree(events []Event, rootPID int) *Tree {
 			if e.RC != nil {
 				f.RC = *e.RC
 			}
-			p := &Process{PID: e.PID, PPID: e.PPID, Parent: parent, Fork: f}
+			p := &Process{PID: e.PID, PPID: e.PPID, Parent: parent, Fork: f, Start: e.St}
 			if parent != nil {
 				f.ParentImage = len(parent.Images) - 1
 				img := parent.Image()
@@ -200,25 +259,43 @@ func BuildTree(events []Event, rootPID int) *Tree {
 			if e.Status == nil {
 				continue
 			}
-			if c := live[e.Child]; c != nil {
-				c.End = endFromStatus(syscall.WaitStatus(*e.Status), e.T)
-				c.End.Source = "wait"
+			c := live[e.Child]
+			if c == nil || c.End.Source == "wait" { // reaped before: this pid was reused
+				// A child that never wrote a record: posix_spawn or clone of a program that did
+				// not load the wrapper (a vfork child writes its exec record first).
+				c = &Process{PID: e.Child, PPID: e.PID, Parent: live[e.PID], Unseen: true}
+				add(c)
 			}
+			c.End = endFromStatus(syscall.WaitStatus(*e.Status), e.T)
+			c.End.Source = "wait"
 		case "exit":
 			if p := live[e.PID]; p != nil && e.Code != nil && p.End.Kind == EndUnknown {
 				p.End = End{Kind: EndExited, Code: *e.Code, T: e.T, Source: "_exit"}
 			}
 		}
 	}
-	if r := live[rootPID]; r != nil {
-		t.Root = r
-	} else {
+	for _, p := range t.All {
+		if p.pending != nil {
+			p.Lost, p.pending = p.pending, nil
+		}
+	}
+	for _, p := range t.All {
+		if p.PID == rootPID {
+			t.Root = p
+			break
+		}
+	}
+	if t.Root == nil {
+		// The command itself never loaded the wrapper (a statically linked or setuid program,
+		// a --shim that is not the wrapper): its children that did hang below a stand-in.
+		t.Root = &Process{PID: rootPID, Unseen: true}
 		for _, p := range t.All {
-			if p.PID == rootPID {
-				t.Root = p
-				break
+			if p.Parent == nil && p.PPID == rootPID {
+				p.Parent = t.Root
+				t.Root.Children = append(t.Root.Children, p)
 			}
 		}
+		t.All = append([]*Process{t.Root}, t.All...)
 	}
 	return t
 }
@@ -246,9 +323,19 @@ func (t *Tree) markRunning(alive map[int]string, why string, at int64) {
 	}
 	sort.Ints(pids)
 	for _, pid := range pids {
-		if p := last[pid]; p != nil && p.End.Kind == EndUnknown {
+		p := last[pid]
+		if p == nil {
+			continue
+		}
+		// A parent that reaped it after the run killed it recorded that SIGKILL: what matters is
+		// that it was still running.
+		killedByRun := p.End.Kind == EndSignaled && p.End.Signal == syscall.SIGKILL && p.End.T >= at
+		if p.End.Kind == EndUnknown || killedByRun {
 			p.End = End{Kind: EndRunning, Why: why, State: alive[pid], T: at, Source: "proc"}
 		}
+	}
+	if t.EndedAt == 0 || at < t.EndedAt {
+		t.EndedAt = at
 	}
 }
 

@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -208,7 +210,7 @@ func TestMatch(t *testing.T) {
 		{"static error, benign at run time", []finding.Finding{{Code: "CFL001", Location: loc("m.py", 8)}},
 			[]finding.Finding{rt("CFL003", 8)}, []string{"CFL001:not observed"}},
 		{"static benign, a child used CUDA", []finding.Finding{{Code: "CFL003", Location: loc("m.py", 8)}},
-			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL003:confirmed", "CFL001:runtime only"}},
+			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL003:refuted", "CFL001:runtime only"}},
 		{"families do not mix", []finding.Finding{{Code: "CFL002", Location: loc("m.py", 8)}},
 			[]finding.Finding{rt("CFL001", 8)}, []string{"CFL002:not observed", "CFL001:runtime only"}},
 		{"other codes untouched", []finding.Finding{{Code: "CFL005", Location: loc("m.py", 8)}},
@@ -357,5 +359,259 @@ func TestOutputLines(t *testing.T) {
 	}
 	if !forkSignatureRe.MatchString(got[0]) || forkSignatureRe.MatchString(got[1]) || !forkSignatureRe.MatchString(got[2]) {
 		t.Errorf("fork signatures: %q", got)
+	}
+}
+
+// A log with what the wrapper cannot see and children that end in every way: root python
+// (pid 10) forks 11, which tries to exec and fails, then _exits 255; a vfork child 12 execs a
+// spawn child; 13 is terminated by its parent; 14 crashes; 15 is killed once the run ended
+// things, 16 exits 1 after that; 99 is reaped without a record; last the root execs a program
+// without the wrapper.
+func verdictEvents() []Event {
+	py := []string{"/usr/bin/python3", "m.py"}
+	spawn := []string{"/usr/bin/python3", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)", "--multiprocessing-fork"}
+	return []Event{
+		{Ev: "start", PID: 10, PPID: 1, T: 1, Argv: py, Cwd: "/w", St: 500},
+		{Ev: "fork", PID: 11, PPID: 10, T: 2, CUDA: ip(-1), St: 501},
+		{Ev: "exec", PID: 11, PPID: 10, T: 3, Path: "/nonexistent", Keeps: ip(1), Argv: []string{"/nonexistent"}},
+		{Ev: "execfail", PID: 11, T: 4, Errno: 2},
+		{Ev: "exit", PID: 11, T: 5, Code: ip(255)},
+		{Ev: "wait", PID: 10, T: 6, Child: 11, Status: ip(255 << 8)},
+		{Ev: "exec", PID: 12, PPID: 10, T: 7, Path: "/usr/bin/python3", Keeps: ip(1), Argv: spawn, St: 502},
+		{Ev: "start", PID: 12, PPID: 10, T: 8, Argv: spawn, Cwd: "/w", St: 502},
+		{Ev: "wait", PID: 10, T: 9, Child: 12, Status: ip(1 << 8)},
+		{Ev: "fork", PID: 13, PPID: 10, T: 10, CUDA: ip(-1), St: 503},
+		{Ev: "kill", PID: 10, T: 11, Target: 13, Sig: 15},
+		{Ev: "wait", PID: 10, T: 12, Child: 13, Status: ip(15)},
+		{Ev: "fork", PID: 14, PPID: 10, T: 13, CUDA: ip(-1), St: 504},
+		{Ev: "wait", PID: 10, T: 14, Child: 14, Status: ip(11 | 0x80)},
+		{Ev: "fork", PID: 15, PPID: 10, T: 15, CUDA: ip(-1), St: 505},
+		{Ev: "wait", PID: 10, T: 101, Child: 15, Status: ip(9)},
+		{Ev: "fork", PID: 16, PPID: 10, T: 16, CUDA: ip(-1), St: 506},
+		{Ev: "wait", PID: 10, T: 101, Child: 16, Status: ip(1 << 8)}, // KeyboardInterrupt after a forwarded Ctrl-C
+		{Ev: "wait", PID: 10, T: 102, Child: 99, Status: ip(0)},
+		{Ev: "exec", PID: 10, PPID: 1, T: 103, Path: "/bin/static", Keeps: ip(0), Argv: []string{"static"}},
+	}
+}
+
+func TestBuildTreeExecsAndKills(t *testing.T) {
+	tr := BuildTree(verdictEvents(), 10)
+	root := tr.Root
+	if root.PID != 10 || root.Lost == nil || root.Lost.Keeps || root.Lost.Path != "/bin/static" || root.Start != 500 {
+		t.Fatalf("root %+v", root)
+	}
+	byPID := map[int]*Process{}
+	for _, p := range tr.All {
+		byPID[p.PID] = p
+	}
+	if p := byPID[11]; p.Lost != nil || !p.TriedExec || p.End.Code != 255 {
+		t.Errorf("11: a failed exec is not lost: %+v", p)
+	}
+	if p := byPID[12]; p.Parent != root || len(p.Images) != 1 || p.TriedExec || p.Lost != nil || p.Start != 502 {
+		t.Errorf("12: a vfork child's exec and start make one image: %+v", p)
+	}
+	if p := byPID[99]; p == nil || !p.Unseen || p.Parent != root || p.End.Kind != EndExited {
+		t.Errorf("99: a child reaped without a record: %+v", p)
+	}
+	if len(tr.Kills) != 1 || tr.Kills[0].From != root || tr.Kills[0].Target != 13 || tr.Kills[0].Sig != syscall.SIGTERM {
+		t.Errorf("kills %+v", tr.Kills)
+	}
+	// The root of a run whose command never loaded the wrapper is a stand-in that adopts the
+	// processes it started.
+	orphan := []Event{{Ev: "start", PID: 21, PPID: 20, T: 1, Argv: []string{"python3", "m.py"}}}
+	tr = BuildTree(orphan, 20)
+	if !tr.Root.Unseen || tr.Root.PID != 20 || len(tr.Root.Children) != 1 || tr.Root.Children[0].PID != 21 || len(tr.All) != 2 {
+		t.Errorf("stand-in root %+v", tr.Root)
+	}
+}
+
+func TestBlindSpotsAndFailedChildren(t *testing.T) {
+	tr := BuildTree(verdictEvents(), 10)
+	tr.markRunning(map[int]string{}, "left running", 100)
+	blind := blindSpots(tr, nil)
+	if len(blind) != 2 || blind[0].PID != 10 || !strings.Contains(blind[0].Why, "dropped the wrapper") ||
+		blind[1].PID != 99 || !strings.Contains(blind[1].Why, "reaped child 99 (exited 0), which never loaded the wrapper") {
+		t.Errorf("blind spots %+v", blind)
+	}
+	// 11 tried to exec (the subprocess pattern), 13 was terminated by its parent, 15 and 16 ended
+	// after the run began ending things: none of them failed on its own.
+	var got []string
+	for _, c := range failedChildren(tr) {
+		got = append(got, fmt.Sprintf("%d %s %s", c.PID, c.How, c.End))
+	}
+	want := []string{"12 spawn exited 1", "14 fork killed by SIGSEGV (core dumped)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("failed children %q, want %q", got, want)
+	}
+	unseen := BuildTree(nil, 7)
+	b := blindSpots(unseen, []string{"ERROR: ld.so: object '/x/notes.txt' from LD_PRELOAD cannot be preloaded (invalid ELF header): ignored."})
+	if len(b) != 1 || !strings.Contains(b[0].Why, "the dynamic loader said: ERROR: ld.so: object '/x/notes.txt'") {
+		t.Errorf("blind spots of a run nothing saw: %+v", b)
+	}
+}
+
+func TestExitCodePrecedence(t *testing.T) {
+	hazard := []finding.Finding{{Code: "CFL005", Status: StatusConfirmed}}
+	blind := []BlindSpot{{PID: 1, Why: "x"}}
+	failed := []ChildFailure{{PID: 2, How: "spawn", End: "exited 1"}}
+	cases := []struct {
+		r    Report
+		want int
+	}{
+		{Report{Findings: hazard, BlindSpots: blind, FailedChildren: failed}, ExitHazard},
+		{Report{BlindSpots: blind, FailedChildren: failed, ExitStatus: 1}, ExitToolError},
+		{Report{FailedChildren: failed}, ExitNoVerdict},
+		{Report{Findings: []finding.Finding{{Code: "CFL004", Status: StatusConfirmed}}}, ExitClean},
+		{Report{Findings: []finding.Finding{{Code: "CFL003", Status: StatusRefuted}}}, ExitClean},
+	}
+	for i, c := range cases {
+		if got := c.r.ExitCode(); got != c.want {
+			t.Errorf("case %d: %d, want %d", i, got, c.want)
+		}
+		if v := c.r.Verdict(); !strings.Contains(v, fmt.Sprintf("(exit %d)", c.want)) {
+			t.Errorf("case %d: verdict %q", i, v)
+		}
+	}
+}
+
+func TestJudgeReimports(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "m.py")
+	os.WriteFile(script, []byte("import torch\ntorch.cuda.init()\n"), 0o644)
+	spawn := []string{"python3", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=5, pipe_handle=7)", "--multiprocessing-fork"}
+	evs := []Event{
+		{Ev: "start", PID: 10, PPID: 1, Argv: []string{"python3", "m.py"}, Cwd: dir},
+		{Ev: "start", PID: 11, PPID: 10, Argv: spawn, Cwd: dir},
+		{Ev: "call", PID: 11, Fn: "cuInit", N: 1, RC: ip(0), Stack: []Frame{
+			{filepath.Join(dir, "m.py"), 2, "<module>"}, {"<frozen runpy>", 88, "_run_code"}}},
+		{Ev: "wait", PID: 10, Child: 11, Status: ip(1 << 8)},
+	}
+	static := func(code string) []finding.Finding {
+		return []finding.Finding{{Code: code, Location: loc("m.py", 2)}}
+	}
+	fs := static("CFL004")
+	judgeReimports(fs, BuildTree(evs, 10), false, dir)
+	if fs[0].Status != StatusConfirmed || !strings.Contains(strings.Join(fs[0].Evidence, "\n"), "ran m.py's top level again and called cuInit at m.py:2") {
+		t.Errorf("CFL004: %s %q", fs[0].Status, fs[0].Evidence)
+	}
+	for _, bootstrap := range []bool{false, true} {
+		fs = static("CFL005")
+		judgeReimports(fs, BuildTree(evs, 10), bootstrap, dir)
+		want := StatusNotObserved
+		if bootstrap {
+			want = StatusConfirmed
+		}
+		if fs[0].Status != want {
+			t.Errorf("CFL005 with the bootstrapping error printed %v: %s %q", bootstrap, fs[0].Status, fs[0].Evidence)
+		}
+	}
+	// No child imported the file again.
+	fs = append(static("CFL004"), static("CFL005")...)
+	judgeReimports(fs, BuildTree(evs[:1], 10), true, dir)
+	for _, f := range fs {
+		if f.Status != StatusNotObserved || !strings.Contains(strings.Join(f.Evidence, "\n"), "no spawn or forkserver child imported m.py again") {
+			t.Errorf("%s: %s %q", f.Code, f.Status, f.Evidence)
+		}
+	}
+}
+
+func TestSummaryDrawsSiblings(t *testing.T) {
+	evs := []Event{{Ev: "start", PID: 10, PPID: 1, Argv: []string{"python3", "m.py"}}}
+	for _, pid := range []int{11, 12, 13, 16, 17} { // 13, 16, 17: like leaves, too few to fold
+		evs = append(evs, Event{Ev: "fork", PID: pid, PPID: 10, CUDA: ip(-1)})
+	}
+	evs = append(evs, Event{Ev: "fork", PID: 14, PPID: 11, CUDA: ip(-1)})
+	for pid := 20; pid < 26; pid++ { // six like leaves under 12: folded
+		evs = append(evs, Event{Ev: "fork", PID: pid, PPID: 12, CUDA: ip(-1)})
+	}
+	r := &Report{Command: []string{"python3", "m.py"}, Tree: BuildTree(evs, 10)}
+	var lines []string
+	for _, l := range strings.Split(r.Summary(), "\n") {
+		if i := strings.Index(l, " fork of"); i >= 0 {
+			lines = append(lines, l[:i])
+		}
+	}
+	want := []string{
+		"  ├─ 11",
+		"  │  └─ 14",
+		"  ├─ 12",
+		"  │  ├─ 20",
+		"  ├─ 13",
+		"  ├─ 16",
+		"  └─ 17",
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("tree:\n%s\nwant:\n%s\nsummary:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"), r.Summary())
+	}
+	if !strings.Contains(r.Summary(), "  │  └─ … and 5 more like it (pids 21 to 25)") {
+		t.Errorf("the folded siblings:\n%s", r.Summary())
+	}
+}
+
+func TestOutputLinesKinds(t *testing.T) {
+	out := &outputLines{}
+	for _, l := range []string{
+		"ERROR: ld.so: object '/x/notes.txt' from LD_PRELOAD cannot be preloaded (invalid ELF header): ignored.",
+		"RuntimeError: context has already been set",
+		"RuntimeError: ",
+		"        current process has finished its bootstrapping phase.",
+		"RuntimeError: CUDA error: initialization error",
+		"    raise ValueError('x')",
+		"SystemExit: 3",
+	} {
+		out.add(l)
+	}
+	exc, preload, bootstrap := out.others()
+	if want := []string{"RuntimeError: context has already been set", "RuntimeError: ", "SystemExit: 3"}; !reflect.DeepEqual(exc, want) {
+		t.Errorf("exceptions %q, want %q", exc, want)
+	}
+	if len(preload) != 1 || !bootstrap || !reflect.DeepEqual(out.snapshot(), []string{"RuntimeError: CUDA error: initialization error"}) {
+		t.Errorf("preload %q, bootstrap %v, cuda %q", preload, bootstrap, out.snapshot())
+	}
+}
+
+func TestLiveRecorded(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	pid := cmd.Process.Pid
+	_, _, start, ok := procStat(pid)
+	if !ok || start <= 0 {
+		t.Fatalf("procStat(%d): %d %v", pid, start, ok)
+	}
+	log := filepath.Join(t.TempDir(), "events.jsonl")
+	write := func(st int64) {
+		rec := fmt.Sprintf(`{"ev":"start","pid":%d,"ppid":1,"t":1,"st":%d,"argv":["sleep"]}`+"\n", pid, st)
+		if err := os.WriteFile(log, []byte(rec), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(start)
+	if got := liveRecorded(log, syscall.Getpgrp()); got[pid] == "" || len(got) != 1 {
+		t.Errorf("liveRecorded = %v, want pid %d", got, pid)
+	}
+	write(start + 1) // another process that had this pid
+	if got := liveRecorded(log, syscall.Getpgrp()); len(got) != 0 {
+		t.Errorf("a reused pid was taken for the recorded process: %v", got)
+	}
+	write(start)
+	if got := liveRecorded(log, pid); len(got) != 0 { // a member of the group is the group's business
+		t.Errorf("a group member was reported: %v", got)
+	}
+}
+
+func TestCheckSharedObject(t *testing.T) {
+	e := setup(t)
+	if err := checkSharedObject(e.shim); err != nil {
+		t.Errorf("the wrapper: %v", err)
+	}
+	if err := checkSharedObject(e.static); err == nil || !strings.Contains(err.Error(), "an ELF EXEC, not a shared library") {
+		t.Errorf("a static program: %v", err)
+	}
+	if err := checkSharedObject("verify.go"); err == nil || !strings.Contains(err.Error(), "not an ELF shared library") {
+		t.Errorf("a text file: %v", err)
 	}
 }

@@ -118,14 +118,18 @@ def scenario_job(args, item, ground):
     rc, out, err, _ = run([args.bin, "check", "--select", "ALL", "--format", "json", "main.py"], d, env, 60)
     sf, _ = find_json(out) if rc in (0, 1) else (None, None)
     row.update(static=verdict(sf), static_rc=rc, static_err=err[-600:] if sf is None else "")
-    cmd = [args.bin, "verify", "--format", "json", "--timeout", str(TIMEOUT)]
+    # verify writes its report to stderr or the -o file, never into the program's stdout.
+    report = os.path.join(d, "verify-report.json")
+    cmd = [args.bin, "verify", "--format", "json", "-o", report, "--timeout", str(TIMEOUT)]
     if args.shim:
         cmd += ["--shim", args.shim]
     cmd += ["--", "python3", "main.py"]
     rc, out, err, secs = run(cmd, d, env, TIMEOUT + 60)
-    rf, doc = find_json(out)
-    if rf is None:
-        rf, doc = find_json(err)
+    try:
+        with open(report) as f:
+            rf, doc = find_json(f.read())
+    except OSError:
+        rf, doc = None, None
     row.update(runtime=verdict(rf), runtime_rc=rc, seconds=round(secs, 1), findings=rf,
                happened=happened(rc, out, err, doc), stdout_tail=out[-1500:], stderr_tail=err[-4000:])
     g = ground.get((lib, name))
@@ -167,11 +171,13 @@ def matrix(args):
                 "verify --timeout %d). Python %s. `agrees`: the runtime verdict proves a hazard (CFL001/CFL002) "
                 "exactly when the ground-truth run saw the child fail or hang.\n\n" % (len(rows), took, TIMEOUT, sys.version.split()[0]))
         f.write("Agreement: %d of %d; disagreements: %d.\n\n" % (agree, len(rows), len(disagree)))
-        f.write("| scenario | library | static verdict | runtime verdict | what really happened | ground truth | agrees | s |\n")
-        f.write("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+        f.write("`exit`: verify's exit code (0 clean, 1 hazard proven, 2 part of the run not seen, 3 the "
+                "program or one of its children failed or timed out).\n\n")
+        f.write("| scenario | library | static verdict | runtime verdict | what really happened | ground truth | agrees | exit | s |\n")
+        f.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
         for r in rows:
             cells = [r["scenario"], r["lib"], r["static"], r["runtime"], r["happened"], r.get("ground", "?"),
-                     r.get("agrees", "?"), str(r["seconds"])]
+                     r.get("agrees", "?"), str(r.get("runtime_rc")), str(r["seconds"])]
             f.write("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |\n")
         if disagree:
             f.write("\n## Disagreements: verify's account\n\n")

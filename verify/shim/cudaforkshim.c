@@ -41,6 +41,14 @@
  *       Record the exit status of every child the program reaps (a forkserver reaps its own).
  *   _exit
  *       Records the code a process passes to _exit (os._exit in multiprocessing children).
+ *   execve, execv, execvp, execvpe, fexecve
+ *       Record the program about to replace this image, and whether the environment handed to it
+ *       still loads this object: a new image that never writes its own start record (the
+ *       environment dropped LD_PRELOAD, or the program is statically linked or setuid) is a part
+ *       of the run `verify` did not see, and it says so instead of reporting success.
+ *   kill, killpg
+ *       Record the signals the program sends, so that a child its parent terminated on purpose
+ *       (Pool.terminate, Popen.kill) is not mistaken for one that crashed.
  *
  * The Python stack is read through the CPython C API found with dlsym(RTLD_DEFAULT, ...). The GIL:
  * when the calling thread holds it (its own thread state is the current one), the stack is read
@@ -58,8 +66,10 @@
  * [file, line, function], innermost first; site-packages frames other than the innermost are left
  * out and counted in "skipped"; "trunc":1 when frames were dropped to keep the record short; "py"
  * says how the stack was read: gil, ensure, nogil, nothread or none):
- *   {"ev":"start","pid":P,"ppid":Q,"t":T,"cwd":"...","argv":["..."]}           a new program image
- *   {"ev":"fork","pid":C,"t":T,"ppid":P,"cuda":S,"rc":R,"tainted":0|1,"py":..,"stack":[..]}
+ *   {"ev":"start","pid":P,"ppid":Q,"t":T,"st":S,"cwd":"...","argv":["..."]}    a new program image
+ *        st is the process's start time in clock ticks since boot (/proc/self/stat field 22): with
+ *        the pid it tells a live process of the log from a later one that reused the pid
+ *   {"ev":"fork","pid":C,"t":T,"st":S,"ppid":P,"cuda":S,"rc":R,"tainted":0|1,"py":..,"stack":[..]}
  *        written by the child C; S is -1 (no libcuda loaded), 0 (not initialized) or 1
  *        (initialized) in P at the fork, R what cuDeviceGetCount returned; tainted: P itself was
  *        forked from an initialized process
@@ -70,11 +80,18 @@
  *        stack comes with cuInit and failures, unless an "enter" record of the call carried it
  *   {"ev":"wait","pid":P,"t":T,"child":C,"status":W}           W is the raw wait status
  *   {"ev":"exit","pid":P,"t":T,"code":X}                       the process called _exit(X)
+ *   {"ev":"exec","pid":P,"t":T,"ppid":Q,"st":S,"keeps":0|1,"path":"...","argv":[..]}
+ *        P is about to exec path; keeps: the new environment still preloads this object and names
+ *        the same log (a vfork child writes this with its own pid, before any other record)
+ *   {"ev":"execfail","pid":P,"t":T,"errno":E}                  that exec call returned: it failed
+ *   {"ev":"kill","pid":P,"t":T,"target":X,"sig":N}             P sent signal N to X (kill's pid
+ *        argument: negative for a process group, as killpg records it)
  *
  * The program must not notice: no threads, nothing written to its stdout or stderr, no descriptor
  * left open, errno preserved, dlerror state of failed internal lookups cleared, and only
- * async-signal-safe calls in the child fork handler and in the wait/_exit wrappers (which may run
- * inside signal handlers: bash reaps children in its SIGCHLD handler).
+ * async-signal-safe calls in the child fork handler and in the wait, _exit, exec and kill wrappers
+ * (which may run inside signal handlers: bash reaps children in its SIGCHLD handler; or in a vfork
+ * child, which shares its parent's memory).
  *
  * Build: cc -O2 -fPIC -shared -fvisibility=hidden -o cudaforkshim.so cudaforkshim.c -ldl -lpthread
  * (glibc only; C99 plus GNU attributes).
@@ -224,6 +241,49 @@ static void emit(struct rec *r)
 	errno = saved;
 }
 
+/* self_starttime is this process's start time in clock ticks since boot (field 22 of
+ * /proc/self/stat): with the pid it names the process for good, so `verify` can tell a process of
+ * the log still alive from a later one that reused its pid. -1 when /proc cannot be read.
+ * Async-signal-safe (open, read, close). */
+static long long self_starttime(void)
+{
+	char b[1024];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, b, sizeof b - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	b[n] = 0;
+	char *p = NULL;
+	for (char *q = b; *q; q++) /* the command name may hold ')': the last one ends it */
+		if (*q == ')')
+			p = q;
+	if (!p)
+		return -1;
+	/* p ends field 2; each space starts the next field; starttime is field 22. */
+	int field = 2;
+	for (p++; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (field != 22)
+		return -1;
+	long long v = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+static void r_starttime(struct rec *r)
+{
+	long long st = self_starttime();
+	if (st >= 0) {
+		r_lit(r, ",\"st\":");
+		r_int(r, st);
+	}
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The real dlsym and the libc functions this file replaces.                                   */
 
@@ -253,6 +313,13 @@ static pid_t (*real_wait)(int *);
 static pid_t (*real_wait4)(pid_t, int *, int, struct rusage *);
 static int (*real_waitid)(idtype_t, id_t, siginfo_t *, int);
 static void (*real__exit)(int);
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execv)(const char *, char *const[]);
+static int (*real_execvp)(const char *, char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static int (*real_fexecve)(int, char *const[], char *const[]);
+static int (*real_kill)(pid_t, int);
+static int (*real_killpg)(pid_t, int);
 
 /* Resolved by the constructor, so the wrappers never call dlsym (they may run in signal handlers);
  * resolve_libc is also called lazily when another library's constructor runs first. */
@@ -263,6 +330,13 @@ static void resolve_libc(void)
 	*(void **)&real_wait4 = real_sym(RTLD_NEXT, "wait4");
 	*(void **)&real_waitid = real_sym(RTLD_NEXT, "waitid");
 	*(void **)&real__exit = real_sym(RTLD_NEXT, "_exit");
+	*(void **)&real_execve = real_sym(RTLD_NEXT, "execve");
+	*(void **)&real_execv = real_sym(RTLD_NEXT, "execv");
+	*(void **)&real_execvp = real_sym(RTLD_NEXT, "execvp");
+	*(void **)&real_execvpe = real_sym(RTLD_NEXT, "execvpe");
+	*(void **)&real_fexecve = real_sym(RTLD_NEXT, "fexecve");
+	*(void **)&real_kill = real_sym(RTLD_NEXT, "kill");
+	*(void **)&real_killpg = real_sym(RTLD_NEXT, "killpg");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -765,6 +839,7 @@ static void on_child(void)
 	char buf[REC_MAX];
 	struct rec r;
 	r_head(&r, buf, sizeof buf, "fork", getpid());
+	r_starttime(&r);
 	r_raw(&r, g_fork_buf, g_fork_len);
 	emit(&r);
 	__atomic_store_n(&g_fork_lock, 0, __ATOMIC_RELEASE);
@@ -866,6 +941,177 @@ EXPORT void _exit(int code)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Exec and kill.                                                                              */
+/*                                                                                            */
+/* exec: a new image writes its own "start" record when it loads this object. An "exec" record  */
+/* written just before the call lets `verify` see an image that did not: one whose environment   */
+/* dropped the wrapper, or a statically linked or setuid program. "keeps" says whether the new   */
+/* environment still names this object in LD_PRELOAD and the same log. When the call returns it  */
+/* failed, and an "execfail" record says so. These run in vfork children too (_posixsubprocess), */
+/* where the memory is the parent's: they write nothing but their own stack.                   */
+/* execl, execle and execlp are not interposed (no Python or shell path uses them).             */
+
+static char g_self[1024]; /* this object's path as the loader named it (from LD_PRELOAD) */
+
+extern char **environ;
+
+/* env_value returns the value of NAME in envp, or NULL. */
+static const char *env_value(char *const envp[], const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
+}
+
+/* env_keeps reports whether envp still loads this object and logs to the same file. */
+static int env_keeps(char *const envp[])
+{
+	const char *log = env_value(envp, "CUDAFORKLINT_LOG");
+	const char *pre = env_value(envp, "LD_PRELOAD");
+	if (!log || strcmp(log, g_log) != 0 || !pre || !g_self[0])
+		return 0;
+	size_t n = strlen(g_self);
+	for (const char *p = pre; *p;) {
+		while (*p == ' ' || *p == ':')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ' && *e != ':')
+			e++;
+		if ((size_t)(e - p) == n && strncmp(p, g_self, n) == 0)
+			return 1;
+		p = e;
+	}
+	return 0;
+}
+
+static void note_exec(const char *path, char *const argv[], char *const envp[])
+{
+	if (!g_on)
+		return;
+	char buf[REC_MAX];
+	struct rec r;
+	r_head(&r, buf, sizeof buf, "exec", getpid());
+	r_lit(&r, ",\"ppid\":");
+	r_int(&r, getppid());
+	r_starttime(&r);
+	r_lit(&r, ",\"keeps\":");
+	r_int(&r, env_keeps(envp));
+	r_lit(&r, ",\"path\":");
+	r_str(&r, path ? path : "?", 512);
+	r_lit(&r, ",\"argv\":[");
+	for (int i = 0; argv && argv[i] && i < 64; i++) {
+		if (!r_room(&r, json_len(argv[i], 512) + 1)) {
+			r.trunc = 1;
+			break;
+		}
+		if (i)
+			r_lit(&r, ",");
+		r_str(&r, argv[i], 512);
+	}
+	r_lit(&r, "]");
+	emit(&r);
+}
+
+/* note_exec_failed runs when an exec call returned: it failed, and the image is still this one. */
+static void note_exec_failed(void)
+{
+	if (!g_on)
+		return;
+	int saved = errno;
+	char buf[128];
+	struct rec r;
+	r_head(&r, buf, sizeof buf, "execfail", getpid());
+	r_lit(&r, ",\"errno\":");
+	r_int(&r, saved);
+	emit(&r);
+	errno = saved;
+}
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	if (!real_execve)
+		resolve_libc();
+	note_exec(path, argv, envp);
+	int r = real_execve(path, argv, envp);
+	note_exec_failed();
+	return r;
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	if (!real_execv)
+		resolve_libc();
+	note_exec(path, argv, environ);
+	int r = real_execv(path, argv);
+	note_exec_failed();
+	return r;
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	if (!real_execvp)
+		resolve_libc();
+	note_exec(file, argv, environ);
+	int r = real_execvp(file, argv);
+	note_exec_failed();
+	return r;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	if (!real_execvpe)
+		resolve_libc();
+	note_exec(file, argv, envp);
+	int r = real_execvpe(file, argv, envp);
+	note_exec_failed();
+	return r;
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	if (!real_fexecve)
+		resolve_libc();
+	note_exec(argv[0] ? argv[0] : "?", argv, envp);
+	int r = real_fexecve(fd, argv, envp);
+	note_exec_failed();
+	return r;
+}
+
+/* kill: a child that dies of a signal its parent (or any process of the program) sent on purpose
+ * (Pool.terminate, Popen.kill) did not fail; `verify` tells the two apart with these records. */
+static void note_kill(pid_t target, int sig)
+{
+	if (!g_on || sig == 0)
+		return;
+	char buf[160];
+	struct rec r;
+	r_head(&r, buf, sizeof buf, "kill", getpid());
+	r_lit(&r, ",\"target\":");
+	r_int(&r, target);
+	r_lit(&r, ",\"sig\":");
+	r_int(&r, sig);
+	emit(&r);
+}
+
+EXPORT int kill(pid_t pid, int sig)
+{
+	if (!real_kill)
+		resolve_libc();
+	note_kill(pid, sig); /* before: the target may be reaped before this call returns */
+	return real_kill(pid, sig);
+}
+
+EXPORT int killpg(pid_t pgrp, int sig)
+{
+	if (!real_killpg)
+		resolve_libc();
+	note_kill(-pgrp, sig);
+	return real_killpg(pgrp, sig);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Start: glibc passes argc, argv and envp to the functions of .init_array.                    */
 
 __attribute__((constructor)) static void shim_init(int argc, char **argv, char **envp)
@@ -877,6 +1123,9 @@ __attribute__((constructor)) static void shim_init(int argc, char **argv, char *
 	if (!path || path[0] != '/' || strlen(path) >= sizeof g_log)
 		return;
 	memcpy(g_log, path, strlen(path) + 1);
+	Dl_info self;
+	if (dladdr((void *)shim_init, &self) && self.dli_fname && strlen(self.dli_fname) < sizeof g_self)
+		memcpy(g_self, self.dli_fname, strlen(self.dli_fname) + 1);
 	g_on = 1;
 	pthread_atfork(on_prepare, on_parent, on_child);
 
@@ -885,6 +1134,7 @@ __attribute__((constructor)) static void shim_init(int argc, char **argv, char *
 	r_head(&r, buf, sizeof buf, "start", getpid());
 	r_lit(&r, ",\"ppid\":");
 	r_int(&r, getppid());
+	r_starttime(&r);
 	if (getcwd(cwd, sizeof cwd)) {
 		r_lit(&r, ",\"cwd\":");
 		r_str(&r, cwd, sizeof cwd);

@@ -1,0 +1,140 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// BlindSpot is a part of the run the wrapper did not see: a program image that never loaded it.
+// A run with one proves nothing about that part, so it cannot pass (ExitCode).
+type BlindSpot struct {
+	PID  int      `json:"pid"`
+	Argv []string `json:"argv,omitempty"`
+	// Why says what happened, in words.
+	Why string `json:"why"`
+}
+
+// blindSpots lists the processes whose images the wrapper did not see, in creation order.
+// preloadErrors are the dynamic loader's complaints the program printed ("ld.so: object ...
+// cannot be preloaded"), which say why the root did not load it.
+func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
+	var out []BlindSpot
+	for _, p := range t.All {
+		switch {
+		case p == t.Root && p.Unseen:
+			why := "the command never loaded the wrapper (a statically linked or setuid program, or a --shim that is not cudaforklint's wrapper)"
+			if len(preloadErrors) > 0 {
+				why = "the command never loaded the wrapper; the dynamic loader said: " + preloadErrors[0]
+			}
+			out = append(out, BlindSpot{PID: p.PID, Why: why})
+		case p.Unseen:
+			parent := "a process"
+			if p.Parent != nil {
+				parent = fmt.Sprintf("process %d (%s)", p.Parent.PID, shortArgv(p.Parent.Image().Argv))
+			}
+			out = append(out, BlindSpot{PID: p.PID, Why: fmt.Sprintf(
+				"%s reaped child %d (%s), which never loaded the wrapper (started by posix_spawn or clone with an environment without it, or a statically linked program)",
+				parent, p.PID, endText(p.End))})
+		case p.Lost != nil:
+			x := p.Lost
+			why := fmt.Sprintf("process %d exec'd %s, which never loaded the wrapper (a statically linked or setuid program)", p.PID, x.Path)
+			if !x.Keeps {
+				why = fmt.Sprintf("process %d exec'd %s with an environment that dropped the wrapper (LD_PRELOAD or %s was removed or changed), so what it did was not seen", p.PID, x.Path, LogEnv)
+			}
+			out = append(out, BlindSpot{PID: p.PID, Argv: x.Argv, Why: why})
+		}
+	}
+	return out
+}
+
+// ChildFailure is a process that ran the program's own code, other than the root, and failed:
+// exited non-zero or died of a signal nobody in the program sent it.
+type ChildFailure struct {
+	PID  int      `json:"pid"`
+	Argv []string `json:"argv"`
+	// How is the kind of child: "fork", "spawn", "forkserver" or "multiprocessing".
+	How string `json:"how"`
+	// End says how it ended: "exited 1", "killed by SIGSEGV (core dumped)".
+	End string `json:"end"`
+}
+
+func (c ChildFailure) String() string {
+	return fmt.Sprintf("%s child %d (%s) %s", c.How, c.PID, shortArgv(c.Argv), c.End)
+}
+
+// multiprocessingRe matches the command lines of the Python processes multiprocessing (and
+// loky, joblib's) start to run the program's code: spawn children, the forkserver, and loky's
+// workers.
+var multiprocessingRe = regexp.MustCompile(`from multiprocessing\.(spawn|forkserver) import|loky\.backend\.popen_loky`)
+
+// childKind says whether p runs the program's own code, and how it was started: a fork of a
+// Python process that did not exec, or a Python process multiprocessing started. Other programs
+// the program runs (a shell helper, `python -c` probes) report their failure to it as an exit
+// status it may well expect.
+func childKind(p *Process) (string, bool) {
+	if p.Unseen || p.Lost != nil || p.TriedExec || !p.IsPython() {
+		return "", false
+	}
+	img := p.Image()
+	if img.Inherited {
+		if p.Parent != nil && p.Parent.IsForkserver() {
+			return "forkserver", true
+		}
+		return "fork", true
+	}
+	if m := multiprocessingRe.FindStringSubmatch(strings.Join(img.Argv, " ")); m != nil {
+		switch m[1] {
+		case "spawn":
+			return "spawn", true
+		case "forkserver":
+			return "forkserver", true
+		}
+		return "multiprocessing", true
+	}
+	return "", false
+}
+
+// failedChildren are the children that ran the program's code and failed on their own: not
+// killed by a signal a process of the program sent them (Pool.terminate), nor ended after the run
+// began ending the program (Tree.EndedAt: a timeout, a forwarded Ctrl-C).
+func failedChildren(t *Tree) []ChildFailure {
+	var out []ChildFailure
+	for _, p := range t.All {
+		if p == t.Root {
+			continue
+		}
+		how, ok := childKind(p)
+		if !ok || t.EndedAt > 0 && p.End.T >= t.EndedAt { // the run ended it (timeout, interrupt)
+			continue
+		}
+		switch p.End.Kind {
+		case EndExited:
+			if p.End.Code == 0 {
+				continue
+			}
+		case EndSignaled:
+			if sentTo(t, p) {
+				continue
+			}
+		default:
+			continue
+		}
+		out = append(out, ChildFailure{PID: p.PID, Argv: p.Image().Argv, How: how, End: endText(p.End)})
+	}
+	return out
+}
+
+// sentTo reports whether a process of the program sent p the signal it died of, after p began.
+func sentTo(t *Tree, p *Process) bool {
+	begin := int64(0)
+	if len(p.Images) > 0 {
+		begin = p.Images[0].T
+	}
+	for _, k := range t.Kills {
+		if k.Sig == p.End.Signal && k.T >= begin && (k.Target == p.PID || k.Target <= 0) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,282 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+)
+
+// End-to-end tests of the verdicts: what the wrapper did not see, children that failed, the
+// re-import rules, and a run whose reader goes away or whose children escape the group.
+
+func TestWrapperDroppedByExec(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	rep, res := e.scenario(t, time.Minute, e.python, "clear_preload.py")
+	if !strings.Contains(res.stdout, "RAN_AGAIN") {
+		t.Fatalf("the program did not re-exec:\n%s", res.stdout)
+	}
+	if got := rep.ExitCode(); got != ExitToolError {
+		t.Errorf("exit code %d, want %d: a re-exec without the wrapper is not a success", got, ExitToolError)
+	}
+	if len(rep.BlindSpots) != 1 || !strings.Contains(rep.BlindSpots[0].Why, "dropped the wrapper") {
+		t.Fatalf("blind spots %+v", rep.BlindSpots)
+	}
+	root := rep.Tree.Root
+	if root.Lost == nil || root.Lost.Keeps || root.Lost.Path != e.python {
+		t.Errorf("root's lost exec %+v", root.Lost)
+	}
+	s := rep.Summary()
+	for _, want := range []string{"not seen: process", "with the wrapper dropped from its environment", "verdict: not verified"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestStaticProgramsAreNotSeen(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cases := []struct {
+		name    string
+		command []string
+		why     string
+	}{
+		{"the command itself", []string{e.static}, "the command never loaded the wrapper"},
+		{"exec'd by Python", []string{e.python, "-c", fmt.Sprintf("import os; os.execv(%q, [%[1]q])", e.static)},
+			"which never loaded the wrapper (a statically linked or setuid program)"},
+		{"a subprocess", []string{e.python, "-c", fmt.Sprintf("import subprocess; subprocess.run([%q], check=True)", e.static)},
+			"which never loaded the wrapper"},
+		// posix_spawn with an empty environment: the child writes nothing; its parent's wait shows it.
+		{"posix_spawn without the environment", []string{e.python, "-c",
+			fmt.Sprintf("import os; pid = os.posix_spawn(%q, [%[1]q], {}); os.waitpid(pid, 0)", e.static)},
+			"never loaded the wrapper (started by posix_spawn"},
+	}
+	for _, c := range cases {
+		rep, res := e.wrapped(t, Options{Command: c.command, Timeout: time.Minute})
+		if !strings.Contains(res.stdout, "STATIC_OK") {
+			t.Errorf("%s: the static program did not run:\n%s", c.name, res.stdout)
+		}
+		if got := rep.ExitCode(); got != ExitToolError {
+			t.Errorf("%s: exit code %d, want %d", c.name, got, ExitToolError)
+		}
+		if len(rep.BlindSpots) != 1 || !strings.Contains(rep.BlindSpots[0].Why, c.why) {
+			t.Errorf("%s: blind spots %+v, want one saying %q", c.name, rep.BlindSpots, c.why)
+		}
+	}
+}
+
+func TestShimThatIsNotTheWrapper(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	text := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(text, []byte("not a library\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for shim, want := range map[string]string{
+		text:     "not an ELF shared library",
+		e.static: "an ELF EXEC, not a shared library",
+	} {
+		_, err := Run(context.Background(), Options{Command: []string{e.python, "-c", "pass"}, Shim: shim, Env: e.env(), Dir: e.pyDir})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--shim %s: err %v, want %q", filepath.Base(shim), err, want)
+		}
+	}
+	// A shared library, but not the wrapper: the run happens, and nothing of it is seen.
+	rep, _ := e.wrapped(t, Options{Command: []string{e.python, "-c", "print('ran')"}, Shim: filepath.Join(e.libDir, "libdep.so")})
+	if rep.ExitCode() != ExitToolError || len(rep.BlindSpots) != 1 || !rep.Tree.Root.Unseen {
+		t.Errorf("exit code %d, blind spots %+v", rep.ExitCode(), rep.BlindSpots)
+	}
+}
+
+// depthOne returns the lines of a summary's process tree that are the root's children.
+func depthOne(summary string) []string {
+	var out []string
+	for _, l := range strings.Split(summary, "\n") {
+		if strings.HasPrefix(l, "  ├─ ") || strings.HasPrefix(l, "  └─ ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestSpawnedChildrenFail(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	rep, res := e.scenario(t, time.Minute, e.python, "spawn_fail.py")
+	if !strings.Contains(res.stdout, "EXIT_CODES [1, 1, 1]") || rep.ExitStatus != 0 {
+		t.Fatalf("the fixture should exit 0 with three failed children:\n%s", res.stdout)
+	}
+	if got := rep.ExitCode(); got != ExitNoVerdict {
+		t.Errorf("exit code %d, want %d: the children's failure is the program's", got, ExitNoVerdict)
+	}
+	if len(rep.FailedChildren) != 3 {
+		t.Fatalf("failed children %+v, want 3", rep.FailedChildren)
+	}
+	for _, c := range rep.FailedChildren {
+		if c.How != "spawn" || c.End != "exited 1" {
+			t.Errorf("failed child %+v", c)
+		}
+	}
+	if len(rep.OutputExceptions) == 0 || rep.OutputExceptions[0] != "RuntimeError: context has already been set" {
+		t.Errorf("output exceptions %q", rep.OutputExceptions)
+	}
+	problems := strings.Join(rep.Problems(), "\n")
+	if !regexp.MustCompile(`the program failed: spawn child \d+ \(python3 (-\S+ )*-c from multiprocessing.spawn import spawn_main`).MatchString(problems) ||
+		!strings.Contains(problems, "the program printed: RuntimeError: context has already been set") {
+		t.Errorf("problems:\n%s", problems)
+	}
+	// The three children (and the resource tracker) are siblings: one branch closes the list.
+	s := rep.Summary()
+	kids := depthOne(s)
+	spawned := 0
+	for i, l := range kids {
+		if strings.Contains(l, "from multiprocessing.spawn") {
+			spawned++
+		}
+		if last := i == len(kids)-1; last != strings.HasPrefix(l, "  └─ ") {
+			t.Errorf("sibling %d of %d drawn as %q", i+1, len(kids), l)
+		}
+	}
+	if spawned != 3 || !strings.Contains(s, "verdict: no hazard proven, but 3 children of the program failed (exit 3)") {
+		t.Errorf("summary:\n%s", s)
+	}
+}
+
+func TestTopLevelInitRerunsInSpawnChild(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	line := e.marker(t, "spawn_toplevel_init.py", "init")
+	path := filepath.Join("testdata", "py", "spawn_toplevel_init.py")
+	static := func([]string) ([]finding.Finding, error) {
+		return []finding.Finding{{Code: "CFL004", Location: finding.Location{Path: path, Start: finding.Position{Line: line}}}}, nil
+	}
+	plain := e.plain(t, e.env(), 30*time.Second, e.python, "spawn_toplevel_init.py")
+	rep, res := e.wrapped(t, Options{Command: []string{e.python, "spawn_toplevel_init.py"}, Static: static, Timeout: time.Minute})
+	sameAsPlain(t, plain, res)
+	f := one(t, rep, "CFL004")
+	if f.Status != StatusConfirmed {
+		t.Errorf("CFL004 status %q, want confirmed", f.Status)
+	}
+	wantEvidence(t, f, `child \d+ \(python3 (-\S+ )*-c from multiprocessing.spawn.*\) ran spawn_toplevel_init.py's top level again and called cuInit at spawn_toplevel_init.py:`+
+		strconv.Itoa(line)+`: CUDA_SUCCESS \(0\)`)
+	if rep.ExitCode() != ExitClean || !strings.Contains(res.stdout, "CHILD_EXIT 0") {
+		t.Errorf("exit code %d: CFL004 is a warning and nothing failed", rep.ExitCode())
+	}
+}
+
+func TestProcessStartAtImport(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	line := e.marker(t, "spawn_at_import.py", "start")
+	path := filepath.Join("testdata", "py", "spawn_at_import.py")
+	static := func([]string) ([]finding.Finding, error) {
+		return []finding.Finding{{Code: "CFL005", Location: finding.Location{Path: path, Start: finding.Position{Line: line}}}}, nil
+	}
+	rep, res := e.wrapped(t, Options{Command: []string{e.python, "spawn_at_import.py"}, Static: static, Timeout: time.Minute})
+	if !strings.Contains(res.stdout, "CHILD_EXIT 1") {
+		t.Fatalf("the child should die bootstrapping:\n%s", res.stdout)
+	}
+	f := one(t, rep, "CFL005")
+	if f.Status != StatusConfirmed {
+		t.Errorf("CFL005 status %q, want confirmed", f.Status)
+	}
+	wantEvidence(t, f, `child \d+ \(python3 (-\S+ )*-c from multiprocessing.spawn.*\) exited 1`, `bootstrapping phase`)
+	if rep.ExitCode() != ExitHazard || len(rep.FailedChildren) != 1 {
+		t.Errorf("exit code %d, failed children %+v", rep.ExitCode(), rep.FailedChildren)
+	}
+}
+
+// TestReaderGoesAway is `verify -- python3 many_lines.py | head -1`: verify must neither die of
+// SIGPIPE nor leave its event log behind.
+func TestReaderGoesAway(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", e.python, "many_lines.py")
+	cmd.Dir, cmd.Env = e.pyDir, e.env(helperEnv+"="+e.shim, "TMPDIR="+tmp)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(out).ReadString('\n')
+	out.Close() // head -1
+	if err != nil || first != "line 0\n" {
+		t.Errorf("first line %q, %v", first, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("verify did not end after its reader went away:\n%s", errb.String())
+	}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() || ws.ExitStatus() != ExitNoVerdict {
+		t.Errorf("verify ended with %v (exit %d), want exit %d (the program failed writing)", ws, ws.ExitStatus(), ExitNoVerdict)
+	}
+	if !strings.Contains(errb.String(), "verdict:") {
+		t.Errorf("verify should still report:\n%s", errb.String())
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "cudaforklint-events-*")); len(left) != 0 {
+		t.Errorf("event logs left behind: %v", left)
+	}
+}
+
+func TestSetsidChildEndedAtTimeout(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	rep, res := e.wrapped(t, Options{Command: []string{e.python, "setsid_child.py"}, Timeout: 4 * time.Second})
+	m := regexp.MustCompile(`ESCAPED (\d+)`).FindStringSubmatch(res.stdout)
+	if m == nil {
+		t.Fatalf("the fixture did not start its child:\n%s", res.stdout)
+	}
+	pid, _ := strconv.Atoi(m[1])
+	if !rep.TimedOut || rep.ExitCode() != ExitNoVerdict {
+		t.Errorf("timed out %v, exit code %d", rep.TimedOut, rep.ExitCode())
+	}
+	if len(rep.Escaped) != 1 || rep.Escaped[0] != pid {
+		t.Errorf("escaped %v, want [%d]", rep.Escaped, pid)
+	}
+	var child *Process
+	for _, p := range rep.Tree.All {
+		if p.PID == pid {
+			child = p
+		}
+	}
+	if child == nil || child.End.Kind != EndRunning || child.End.Why != "timeout" {
+		t.Errorf("the escaped child in the tree: %+v", child)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		state, _, _, ok := procStat(pid)
+		if !ok || state == "Z" || state == "X" {
+			break
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the child that left the group (pid %d) is still running (%s)", pid, state)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(strings.Join(rep.Problems(), "\n"), fmt.Sprintf("process %d left the process group", pid)) {
+		t.Errorf("problems %q", rep.Problems())
+	}
+}
