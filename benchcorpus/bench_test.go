@@ -91,13 +91,39 @@ func BenchmarkCheckGenerated(b *testing.B) {
 // BenchmarkCheckStdlib checks python3's standard library in place (or
 // $CFL_CORPUS). It takes seconds per run: use -benchtime 1x.
 func BenchmarkCheckStdlib(b *testing.B) {
-	dir := os.Getenv("CFL_CORPUS")
-	if dir == "" {
-		out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
-		if err != nil {
-			b.Skip("no python3")
-		}
-		dir = strings.TrimSpace(string(out))
+	benchDir(b, stdlibDir(b))
+}
+
+// stdlibDir is $CFL_CORPUS, or python3's standard library.
+func stdlibDir(b *testing.B) string {
+	if dir := os.Getenv("CFL_CORPUS"); dir != "" {
+		return dir
 	}
-	benchDir(b, dir)
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
+	if err != nil {
+		b.Skip("no python3")
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// BenchmarkCheckStdlibImporter checks one stdlib file whose local imports
+// reach most of the standard library (json/decoder.py: the pre-commit case
+// in a large package), in python3's standard library or $CFL_CORPUS.
+func BenchmarkCheckStdlibImporter(b *testing.B) {
+	dir := stdlibDir(b)
+	file := filepath.Join(dir, "json", "decoder.py")
+	if _, err := os.Stat(file); err != nil {
+		b.Skip("no json/decoder.py")
+	}
+	for i := 0; i < b.N; i++ {
+		l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pol := config.NewPolicy(l)
+		pol.Roots = []string{dir}
+		if _, err := analyzer.Run(analyzer.Options{Paths: []string{file}, Analyzers: rules.All(), WorkDir: dir, Policy: pol}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -82,10 +82,19 @@ func nameUsed(f *Function, importers map[string][]*Module) bool {
 
 // importersByStem maps the last component of every module name an import
 // statement of a loaded module names (import a.stem, from a import stem,
-// from .stem import x) to the modules with such a statement.
+// from .stem import x) to the modules with such a statement. Like the
+// prescan, it is extended with the modules loaded since it was last asked
+// for (the order of each list does not matter to nameUsed).
 func (p *Program) importersByStem() map[string][]*Module {
-	out := map[string][]*Module{}
+	if p.stems == nil {
+		p.stems = &stemIndex{seen: map[*Module]bool{}, byStem: map[string][]*Module{}}
+	}
+	out := p.stems.byStem
 	for _, m := range p.Loaded() {
+		if p.stems.seen[m] {
+			continue
+		}
+		p.stems.seen[m] = true
 		seen := map[string]bool{}
 		add := func(dotted string) {
 			for _, part := range strings.Split(dotted, ".") {
@@ -110,6 +119,12 @@ func (p *Program) importersByStem() map[string][]*Module {
 		}
 	}
 	return out
+}
+
+// stemIndex is the state of importersByStem.
+type stemIndex struct {
+	seen   map[*Module]bool
+	byStem map[string][]*Module
 }
 
 func lastPart(dotted string) string {

@@ -129,7 +129,10 @@ type Function struct {
 	// Decorators as written; evaluated lazily.
 	Decorators []syntax.Expr
 
-	referenced   bool
+	referenced bool
+	// callees and importsLocal are what the prescan reads (calleeIdents).
+	callees      []string
+	importsLocal bool
 	summary      *funcSummary
 	fx           facts
 	touch        [2]touchMemo
@@ -193,6 +196,9 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	ix := indexer{m: m}
 	ix.stmts(f.Body, m.Scope, "")
 	m.Guards = topGuards(f.Body)
+	for _, fn := range m.Funcs {
+		fn.callees, fn.importsLocal = calleeIdents(fn)
+	}
 	return m
 }
 

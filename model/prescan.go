@@ -32,65 +32,149 @@ var startIdents = func() map[string]bool {
 	return m
 }()
 
-// mayStart returns the functions of the loaded modules that may start
-// processes, transitively through the functions they call by name.
-func (p *Program) mayStart() map[*Function]bool {
-	mods := p.Loaded()
-	starts := map[string]bool{}
+// prescan is the program's mayStart state. It is built incrementally:
+// Analyze asks for it once per class of target configs, and the simulation
+// of one class may load modules the previous one did not; the relation is a
+// least fixpoint over the loaded modules, so extending it with the new
+// modules gives what computing it afresh over all of them would, at a cost
+// linear in what was added (each function's callee identifiers are gathered
+// once, on the load workers: newModule).
+type prescan struct {
+	seen map[*Module]bool
+	// starts are the identifiers a start is written with, and the names of
+	// the local classes deriving (by name) from one.
+	starts map[string]bool
+	// byBase lists the classes not yet known to start by the identifiers
+	// of their bases.
+	byBase map[string][]*Class
+	// callers maps a callee identifier to the functions calling it.
+	callers map[string][]*Function
+	// bad are the identifiers whose callers may start: starts and the
+	// names of the functions that may.
+	bad map[string]bool
+	may map[*Function]bool
+}
+
+func newPrescan() *prescan {
+	ps := &prescan{seen: map[*Module]bool{}, starts: map[string]bool{}, byBase: map[string][]*Class{},
+		callers: map[string][]*Function{}, bad: map[string]bool{}, may: map[*Function]bool{}}
 	for id := range startIdents {
-		starts[id] = true
+		ps.starts[id], ps.bad[id] = true, true
 	}
 	// trainer.fit(model) starts the workers of the loaders the model's
 	// hooks make.
 	for _, id := range hookCallIdents() {
-		starts[id] = true
+		ps.starts[id], ps.bad[id] = true, true
+	}
+	return ps
+}
+
+// mayStart returns the functions of the loaded modules that may start
+// processes, transitively through the functions they call by name.
+func (p *Program) mayStart() map[*Function]bool {
+	if p.pre == nil {
+		p.pre = newPrescan()
+	}
+	ps := p.pre
+	var added []*Module
+	for _, m := range p.Loaded() {
+		if !ps.seen[m] {
+			ps.seen[m] = true
+			added = append(added, m)
+		}
 	}
 	// Local subclasses of Process (class Worker(mp.Process)) start when
 	// instantiated and .start()ed: their names count as start identifiers.
-	for changed := true; changed; {
-		changed = false
-		for _, m := range mods {
-			for _, c := range m.Classes {
-				if starts[c.Name] {
-					continue
-				}
-				for _, b := range c.Def.Bases {
-					if id := lastIdent(b.Value); id != "" && starts[id] && id != "start" {
-						starts[c.Name], changed = true, true
-						break
-					}
-				}
-			}
+	for _, m := range added {
+		for _, c := range m.Classes {
+			ps.addClass(c)
 		}
 	}
-	callers := map[string][]*Function{} // callee identifier → functions calling it
-	may := map[*Function]bool{}
-	var queue []*Function
-	for _, m := range mods {
+	for _, m := range added {
 		for _, f := range m.Funcs {
-			callees, localImport := calleeIdents(f)
-			seed := localImport
-			for id := range callees {
-				callers[id] = append(callers[id], f)
-				seed = seed || starts[id]
+			seed := f.importsLocal
+			for _, id := range f.callees {
+				ps.callers[id] = append(ps.callers[id], f)
+				seed = seed || ps.bad[id]
 			}
 			if seed {
-				may[f] = true
-				queue = append(queue, f)
+				ps.markMay(f)
 			}
 		}
 	}
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		for _, g := range callers[f.Name] {
-			if !may[g] {
-				may[g] = true
-				queue = append(queue, g)
+	return ps.may
+}
+
+// addClass records a class: a start identifier at once when one of its
+// bases is one, else when one of them becomes one.
+func (ps *prescan) addClass(c *Class) {
+	if ps.starts[c.Name] {
+		return
+	}
+	for _, b := range c.Def.Bases {
+		if id := lastIdent(b.Value); id != "" && ps.starts[id] && id != "start" {
+			ps.markStart(c.Name)
+			return
+		}
+	}
+	for _, b := range c.Def.Bases {
+		if id := lastIdent(b.Value); id != "" && id != "start" {
+			ps.byBase[id] = append(ps.byBase[id], c)
+		}
+	}
+}
+
+// markStart makes id a start identifier, with the classes deriving from it.
+func (ps *prescan) markStart(id string) {
+	work := []string{id}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if ps.starts[id] {
+			continue
+		}
+		ps.starts[id] = true
+		ps.markBad(id)
+		for _, c := range ps.byBase[id] {
+			if !ps.starts[c.Name] {
+				work = append(work, c.Name)
+			}
+		}
+		delete(ps.byBase, id)
+	}
+}
+
+// markBad makes id an identifier whose callers may start, and marks them.
+func (ps *prescan) markBad(id string) {
+	if ps.bad[id] {
+		return
+	}
+	ps.bad[id] = true
+	for _, g := range ps.callers[id] {
+		ps.markMay(g)
+	}
+}
+
+// markMay marks f, and the callers of its name, transitively.
+func (ps *prescan) markMay(f *Function) {
+	work := []*Function{f}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if ps.may[f] {
+			continue
+		}
+		ps.may[f] = true
+		if ps.bad[f.Name] {
+			continue
+		}
+		ps.bad[f.Name] = true
+		for _, g := range ps.callers[f.Name] {
+			if !ps.may[g] {
+				work = append(work, g)
 			}
 		}
 	}
-	return may
 }
 
 // lastIdent is the last identifier of a dotted expression (mp.Process → Process).
@@ -107,7 +191,7 @@ func lastIdent(e syntax.Expr) string {
 // calleeIdents lists the identifiers a function's body (its nested
 // definitions included) calls — f(...) gives f, x.m(...) gives m — and
 // whether it imports a local module (whose top level then runs).
-func calleeIdents(f *Function) (map[string]bool, bool) {
+func calleeIdents(f *Function) ([]string, bool) {
 	idents := map[string]bool{}
 	local := false
 	visit := func(n syntax.Node) bool {
@@ -131,12 +215,16 @@ func calleeIdents(f *Function) (map[string]bool, bool) {
 	}
 	if f.Lambda != nil {
 		syntax.Inspect(f.Lambda.Body, visit)
-		return idents, local
+	} else {
+		for _, s := range f.Def.Body {
+			syntax.Inspect(s, visit)
+		}
 	}
-	for _, s := range f.Def.Body {
-		syntax.Inspect(s, visit)
+	list := make([]string, 0, len(idents))
+	for id := range idents {
+		list = append(list, id)
 	}
-	return idents, local
+	return list, local
 }
 
 // cudaPossible reports whether code of m, or of the local modules it

@@ -43,7 +43,9 @@ type Program struct {
 	mu      sync.Mutex
 	modules map[string]*moduleSlot
 
-	vals *valueState // see values
+	vals  *valueState // see values
+	pre   *prescan    // see mayStart
+	stems *stemIndex  // see importersByStem
 }
 
 type moduleSlot struct {
@@ -71,6 +73,12 @@ func (p *Program) Module(path string) (*Module, error) {
 		p.modules[path] = slot
 	}
 	p.mu.Unlock()
+	p.build(slot, path)
+	return slot.mod, slot.err
+}
+
+// build parses and indexes the module of a slot, once.
+func (p *Program) build(slot *moduleSlot, path string) {
 	slot.once.Do(func() {
 		f, src, err := p.src.Parse(path)
 		if err != nil {
@@ -79,7 +87,6 @@ func (p *Program) Module(path string) (*Module, error) {
 		}
 		slot.mod = newModule(p, path, f, src)
 	})
-	return slot.mod, slot.err
 }
 
 // Loaded returns the modules loaded so far, sorted by path.
