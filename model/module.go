@@ -38,6 +38,7 @@ type Module struct {
 	cuda        factState       // see cudaPossible
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
+	importFiles []string      // see importPaths
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
 	// lazy imports (index 1) and without.
@@ -199,6 +200,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	for _, fn := range m.Funcs {
 		fn.callees, fn.importsLocal = calleeIdents(fn)
 	}
+	m.importFiles = m.importPaths()
 	return m
 }
 

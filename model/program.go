@@ -43,6 +43,8 @@ type Program struct {
 	mu      sync.Mutex
 	modules map[string]*moduleSlot
 
+	ahead prefetcher // see prefetch.go
+
 	vals  *valueState // see values
 	pre   *prescan    // see mayStart
 	stems *stemIndex  // see importersByStem
@@ -69,7 +71,8 @@ func (p *Program) Module(path string) (*Module, error) {
 	p.mu.Lock()
 	slot, ok := p.modules[path]
 	if !ok {
-		slot = &moduleSlot{}
+		// A module parsed ahead (or being parsed) is loaded from now on.
+		slot = p.ahead.take(path)
 		p.modules[path] = slot
 	}
 	p.mu.Unlock()
@@ -86,6 +89,7 @@ func (p *Program) build(slot *moduleSlot, path string) {
 			return
 		}
 		slot.mod = newModule(p, path, f, src)
+		p.prefetchImports(slot.mod)
 	})
 }
 

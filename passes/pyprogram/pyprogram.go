@@ -215,6 +215,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	close(next)
 	wg.Wait()
+	// The analysis loads the local modules these import as it needs them,
+	// on one goroutine: parse them ahead meanwhile.
+	prog.PrefetchImports(workers)
 	for j, f := range syntaxOnly {
 		if srcs[j] != nil {
 			tf := token.NewFileSet().AddFile(f, -1, len(srcs[j]))

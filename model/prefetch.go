@@ -1,0 +1,145 @@
+package model
+
+import (
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Prefetching: the analysis loads a module's local imports when it first
+// needs them, one after another on its single goroutine (a summary's import
+// event, cudaPossible, an attribute naming a submodule). Parsing dominates
+// that cost, so while it runs, a few goroutines parse and index the local
+// modules every built module's import statements name, transitively, ahead
+// of it. A module parsed ahead is not loaded: Loaded, and so every question
+// asked over the loaded modules (the prescan, nameUsed), sees it only once
+// the analysis asks for it through Module, exactly as without prefetching.
+
+// prefetcher holds the modules parsed ahead and the queue of paths to parse.
+type prefetcher struct {
+	mu      sync.Mutex
+	slots   map[string]*moduleSlot // parsed ahead (or being parsed), not loaded
+	queue   []string
+	active  int
+	workers int // 0: off
+}
+
+// take returns the slot of a module parsed ahead, or a fresh one, and
+// forgets it: the caller makes it a loaded module. Called with p.mu held.
+func (pf *prefetcher) take(path string) *moduleSlot {
+	pf.mu.Lock()
+	defer pf.mu.Unlock()
+	if pf.slots == nil {
+		pf.slots = map[string]*moduleSlot{}
+	}
+	slot := pf.slots[path]
+	if slot == nil {
+		slot = &moduleSlot{}
+	}
+	// A nil entry marks it loaded: no worker parses it again.
+	pf.slots[path] = nil
+	return slot
+}
+
+// PrefetchImports starts parsing ahead, on up to workers goroutines, the
+// local modules the loaded modules import, and from then on those every
+// newly built module imports, transitively.
+func (p *Program) PrefetchImports(workers int) {
+	p.ahead.mu.Lock()
+	p.ahead.workers = workers
+	p.ahead.mu.Unlock()
+	for _, m := range p.Loaded() {
+		p.prefetchImports(m)
+	}
+}
+
+// prefetchImports queues the local modules m imports.
+func (p *Program) prefetchImports(m *Module) {
+	pf := &p.ahead
+	pf.mu.Lock()
+	defer pf.mu.Unlock()
+	if pf.workers <= 0 || len(m.importFiles) == 0 {
+		return
+	}
+	if pf.slots == nil {
+		pf.slots = map[string]*moduleSlot{}
+	}
+	for _, path := range m.importFiles {
+		if _, ok := pf.slots[path]; !ok {
+			pf.slots[path] = &moduleSlot{}
+			pf.queue = append(pf.queue, path)
+		}
+	}
+	// Workers end when the queue is empty: a Program holds no goroutine
+	// once nothing is left to parse.
+	for pf.active < pf.workers && len(pf.queue) > 0 {
+		pf.active++
+		go p.prefetchLoop()
+	}
+}
+
+func (p *Program) prefetchLoop() {
+	pf := &p.ahead
+	for {
+		pf.mu.Lock()
+		if len(pf.queue) == 0 {
+			pf.active--
+			pf.mu.Unlock()
+			return
+		}
+		path := pf.queue[0]
+		pf.queue = pf.queue[1:]
+		slot := pf.slots[path]
+		pf.mu.Unlock()
+		if slot == nil {
+			continue // loaded meanwhile
+		}
+		p.mu.Lock()
+		_, loaded := p.modules[path]
+		p.mu.Unlock()
+		if !loaded {
+			p.build(slot, path)
+		}
+	}
+}
+
+// importPaths (Module.importFiles) are the files of the local modules m's import statements
+// may load: every prefix of every dotted name, and the names a from-import
+// takes from a package (which may be submodules).
+func (m *Module) importPaths() []string {
+	var out []string
+	seen := map[string]bool{m.Path: true}
+	try := func(name string, level int) {
+		if path, ok := m.resolveImport(name, level); ok && !seen[path] {
+			seen[path] = true
+			out = append(out, path)
+		}
+	}
+	prefixes := func(name string, level int) {
+		for i := 0; i <= len(name); i++ {
+			if i == len(name) || name[i] == '.' {
+				try(name[:i], level)
+			}
+		}
+	}
+	for _, s := range m.imports() {
+		switch s := s.(type) {
+		case *syntax.Import:
+			for _, a := range s.Names {
+				prefixes(a.Name, 0)
+			}
+		case *syntax.ImportFrom:
+			if s.Module == "" {
+				try("", s.Level)
+			} else {
+				prefixes(s.Module, s.Level)
+			}
+			for _, a := range s.Names {
+				if a.Name != "*" {
+					try(JoinDotted(s.Module, a.Name), s.Level)
+				}
+			}
+		}
+	}
+	return out
+}
