@@ -1,6 +1,9 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // maxDepth bounds the nesting of statements and expressions converted; a
 // node deeper than that becomes an Opaque (or OtherStmt) with its Span and
@@ -40,7 +43,10 @@ func convert(recs []rec, src []byte, marks []lazyMark) *File {
 	if len(recs) == 0 {
 		return f
 	}
-	c := &conv{r: recs, text: string(src)}
+	// The identifiers and literals of the tree are substrings of src, not
+	// of a copy of it: a module's source is then held once (Parse's
+	// contract: src is not changed afterwards).
+	c := &conv{r: recs, text: unsafe.String(unsafe.SliceData(src), len(src))}
 	if len(marks) > 0 {
 		c.lazyStmt, c.lazyKw = make(map[int]int, len(marks)), make(map[int]bool, len(marks))
 		for _, m := range marks {

@@ -101,6 +101,9 @@ func putRecs(rb *recBuf) {
 //
 // A UTF-8 byte order mark is accepted; tree-sitter treats it as white space
 // and all offsets stay relative to src.
+//
+// The File's strings (identifiers, literals, comments) share src's memory
+// rather than copying it: src must not be changed while the File is in use.
 func Parse(src []byte) (*File, error) {
 	if err := checkSource(src); err != nil {
 		return nil, err
