@@ -28,6 +28,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/python"
@@ -188,6 +189,7 @@ type measurement struct {
 	corpus  *corpus
 	cores   int
 	times   []time.Duration
+	cpu     []time.Duration // user + system time of each run
 	rssKB   int64
 	skipped string // why it did not run
 
@@ -200,6 +202,19 @@ type measurement struct {
 }
 
 func (m *measurement) min() time.Duration { return sorted(m.times)[0] }
+
+// medianCPU is the median user + system time: less sensitive than wall
+// time to other processes on a small machine.
+func (m *measurement) medianCPU() time.Duration {
+	s := sorted(m.cpu)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
 func (m *measurement) median() time.Duration {
 	s := sorted(m.times)
 	if len(s)%2 == 1 {
@@ -235,6 +250,7 @@ func timeCmd(m *measurement, n int, dir string, env []string, name string, args 
 			return
 		}
 		m.times = append(m.times, d)
+		m.cpu = append(m.cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > m.rssKB {
 			m.rssKB = ru.Maxrss
 		}
@@ -260,6 +276,7 @@ func benchRun(args []string) {
 	genN := fl.Int("gen", 800, "scripts in the generated corpus")
 	doc := fl.String("doc", "", "docs/performance.md to update between its bench markers")
 	script := fl.String("script", "scripts/bench/ruff_check.mjs", "the ruff runner")
+	golden := fl.String("golden", "", "also run scripts/golden/compare.sh against this git revision (findings must be identical)")
 	fl.Parse(args)
 	if *work == "" || *cfl == "" || *self == "" {
 		fl.Usage()
@@ -281,6 +298,20 @@ func benchRun(args []string) {
 			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(double, half))
 		}
 	}
+	quad := filepath.Join(*work, "stdlib4x")
+	if _, err := os.Stat(quad); err != nil {
+		for _, part := range []string{"a", "b", "c", "d"} {
+			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(quad, part))
+		}
+	}
+	// One large file, twice the size of another: the stdlib's modules
+	// (tests excluded) concatenated.
+	big5, err5 := bigFile(filepath.Join(*work, "stdlib"), filepath.Join(*work, "big5"), 5e6)
+	big10, err10 := bigFile(filepath.Join(*work, "stdlib"), filepath.Join(*work, "big10"), 10e6)
+	if err5 != nil || err10 != nil {
+		fmt.Fprintln(os.Stderr, "big files:", err5, err10)
+		os.Exit(1)
+	}
 	gen := filepath.Join(*work, fmt.Sprintf("gen%d", *genN))
 	if _, err := os.Stat(gen); err != nil {
 		if _, err := benchcorpus.Generate(gen, *genN, 1); err != nil {
@@ -290,6 +321,7 @@ func benchRun(args []string) {
 	}
 	std := makeCorpus("stdlib", filepath.Join(*work, "stdlib"), filepath.Join(*work, "stdlib.list"))
 	std2 := makeCorpus("stdlib ×2", double, filepath.Join(*work, "stdlib2x.list"))
+	std4 := makeCorpus("stdlib ×4", quad, filepath.Join(*work, "stdlib4x.list"))
 	gc := makeCorpus(fmt.Sprintf("generated (%d jobs)", *genN), gen, filepath.Join(*work, "gen.list"))
 
 	var ms []*measurement
@@ -325,6 +357,15 @@ func benchRun(args []string) {
 	fullN := run("check, forced full", &std, cores, full, *cfl, check(&std)...)
 	users2x := run("check (as users run it)", &std2, cores, nil, *cfl, check(&std2)...)
 	full2x := run("check, forced full", &std2, cores, full, *cfl, check(&std2)...)
+	full4x := run("check, forced full", &std4, cores, full, *cfl, check(&std4)...)
+	bigHalf := &corpus{name: "one 5 MB file", dir: filepath.Dir(big5), files: 1, bytes: fileSize(big5)}
+	bigFull := &corpus{name: "one 10 MB file", dir: filepath.Dir(big10), files: 1, bytes: fileSize(big10)}
+	big5M := run("check one file, forced full", bigHalf, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "big.py")
+	big10M := run("check one file, forced full", bigFull, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "big.py")
+	// One file whose local imports reach much of the stdlib: they are
+	// loaded while it is analysed.
+	importer := &corpus{name: "stdlib json/decoder.py (imports 169 modules)", dir: std.dir, files: 1, bytes: fileSize(filepath.Join(std.dir, "json", "decoder.py"))}
+	importerM := run("check one file", importer, cores, nil, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "json/decoder.py")
 	genUsers := run("check (as users run it)", &gc, cores, nil, *cfl, check(&gc)...)
 	genFull := run("check, forced full", &gc, cores, full, *cfl, check(&gc)...)
 	tsGen := run("floor: tree-sitter parse-only", &gc, cores, nil, *self, "floor-parse", gc.list, allCores)
@@ -385,11 +426,11 @@ func benchRun(args []string) {
 		}
 		return m.median().Seconds()
 	}
-	fmt.Fprintf(&b, "| what | corpus | cores | files | MB | min s | median s | MB/s | peak RSS MB | ruff-wasm time ÷ this | this ÷ parse-only (same cores) |\n")
-	fmt.Fprintf(&b, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "| what | corpus | cores | files | MB | min s | median s | median CPU s | MB/s | peak RSS MB | ruff-wasm time ÷ this | this ÷ parse-only (same cores) |\n")
+	fmt.Fprintf(&b, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, m := range ms {
 		if m.skipped != "" || len(m.times) == 0 {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | – | – | – | – | – | – (%s) |\n", m.name, m.corpus.name, m.cores, m.corpus.files, mb(m.corpus.bytes), m.skipped)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | – | – | – | – | – | – | – (%s) |\n", m.name, m.corpus.name, m.cores, m.corpus.files, mb(m.corpus.bytes), m.skipped)
 			continue
 		}
 		vsRuff, vsParse := "", ""
@@ -408,9 +449,9 @@ func benchRun(args []string) {
 		if p != nil && p != m && ref(p) > 0 && !strings.HasPrefix(m.name, "peer") {
 			vsParse = fmt.Sprintf("%.2f×", m.median().Seconds()/ref(p))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | %.3f | %.3f | %.1f | %.0f | %s | %s |\n",
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f | %.3f | %.3f | %.3f | %.1f | %.0f | %s | %s |\n",
 			m.name, m.corpus.name, m.cores, m.corpus.files, mb(m.corpus.bytes), m.min().Seconds(), m.median().Seconds(),
-			mb(m.corpus.bytes)/m.median().Seconds(), float64(m.rssKB)/1024, vsRuff, vsParse)
+			m.medianCPU().Seconds(), mb(m.corpus.bytes)/m.median().Seconds(), float64(m.rssKB)/1024, vsRuff, vsParse)
 	}
 	ratio := func(a, c *measurement) string {
 		if ref(a) == 0 || ref(c) == 0 {
@@ -419,8 +460,24 @@ func benchRun(args []string) {
 		return fmt.Sprintf("%.2f", ref(a)/ref(c))
 	}
 	fmt.Fprintf(&b, "\nRatios (medians):\n\n")
-	fmt.Fprintf(&b, "- forced full, %d cores: ruff-wasm ÷ it = %s (target ≥ 1); it ÷ tree-sitter parse-only on %d cores = %s (target ≤ 1.5)\n", cores, ratio(ruff, fullN), cores, ratio(fullN, tsN))
+	rss := func(a, c *measurement) string {
+		if a.rssKB == 0 || c.rssKB == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.2f", float64(a.rssKB)/float64(c.rssKB))
+	}
+	cpuRatio := func(a, c *measurement) string {
+		if a.medianCPU() == 0 || c.medianCPU() == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.2f", a.medianCPU().Seconds()/c.medianCPU().Seconds())
+	}
+	fmt.Fprintf(&b, "- forced full, %d cores: ruff-wasm ÷ it = %s (target ≥ 1.6); it ÷ tree-sitter parse-only on %d cores = %s\n", cores, ratio(ruff, fullN), cores, ratio(fullN, tsN))
 	fmt.Fprintf(&b, "- as users run it, %d cores: ruff-wasm ÷ it = %s (target ≥ 10)\n", cores, ratio(ruff, usersN))
+	fmt.Fprintf(&b, "- peak RSS, stdlib: as users %.0f MB (target ≤ 150), forced full %.0f MB (target ≤ 300)\n", float64(usersN.rssKB)/1024, float64(fullN.rssKB)/1024)
+	fmt.Fprintf(&b, "- 4× the stdlib ÷ 1×, forced full: peak RSS %s (target ≤ 1.5), CPU time %s (target ≤ 4.4 for Analyze alone), wall %s\n", rss(full4x, fullN), cpuRatio(full4x, fullN), ratio(full4x, fullN))
+	fmt.Fprintf(&b, "- one 10 MB file, forced full: median %.2f s, %.0f MB (target ≤ 4 s, ≤ 600 MB); ÷ one 5 MB file: time %s, CPU %s, RSS %s (linear: 2)\n", ref(big10M), float64(big10M.rssKB)/1024, ratio(big10M, big5M), cpuRatio(big10M, big5M), rss(big10M, big5M))
+	fmt.Fprintf(&b, "- one file importing 169 local modules (stdlib json/decoder.py): median %.2f s (target ≤ 0.3 s cold)\n", ref(importerM))
 	fmt.Fprintf(&b, "- speed-up 1 → %d cores: as users %s, forced full %s (target ≥ 1.8)\n", cores, ratio(users1, usersN), ratio(full1, fullN))
 	fmt.Fprintf(&b, "- 2× the files: as users %s×, forced full %s× the time (target ≤ 2.1)\n", ratio(users2x, usersN), ratio(full2x, fullN))
 	fmt.Fprintf(&b, "- generated corpus, as users ÷ forced full: %s\n", ratio(genUsers, genFull))
@@ -437,6 +494,37 @@ func benchRun(args []string) {
 	fmt.Fprintf(&env, "- peers: pyflakes %s (Debian python3-pyflakes, /usr/bin/python3); ruff %s (@astral-sh/ruff-wasm-nodejs, node %s), F rules, one process each\n", pyflakesVersion, ruffVersion, nodeVersion())
 	fmt.Fprintf(&env, "- each command run %d times as its own process, round-robin (one run of each per round, so that load from other processes hits all alike; the one-file check %d times); min and median wall time; peak RSS is the largest ru_maxrss\n", *runs, 4**runs)
 
+	// Findings: as users run it and forced full must agree on every corpus
+	// (the prefilter skips only files without findings); with -golden, the
+	// golden comparison against another revision too.
+	fmt.Fprintf(&b, "\nFindings:\n\n")
+	identical := true
+	for _, c := range []*corpus{&std, &gc} {
+		same, n, err := sameFindings(*cfl, c.dir)
+		switch {
+		case err != nil:
+			identical = false
+			fmt.Fprintf(&b, "- %s: could not compare (%v)\n", c.name, err)
+		case same:
+			fmt.Fprintf(&b, "- %s: as users run it and forced full report the same %d findings (JSON, byte for byte)\n", c.name, n)
+		default:
+			identical = false
+			fmt.Fprintf(&b, "- %s: as users run it and forced full DIFFER\n", c.name)
+		}
+	}
+	if *golden != "" {
+		fmt.Fprintf(os.Stderr, "golden comparison against %s\n", *golden)
+		cmd := exec.Command("scripts/golden/compare.sh", *golden)
+		cmd.Env = append(os.Environ(), "GOLDEN_WORK="+filepath.Join(*work, "golden"))
+		out, err := cmd.CombinedOutput()
+		line := firstLine(strings.TrimSpace(string(out)))
+		if err != nil {
+			identical = false
+			fmt.Fprintf(os.Stderr, "%s\n", out)
+		}
+		fmt.Fprintf(&b, "- golden comparison (scripts/golden/compare.sh %s: fixtures, stdlib, generated corpus; full and json formats; with and without the prefilter): %s\n", *golden, line)
+	}
+
 	out := "### Machine\n\n" + env.String() + "\n### Results\n\n" + b.String()
 	fmt.Println(out)
 	if *doc != "" {
@@ -444,6 +532,73 @@ func benchRun(args []string) {
 			fmt.Fprintln(os.Stderr, "doc:", err)
 		}
 	}
+	if !identical {
+		fmt.Fprintln(os.Stderr, "bench: findings differ: a faster build that loses a finding is not faster")
+		os.Exit(1)
+	}
+}
+
+// sameFindings checks dir as users run it and forced full, in the JSON
+// format, and reports whether the outputs are identical and how many
+// findings they hold.
+func sameFindings(cfl, dir string) (bool, int, error) {
+	var outs [2][]byte
+	for i, env := range []string{"CUDAFORKLINT_FORCE_FULL=0", "CUDAFORKLINT_FORCE_FULL=1"} {
+		cmd := exec.Command(cfl, "check", "--isolated", "--exit-zero", "--select", "ALL", "--format", "json", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env)
+		out, err := cmd.Output()
+		if err != nil {
+			return false, 0, err
+		}
+		outs[i] = out
+	}
+	return bytes.Equal(outs[0], outs[1]), bytes.Count(outs[1], []byte(`"code"`)), nil
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// bigFile writes dir/big.py, the stdlib copy's modules outside its tests
+// (sorted by path, valid UTF-8 only) joined until size bytes, once.
+func bigFile(stdlib, dir string, size int64) (string, error) {
+	out := filepath.Join(dir, "big.py")
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	var files []string
+	filepath.WalkDir(stdlib, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	var buf bytes.Buffer
+	for _, f := range files {
+		rel, _ := filepath.Rel(stdlib, f)
+		if strings.Contains(rel, "test") || strings.HasPrefix(rel, "lib2to3") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+			continue
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+		if int64(buf.Len()) >= size {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	return out, os.WriteFile(out, buf.Bytes(), 0o644)
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }

@@ -4,7 +4,13 @@
 # (pyflakes from Debian, ruff's WebAssembly build from npm), builds the
 # binary, and runs scripts/bench/bench.go. See docs/performance.md.
 #
-#   scripts/bench/bench.sh [-runs N] [-gen N] [-doc docs/performance.md]
+#   scripts/bench/bench.sh [-runs N] [-gen N] [-doc docs/performance.md] [-golden REV]
+#
+# It always checks that the stdlib and the generated corpus give the same
+# findings as users run it and forced full, and with -golden REV also runs
+# scripts/golden/compare.sh REV (this work tree's findings against REV's on
+# the fixtures, the stdlib and the generated corpus); it prints whether the
+# findings were identical and exits 1 when they were not.
 #
 # BENCH_WORK (default ${TMPDIR:-/tmp}/cudaforklint-bench) holds the corpora
 # and the npm install between runs.
