@@ -17,6 +17,7 @@ import (
 // of them that nothing calls as an entry point of its own, on every config
 // in targets, and returns the hazards found, sorted by position.
 func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
+	defer p.stopPrefetch()
 	out := &hazardSet{}
 	for _, class := range configClasses(targets) {
 		for _, m := range mods {

@@ -78,6 +78,16 @@ func (p *Program) prefetchImports(m *Module) {
 	}
 }
 
+// stopPrefetch drops what is still queued: the analysis is over, and a
+// long-lived caller (the language server) should not spend a core parsing
+// modules it will not ask for. Workers end after the module in hand.
+func (p *Program) stopPrefetch() {
+	p.ahead.mu.Lock()
+	p.ahead.workers = 0
+	p.ahead.queue = nil
+	p.ahead.mu.Unlock()
+}
+
 func (p *Program) prefetchLoop() {
 	pf := &p.ahead
 	for {
