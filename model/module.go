@@ -39,6 +39,7 @@ type Module struct {
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
 	importFiles []string      // see importPaths
+	locals      *[]*Module    // see importedLocals
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
 	// lazy imports (index 1) and without.

@@ -59,8 +59,20 @@ func (ev *evaluator) parsedArgs(m *Module) Value {
 	return ns
 }
 
-// importedLocals lists the local modules m imports.
+// importedLocals lists the local modules m imports, once per module: every
+// parse_args() call asks, and a large module has many (a 10 MB module spent
+// 5 % of its run here, quadratically). The first call loads the modules, so
+// later calls would find the same ones loaded.
 func (m *Module) importedLocals() []*Module {
+	if m.locals != nil {
+		return *m.locals
+	}
+	out := m.importedLocalsUncached()
+	m.locals = &out
+	return out
+}
+
+func (m *Module) importedLocalsUncached() []*Module {
 	var out []*Module
 	for _, s := range m.imports() {
 		switch s := s.(type) {
