@@ -235,8 +235,13 @@ var exact = func() map[key]*Entry {
 // cuda.cudart → cuda.bindings.runtime, tensorflow.compat.v1 → tensorflow ...
 func Canonical(name string) string {
 	for _, a := range aliases {
-		if name == a.from || strings.HasPrefix(name, a.from+".") || strings.HasPrefix(name, a.from+"(") {
-			return a.to + name[len(a.from):]
+		// a.from, then the end or a '.' or '(' (no concatenation: the
+		// model asks for every call and attribute it resolves).
+		if !strings.HasPrefix(name, a.from) {
+			continue
+		}
+		if rest := name[len(a.from):]; rest == "" || rest[0] == '.' || rest[0] == '(' {
+			return a.to + rest
 		}
 	}
 	return name
