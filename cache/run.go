@@ -50,6 +50,16 @@ const (
 	Hit                   // replayed
 )
 
+func (o Outcome) String() string {
+	switch o {
+	case Stored:
+		return "stored"
+	case Hit:
+		return "hit"
+	}
+	return "miss"
+}
+
 // Result returns the result of the run: replayed from the store when an
 // entry for the Key exists and every input it records is unchanged, or
 // from analyze, then stored when it can be replayed faithfully. The cache

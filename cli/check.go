@@ -158,7 +158,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			}
 			return ExitClean
 		}
-	} else if res, err = run.analyzeCached(); err != nil {
+	} else if res, err = run.analyzeCached(stderr); err != nil {
 		return fail(stderr, err)
 	}
 	res.Errors = append(res.Errors, run.notChecked(res)...)
@@ -314,8 +314,10 @@ func (r *checkRun) policy() *config.Policy {
 
 // analyzeCached is analyze through the results cache (package cache),
 // unless --no-cache: a plain check of an unchanged tree replays the last
-// result. --fix, --diff, verify and the server always analyze.
-func (r *checkRun) analyzeCached() (*analyzer.Result, error) {
+// result. --fix, --diff, verify and the server always analyze. With
+// CUDAFORKLINT_CACHE_DEBUG=1 it says on stderr what the cache did, and why
+// it did not replay or store.
+func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	store := r.cacheStore()
 	if store == nil {
 		return r.analyze()
@@ -333,10 +335,14 @@ func (r *checkRun) analyzeCached() (*analyzer.Result, error) {
 		Store: store, Key: key, Paths: r.paths, WorkDir: r.workDir, Policy: r.policy(),
 		Roots: []string{r.workDir}, ConfigFiles: configFiles, MaxFileSize: r.flags.maxFileSize,
 	}
-	if os.Getenv("CUDAFORKLINT_CACHE_DEBUG") == "1" {
-		run.Log = func(why string) { fmt.Fprintln(os.Stderr, "cache:", why) }
+	debug := os.Getenv("CUDAFORKLINT_CACHE_DEBUG") == "1"
+	if debug {
+		run.Log = func(why string) { fmt.Fprintln(stderr, "cache:", why) }
 	}
-	res, _, err := run.Result(r.analyze)
+	res, outcome, err := run.Result(r.analyze)
+	if debug {
+		fmt.Fprintln(stderr, "cache:", outcome)
+	}
 	return res, err
 }
 
