@@ -341,6 +341,18 @@ type reader struct {
 	notebooks map[string]*notebook.Notebook
 }
 
+// SourceReader returns a function that reads files as a run's
+// Result.ReadFile does (a notebook as the module its kernel runs, files over
+// maxFileSize refused; 0 means DefaultMaxFileSize), from overlay when it
+// holds the file: a result replayed from the cache reads its snippets with
+// it.
+func SourceReader(maxFileSize int64, overlay map[string][]byte) func(path string) ([]byte, error) {
+	if maxFileSize == 0 {
+		maxFileSize = DefaultMaxFileSize
+	}
+	return newReader(maxFileSize, overlay).ReadFile
+}
+
 func newReader(max int64, overlay map[string][]byte) *reader {
 	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
 )
@@ -166,4 +167,16 @@ func (w *walker) walk(dir string) []finding.ToolError {
 func isVirtualenv(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
 	return err == nil
+}
+
+// Discover returns the files a Run over paths (empty: ".") with the policy
+// pol would check, absolute and sorted, and the problems met finding them,
+// without reading them. The results cache (package cache) compares it with
+// the files a stored run checked: a file added, removed, excluded or
+// re-included since is a different run.
+func Discover(paths []string, workDir string, pol *config.Policy) ([]string, []finding.ToolError) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	return discover(paths, workDir, pol.Excluded, nil)
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/cache"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/output"
@@ -23,6 +25,8 @@ type checkFlags struct {
 	fix, unsafeFixes, diff, showSuppressed, exitZero, forceExclude, isolated      bool
 	noUnsafeFixes, statistics                                                     bool
 	noRespectGitignore                                                            bool
+	noCache                                                                       bool
+	cacheDir                                                                      string
 	maxFileSize                                                                   int64
 	workers                                                                       int
 }
@@ -55,6 +59,18 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
+	fs.BoolVar(&c.noCache, "no-cache", envBool("CUDAFORKLINT_NO_CACHE"), "neither read nor write the results cache")
+	fs.StringVar(&c.cacheDir, "cache-dir", os.Getenv("CUDAFORKLINT_CACHE_DIR"), "the results cache's directory (default: cache-dir in the config, or .cudaforklint_cache in the project root)")
+}
+
+// envBool reports whether the environment variable key is set to a true
+// value (1, true, yes).
+func envBool(key string) bool {
+	switch strings.ToLower(os.Getenv(key)) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
 }
 
 func envOr(key, def string) string {
@@ -142,7 +158,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			}
 			return ExitClean
 		}
-	} else if res, err = run.analyze(); err != nil {
+	} else if res, err = run.analyzeCached(stderr); err != nil {
 		return fail(stderr, err)
 	}
 	res.Errors = append(res.Errors, run.notChecked(res)...)
@@ -279,17 +295,82 @@ func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(ni
 // analyzeWith is analyze with the files in overlay read from it instead of
 // the disk (the fix rounds' content).
 func (r *checkRun) analyzeWith(overlay map[string][]byte) (*analyzer.Result, error) {
-	pol := config.NewPolicy(r.loader)
-	pol.Roots = []string{r.workDir}
-	pol.Workers = r.flags.workers
 	return analyzer.Run(analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
-		Policy:      pol,
+		Policy:      r.policy(),
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 		Overlay:     overlay,
 	})
+}
+
+func (r *checkRun) policy() *config.Policy {
+	pol := config.NewPolicy(r.loader)
+	pol.Roots = []string{r.workDir}
+	pol.Workers = r.flags.workers
+	return pol
+}
+
+// analyzeCached is analyze through the results cache (package cache),
+// unless --no-cache: a plain check of an unchanged tree replays the last
+// result. --fix, --diff, verify and the server always analyze. With
+// CUDAFORKLINT_CACHE_DEBUG=1 it says on stderr what the cache did, and why
+// it did not replay or store.
+func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
+	store := r.cacheStore()
+	if store == nil {
+		return r.analyze()
+	}
+	key, err := cache.NewKey(Version(), r.workDir, fmt.Sprintf("%q", r.paths), r.analysisSettings(),
+		analyzer.ForceFullEnv+"="+os.Getenv(analyzer.ForceFullEnv))
+	if err != nil {
+		return r.analyze()
+	}
+	var configFiles []string
+	if r.flags.configFile != "" && !r.flags.isolated {
+		configFiles = []string{r.flags.configFile}
+	}
+	run := cache.Run{
+		Store: store, Key: key, Paths: r.paths, WorkDir: r.workDir, Policy: r.policy(),
+		Roots: []string{r.workDir}, ConfigFiles: configFiles, MaxFileSize: r.flags.maxFileSize,
+	}
+	debug := os.Getenv("CUDAFORKLINT_CACHE_DEBUG") == "1"
+	if debug {
+		run.Log = func(why string) { fmt.Fprintln(stderr, "cache:", why) }
+	}
+	res, outcome, err := run.Result(r.analyze)
+	if debug {
+		fmt.Fprintln(stderr, "cache:", outcome)
+	}
+	return res, err
+}
+
+// analysisSettings spells every flag that can change the result: all of
+// them but those that only format it (a flag added later is in the key
+// until it is listed here).
+func (r *checkRun) analysisSettings() string {
+	k := r.flags
+	k.format, k.outputFile, k.outputs, k.color = "", "", listFlag{}, ""
+	k.unsafeFixes, k.noUnsafeFixes, k.statistics, k.showSuppressed, k.exitZero = false, false, false, false, false
+	k.noCache, k.cacheDir = false, ""
+	return fmt.Sprintf("%#v", k)
+}
+
+// cacheStore is the results cache of the run, or nil with --no-cache.
+func (r *checkRun) cacheStore() *cache.Store {
+	if r.flags.noCache {
+		return nil
+	}
+	dir := r.flags.cacheDir
+	if dir == "" {
+		c, err := r.loader.ConfigFor(r.workDir)
+		if err != nil {
+			return nil
+		}
+		dir = cache.ConfigDir(c, r.workDir)
+	}
+	return cache.Open(r.abs(dir))
 }
 
 // notChecked reports the files whose configuration could not be loaded

@@ -25,6 +25,10 @@
 //	platform                         "linux", "macos", "windows", "all", or a list
 //	extra-initializers               dotted names of the project's functions
 //	                                 that initialize CUDA ("mylab.gpu.setup")
+//	cache-dir                        where `check` keeps its results cache
+//	                                 (default .cudaforklint_cache next to the
+//	                                 config file; read from the working
+//	                                 directory's config only, as ruff does)
 //
 // The versions checked default to the CPython releases supported today
 // (3.11–3.15). target-version and `[project] requires-python` in the same
@@ -75,6 +79,10 @@ func (e *Error) Error() string {
 // File names, in the order they win within one directory.
 var configNames = []string{".cudaforklint.toml", "cudaforklint.toml", "pyproject.toml"}
 
+// FileNames are the names of the configuration files looked for in every
+// directory from a file upwards, in the order they win.
+func FileNames() []string { return append([]string(nil), configNames...) }
+
 // DefaultExclude is the exclude list used when a config does not set
 // exclude: ruff's default list plus __pycache__.
 var DefaultExclude = []string{
@@ -88,7 +96,7 @@ var DefaultExclude = []string{
 var knownKeys = []string{
 	"select", "extend-select", "ignore", "per-file-ignores", "extend-per-file-ignores",
 	"exclude", "extend-exclude", "respect-gitignore", "force-exclude",
-	"target-version", "platform", "extra-initializers",
+	"target-version", "platform", "extra-initializers", "cache-dir",
 }
 
 // Overrides are the command-line settings; nil / empty fields are unset.
@@ -122,6 +130,9 @@ type Config struct {
 	ExtraInitializers []string
 	RespectGitignore  bool
 	ForceExclude      bool
+	// CacheDir is cache-dir, absolute (relative to Dir in the file); ""
+	// when unset.
+	CacheDir string
 }
 
 type perFileIgnore struct {
@@ -498,6 +509,19 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 		if c.ForceExclude, err = ctx.boolean("force-exclude", v); err != nil {
 			return nil, err
 		}
+	}
+	if v := t.vals["cache-dir"]; v != nil {
+		dirName, err := ctx.str("cache-dir", v)
+		if err != nil {
+			return nil, err
+		}
+		if dirName == "" {
+			return nil, ctx.errf(v.line, "cache-dir must not be empty")
+		}
+		if !filepath.IsAbs(dirName) {
+			dirName = filepath.Join(dir, dirName)
+		}
+		c.CacheDir = filepath.Clean(dirName)
 	}
 	if v := t.vals["extra-initializers"]; v != nil {
 		list, err := ctx.stringList("extra-initializers", v)

@@ -1,0 +1,244 @@
+package cache
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestStoreDamagedEntries(t *testing.T) {
+	s := Open(t.TempDir())
+	k := Key{1}
+	payload := []byte(`{"key":"x"}`)
+	if err := s.save(k, payload); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := s.load(k); !ok || !bytes.Equal(got, payload) {
+		t.Fatalf("load: %q %v", got, ok)
+	}
+	good, _ := os.ReadFile(s.entryPath(k))
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"truncated in the header", good[:10]},
+		{"truncated in the payload", good[:len(good)-2]},
+		{"a flipped payload byte", append(good[:len(good)-1:len(good)-1], good[len(good)-1]^1)},
+		{"another format", bytes.Replace(good, []byte(format), []byte("v0"), 1)},
+		{"a bad checksum digit", bytes.Replace(good, good[len(magic):len(magic)+1], []byte("z"), 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(s.entryPath(k), tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := s.load(k); ok {
+				t.Errorf("damaged entry loaded: %q", got)
+			}
+		})
+	}
+	if _, ok := s.load(Key{2}); ok {
+		t.Errorf("a missing entry loaded")
+	}
+}
+
+// TestStoreConcurrent: writers and readers of one key at once; a reader
+// sees no entry or a whole one, never a torn one, and no temporary file
+// is left.
+func TestStoreConcurrent(t *testing.T) {
+	s := Open(t.TempDir())
+	k := Key{7}
+	payloads := make([][]byte, 8)
+	for i := range payloads {
+		payloads[i] = bytes.Repeat([]byte{byte('a' + i)}, 200000+i)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 1000)
+	for w := 0; w < len(payloads); w++ {
+		wg.Add(2)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				if err := s.save(k, payloads[w]); err != nil {
+					errs <- err.Error()
+				}
+			}
+		}(w)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if got, ok := s.load(k); ok {
+					whole := false
+					for _, p := range payloads {
+						whole = whole || bytes.Equal(got, p)
+					}
+					if !whole {
+						errs <- fmt.Sprintf("torn entry of %d bytes", len(got))
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(s.Dir(), format, tmpPrefix+"*")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %q", tmp)
+	}
+	for _, name := range []string{"CACHEDIR.TAG", ".gitignore"} {
+		if _, err := os.Stat(filepath.Join(s.Dir(), name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestPrune(t *testing.T) {
+	s := Open(t.TempDir())
+	old, fresh, used := Key{1}, Key{2}, Key{3}
+	for _, k := range []Key{old, fresh, used} {
+		if err := s.save(k, []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-MaxAge - time.Hour)
+	os.Chtimes(s.entryPath(old), long, long)
+	os.Chtimes(s.entryPath(used), long, long)
+	s.touch(used) // replayed today
+	deadTmp := filepath.Join(s.Dir(), format, tmpPrefix+"123")
+	liveTmp := filepath.Join(s.Dir(), format, tmpPrefix+"456")
+	os.WriteFile(deadTmp, nil, 0o644)
+	os.WriteFile(liveTmp, nil, 0o644)
+	twoHours := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(deadTmp, twoHours, twoHours)
+	if err := s.Prune(MaxAge); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{
+		s.entryPath(old): false, s.entryPath(fresh): true, s.entryPath(used): true, deadTmp: false, liveTmp: true,
+	} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
+func TestRelativeImports(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []relImport
+	}{
+		{"import os\nfrom os import path\n", nil},
+		{"from . import a\n", []relImport{{1, []string{"import", "a"}}}},
+		{"from ..pkg.mod import (a,\n  b as c)\nx = 1\n", []relImport{{2, []string{"pkg", "mod", "import", "a", "b", "as", "c"}}}},
+		{"from . . .x import y\n", []relImport{{3, []string{"x", "import", "y"}}}},
+		{"from \\\n  .. import z\n", []relImport{{2, []string{"import", "z"}}}},
+		{"from ...a import \\\n  b\nc = 2\n", []relImport{{3, []string{"a", "import", "b"}}}},
+		// In a string: the prefilter reads bytes, so it counts.
+		{"doc = '''\n    from ...... import attr\n'''\n", []relImport{{6, []string{"import", "attr"}}}},
+		// Not the word from.
+		{"xfrom .a import b\nfromx = .5\n", nil},
+		{"if x: from .m import n\n", []relImport{{1, []string{"m", "import", "n"}}}},
+	} {
+		got := relativeImports([]byte(tc.src))
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("relativeImports(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestUniverse: the digest changes with what an import can find, and only
+// with that.
+func TestUniverse(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		change  func(dir string)
+		changes bool
+	}{
+		{"a module created", func(d string) { write(t, d, "pkg/new.py", "") }, true},
+		{"a package created", func(d string) { write(t, d, "sub/__init__.py", "") }, true},
+		{"a directory created", func(d string) { os.Mkdir(filepath.Join(d, "plain"), 0o755) }, true},
+		{"a module removed", func(d string) { os.Remove(filepath.Join(d, "pkg", "mod.py")) }, true},
+		{"a module made unreadable", func(d string) { os.Chmod(filepath.Join(d, "pkg", "mod.py"), 0o200) }, true},
+		{"a module grown over the limit", func(d string) { write(t, d, "pkg/mod.py", string(make([]byte, 2000))) }, true},
+		{"a module's content, under the limit", func(d string) { write(t, d, "pkg/mod.py", "x = 2\n") }, false},
+		{"a text file", func(d string) { write(t, d, "pkg/notes.txt", "") }, false},
+		{"a dotted module name", func(d string) { write(t, d, "pkg/a.b.py", "") }, false},
+		{"a hidden directory", func(d string) { write(t, d, ".venv/x.py", "") }, false},
+		{"outside the base", func(d string) { write(t, filepath.Dir(d), "elsewhere.py", "") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			dir := filepath.Join(top, "base")
+			write(t, dir, "pkg/__init__.py", "")
+			write(t, dir, "pkg/mod.py", "x = 1\n")
+			before, err := universeDigest([]string{dir}, nil, 1000, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(dir)
+			after, err := universeDigest([]string{dir}, nil, 1000, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (before != after) != tc.changes {
+				t.Errorf("digest changed: %v, want %v", before != after, tc.changes)
+			}
+		})
+	}
+}
+
+// TestUniverseNarrow: above a package root only the names a relative
+// import spells count, and the directory's own churn (/tmp) does not stop
+// a run from being stored.
+func TestUniverseNarrow(t *testing.T) {
+	dir := t.TempDir()
+	narrow := []restricted{{Dir: dir, Names: []string{"attr", "import"}, Depth: 2}}
+	before, err := universeDigest(nil, narrow, 1000, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "unrelated/x.py", "")
+	write(t, dir, "other.py", "")
+	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}); after != before {
+		t.Errorf("an entry no import names changed the digest")
+	}
+	start := time.Now()
+	time.Sleep(60 * time.Millisecond)
+	write(t, dir, "more/y.py", "") // the directory changes while a run reads it
+	if _, err := universeDigest(nil, narrow, 1000, start); err != nil {
+		t.Errorf("an unrelated change made the run unstorable: %v", err)
+	}
+	write(t, dir, "attr/__init__.py", "")
+	if _, err := universeDigest(nil, narrow, 1000, start); err == nil {
+		t.Errorf("a named package created during the run was not seen as racy")
+	}
+	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}); after == before {
+		t.Errorf("a package the import names did not change the digest")
+	}
+}
+
+func TestTopmost(t *testing.T) {
+	got := topmost([]string{"/a/b", "/a-b/c", "/a", "/a/b/c", "/x/y", "/a-b"})
+	want := []string{"/a", "/a-b", "/x/y"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("topmost = %q, want %q", got, want)
+	}
+}
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

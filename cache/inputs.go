@@ -1,0 +1,352 @@
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// inputs records what a stored run depended on besides its Key (see the
+// package doc).
+type inputs struct {
+	// Checked are the files discovery found, absolute and sorted.
+	Checked []string `json:"checked"`
+	// Files are the files read (and checked), with their content.
+	Files []fileSum `json:"files"`
+	// Bases are the tops of the import universe, Narrow the ancestors
+	// above them that relative imports climb to; Universe its digest.
+	Bases    []string     `json:"bases"`
+	Narrow   []restricted `json:"narrow"`
+	Universe string       `json:"universe"`
+	// Config is the digest of the configuration files that can apply.
+	Config string `json:"config"`
+}
+
+type fileSum struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	Sum  string `json:"sha256"`
+}
+
+// env is what recording and checking inputs need of the run.
+type env struct {
+	workDir     string
+	paths       []string // as named, relative to workDir
+	roots       []string
+	configFiles []string
+	maxFileSize int64
+}
+
+// record returns the inputs of a run that started at start, checked the
+// files in checked and returned res; errUncacheable when they cannot be
+// recorded faithfully, or when res has a tool error that the content of
+// the files does not decide.
+func (e *env) record(start time.Time, checked []string, res *analyzer.Result) (*inputs, error) {
+	in := &inputs{Checked: checked}
+	paths := union(checked, res.FilesRead)
+	var mu sync.Mutex
+	bases := append([]string(nil), e.roots...)
+	var narrow []restricted
+	sums, err := hashFiles(paths, func(p string, fi os.FileInfo, disk []byte) error {
+		if changedSince(fi, start) {
+			return errUncacheable(p + " changed while the run read it")
+		}
+		src := disk
+		if analyzed, err := res.ReadFile(p); err == nil {
+			if err := analyzedAsOnDisk(p, disk, analyzed, e.maxFileSize); err != nil {
+				return err
+			}
+			src = analyzed
+		}
+		root, up := importBases(p, src)
+		mu.Lock()
+		bases = append(bases, root)
+		narrow = append(narrow, up...)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	in.Files = sums
+	recorded := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		recorded[p] = true
+	}
+	for _, te := range res.Errors {
+		if !e.decidedByContent(te, recorded) {
+			return nil, errUncacheable("tool error: " + te.Message)
+		}
+	}
+	for _, p := range e.paths {
+		if fi, err := os.Stat(e.abs(p)); err == nil && fi.IsDir() {
+			bases = append(bases, e.abs(p))
+		}
+	}
+	in.Bases = topmost(bases)
+	in.Narrow = mergeRestricted(narrow, in.Bases)
+	if in.Universe, err = universeDigest(in.Bases, in.Narrow, e.maxFileSize, start); err != nil {
+		return nil, err
+	}
+	if in.Config, err = e.configDigest(paths, start); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// decidedByContent reports whether a tool error is one the bytes of a
+// recorded file decide, so that replaying it is as right as replaying a
+// finding: reading the file again gives the same error (it is over the
+// size limit, or a notebook that cannot be read), or its bytes are source
+// the parser refuses with this very message (not UTF-8, another encoding,
+// a NUL byte). An error that is not about a recorded file's content (an
+// unreadable file or directory, a configuration error, an internal error)
+// is not: such a run is always run again.
+func (e *env) decidedByContent(te finding.ToolError, recorded map[string]bool) bool {
+	if te.Path == "" || !recorded[e.abs(te.Path)] {
+		return false
+	}
+	src, err := analyzer.SourceReader(e.maxFileSize, nil)(e.abs(te.Path))
+	if err != nil {
+		var pe *fs.PathError
+		return !errors.As(err, &pe) && err.Error() == te.Message
+	}
+	var se *syntax.SourceError
+	return errors.As(syntax.CheckSource(src), &se) && !errors.Is(se, syntax.ErrInternal) &&
+		se.Msg == te.Message && se.Line == te.Line
+}
+
+// unchanged reports which of in's inputs changed ("" for none): the
+// files checked, their content, the universe, the configuration. The
+// bytes of the files in keep are returned, for the replayed result's
+// snippets.
+func (e *env) unchanged(in *inputs, checked []string, keep map[string]bool) (map[string][]byte, string) {
+	if !slices.Equal(in.Checked, checked) {
+		return nil, "the files checked"
+	}
+	for _, f := range in.Files {
+		if fi, err := os.Stat(f.Path); err != nil || fi.Size() != f.Size {
+			return nil, f.Path
+		}
+	}
+	paths := make([]string, len(in.Files))
+	for i, f := range in.Files {
+		paths[i] = f.Path
+	}
+	if d, err := e.configDigest(paths, time.Time{}); err != nil || d != in.Config {
+		return nil, "the configuration files"
+	}
+	if d, err := universeDigest(in.Bases, in.Narrow, e.maxFileSize, time.Time{}); err != nil || d != in.Universe {
+		return nil, "the modules imports can find"
+	}
+	kept := map[string][]byte{}
+	var mu sync.Mutex
+	sums, err := hashFiles(paths, func(p string, _ os.FileInfo, disk []byte) error {
+		if keep[p] {
+			mu.Lock()
+			kept[p] = disk
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err.Error()
+	}
+	for i := range sums {
+		if sums[i] != in.Files[i] {
+			return nil, sums[i].Path
+		}
+	}
+	return kept, ""
+}
+
+func (e *env) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(e.workDir, p)
+}
+
+// analyzedAsOnDisk checks that the run analyzed the bytes now on disk (for
+// a notebook, the module they make): a file rewritten while the run read
+// it is not recorded.
+func analyzedAsOnDisk(path string, disk, analyzed []byte, maxFileSize int64) error {
+	if notebook.IsPath(path) {
+		var err error
+		if disk, err = analyzer.SourceReader(maxFileSize, map[string][]byte{path: disk})(path); err != nil {
+			return errUncacheable(path + " cannot be read back")
+		}
+	}
+	if !bytes.Equal(disk, analyzed) {
+		return errUncacheable(path + " changed while the run read it")
+	}
+	return nil
+}
+
+// hashFiles returns the size and SHA-256 of each file, in parallel;
+// visit sees each one's bytes, and its error stops the hashing.
+func hashFiles(paths []string, visit func(p string, fi os.FileInfo, data []byte) error) ([]fileSum, error) {
+	sums := make([]fileSum, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				sums[i], errs[i] = hashFile(paths[i], visit)
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sums, nil
+}
+
+func hashFile(p string, visit func(string, os.FileInfo, []byte) error) (fileSum, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return fileSum{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fileSum{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return fileSum{}, fmt.Errorf("%s: not a regular file", p)
+	}
+	data := make([]byte, fi.Size())
+	n, err := readFull(f, data)
+	if err != nil {
+		return fileSum{}, err
+	}
+	data = data[:n]
+	if err := visit(p, fi, data); err != nil {
+		return fileSum{}, err
+	}
+	sum := sha256.Sum256(data)
+	return fileSum{Path: p, Size: int64(len(data)), Sum: hex.EncodeToString(sum[:])}, nil
+}
+
+// readFull reads f into buf, and fails if f holds more than buf (it grew
+// since its size was read).
+func readFull(f *os.File, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err != nil {
+			if n == len(buf) {
+				break
+			}
+			return n, err
+		}
+	}
+	var one [1]byte
+	if m, _ := f.Read(one[:]); m > 0 {
+		return n, errUncacheable(f.Name() + " grew while it was read")
+	}
+	return n, nil
+}
+
+// configDigest returns the digest of the configuration files that can
+// apply to the files at paths or to the working directory: in every
+// directory from theirs up to the root, each of config.FileNames, absent
+// or with its content; and --config's file. With racy set, a file changed
+// since then fails it.
+func (e *env) configDigest(paths []string, racy time.Time) (string, error) {
+	dirs := map[string]bool{}
+	add := func(d string) {
+		for !dirs[d] {
+			dirs[d] = true
+			parent := filepath.Dir(d)
+			if parent == d {
+				return
+			}
+			d = parent
+		}
+	}
+	add(e.workDir)
+	for _, p := range paths {
+		add(filepath.Dir(p))
+	}
+	var files []string
+	for _, c := range e.configFiles {
+		files = append(files, e.abs(c))
+		add(filepath.Dir(e.abs(c)))
+	}
+	sorted := make([]string, 0, len(dirs))
+	for d := range dirs {
+		sorted = append(sorted, d)
+	}
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		for _, n := range config.FileNames() {
+			files = append(files, filepath.Join(d, n))
+		}
+	}
+	h := sha256.New()
+	for _, p := range files {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			fmt.Fprintf(h, "%q absent\n", p)
+		case !fi.Mode().IsRegular():
+			fmt.Fprintf(h, "%q not regular\n", p)
+		default:
+			if !racy.IsZero() && changedSince(fi, racy) {
+				return "", errUncacheable(p + " changed while the run read it")
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				fmt.Fprintf(h, "%q unreadable\n", p)
+				continue
+			}
+			sum := sha256.Sum256(data)
+			fmt.Fprintf(h, "%q %x\n", p, sum)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// union returns the clean paths in a and b, sorted and unique.
+func union(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, list := range [][]string{a, b} {
+		for _, p := range list {
+			if p = filepath.Clean(p); !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

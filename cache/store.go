@@ -1,0 +1,227 @@
+// Package cache is check's results cache: it stores a run's analysis
+// result (findings, syntax errors, notices: everything but their
+// formatting) with a record of every input the run depended on, and replays
+// it on a later run only when every one of those inputs is unchanged. It is
+// what makes a second `check` of an unchanged tree cost a walk and a hash of
+// the files instead of an analysis.
+//
+// # What a stored result depends on
+//
+// Findings cross files: a finding in lib.py can come from an entry main.py
+// that imports it, and a module that the checked file imports, or that it
+// would import if it existed, changes its findings. So one entry covers one
+// whole run, and is replayed only when all of these are unchanged:
+//
+//   - the Key: the format of the cache, the tool's version and the SHA-256
+//     of its executable (a rebuilt binary never replays another build's
+//     results, "devel" builds included), the working directory, the paths
+//     named, and every setting that can change the analysis (the
+//     command-line overrides, the file size limit, the prefilter switch).
+//     Output-only flags (--format, --output, --unsafe-fixes, --show-*,
+//     --statistics, --exit-zero, --color) are not in it: the result is
+//     stored unformatted and formatted on every run.
+//   - the files checked: discovery is run again (it is cheap), so a file
+//     added, deleted, newly excluded or re-included by a .gitignore or a
+//     config change is a different run.
+//   - the content (SHA-256) of every file the run read: the checked files
+//     and every local module the analysis or the prefilter loaded
+//     (analyzer.Result.FilesRead), notebooks as their JSON.
+//   - the import universe: imports resolve against the directory tree, so a
+//     module created where an import looks for it changes the findings
+//     without changing any file that was read. The entry records a digest
+//     of the tree below every directory an import of a read file can
+//     resolve from (its package root, its relative-import ancestors, the
+//     import roots): every subdirectory an import name can spell, every
+//     `name.py` file's presence, kind, permissions and whether it is over
+//     the size limit (see universe.go).
+//   - the configuration: the content or absence of every configuration
+//     file (.cudaforklint.toml, cudaforklint.toml, pyproject.toml) in every
+//     directory from each read file and the working directory up to the
+//     root, and of --config's file.
+//
+// A run is stored only when its tool errors are all decided by the content
+// of files it records (source that is not UTF-8, a file over the size
+// limit: the standard library has four) and none is about an unreadable
+// file or directory, a configuration or an internal error; when its result
+// survives the encoding exactly,
+// and when no input changed while it ran: a file or directory modified
+// after the run started (the racy-git rule) or a file whose bytes on disk
+// differ from those analyzed leaves nothing stored.
+//
+// # The directory
+//
+// Like ruff's .ruff_cache: a CACHEDIR.TAG and a .gitignore holding `*` at
+// the top, entries under v1/, one file per Key. Writers write a temporary
+// file and rename it over the entry, so concurrent runs never see a torn
+// entry (the last writer wins; both wrote a valid one). An entry that
+// cannot be read or decoded, or whose checksum does not match, is ignored
+// and rewritten, never an error. Entries not used for MaxAge are removed
+// when a run stores one.
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DirName is the default cache directory's name, in the project root.
+const DirName = ".cudaforklint_cache"
+
+// MaxAge is how long an entry lives without being used.
+const MaxAge = 30 * 24 * time.Hour
+
+// format names the layout of the entries: a change to what an entry holds
+// or means changes it, and old entries are never read again.
+const format = "v1"
+
+// magic starts every entry file.
+const magic = "cudaforklint results cache " + format + "\n"
+
+// cacheDirTag is the CACHEDIR.TAG of https://bford.info/cachedir/: backup
+// tools skip the directory.
+const cacheDirTag = "Signature: 8a477f597d28d172789f06886806bc55\n" +
+	"# This file is a cache directory tag created by cudaforklint.\n" +
+	"# For information about cache directory tags see https://bford.info/cachedir/\n"
+
+// Store is a cache directory. Nothing is created before the first Save.
+type Store struct {
+	dir string
+}
+
+// Open returns the store in dir.
+func Open(dir string) *Store { return &Store{dir: dir} }
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) entryPath(k Key) string {
+	return filepath.Join(s.dir, format, hex.EncodeToString(k[:]))
+}
+
+// load returns the payload of k's entry, or ok=false when there is none or
+// it is damaged (wrong magic, wrong checksum, truncated): such an entry is
+// a miss, and the next save replaces it.
+func (s *Store) load(k Key) (payload []byte, ok bool) {
+	b, err := os.ReadFile(s.entryPath(k))
+	if err != nil {
+		return nil, false
+	}
+	rest, found := bytes.CutPrefix(b, []byte(magic))
+	if !found || len(rest) < 2*sha256.Size+1 || rest[2*sha256.Size] != '\n' {
+		return nil, false
+	}
+	var want [sha256.Size]byte
+	if _, err := hex.Decode(want[:], rest[:2*sha256.Size]); err != nil {
+		return nil, false
+	}
+	payload = rest[2*sha256.Size+1:]
+	if sha256.Sum256(payload) != want {
+		return nil, false
+	}
+	return payload, true
+}
+
+// touch marks k's entry used, at most once a day (an entry replayed many
+// times a day is not rewritten each time), so that pruning keeps it.
+func (s *Store) touch(k Key) {
+	p := s.entryPath(k)
+	if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > 24*time.Hour {
+		now := time.Now()
+		os.Chtimes(p, now, now)
+	}
+}
+
+// save writes k's entry atomically: a temporary file in the same
+// directory, renamed over the entry.
+func (s *Store) save(k Key, payload []byte) error {
+	if err := s.init(); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(payload)
+	var b bytes.Buffer
+	b.Grow(len(magic) + 2*sha256.Size + 1 + len(payload))
+	b.WriteString(magic)
+	b.WriteString(hex.EncodeToString(sum[:]))
+	b.WriteByte('\n')
+	b.Write(payload)
+	return writeAtomic(s.entryPath(k), b.Bytes())
+}
+
+// init creates the directory with its CACHEDIR.TAG and .gitignore.
+func (s *Store) init() error {
+	if err := os.MkdirAll(filepath.Join(s.dir, format), 0o755); err != nil {
+		return err
+	}
+	for name, content := range map[string]string{
+		"CACHEDIR.TAG": cacheDirTag,
+		".gitignore":   "# Automatically created by cudaforklint.\n*\n",
+	} {
+		p := filepath.Join(s.dir, name)
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+			if err := writeAtomic(p, []byte(content)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tmpPrefix starts the names of files being written.
+const tmpPrefix = ".tmp-"
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp)
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Prune removes the entries not used for maxAge, and temporary files a
+// writer that died left behind (older than an hour).
+func (s *Store) Prune(maxAge time.Duration) error {
+	dir := filepath.Join(s.dir, format)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var errs []error
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		age := now.Sub(fi.ModTime())
+		if age > maxAge || strings.HasPrefix(e.Name(), tmpPrefix) && age > time.Hour {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("pruning %s: %w", dir, errors.Join(errs...))
+	}
+	return nil
+}

@@ -1,0 +1,401 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The results cache as users meet it: a cached run prints exactly what an
+// uncached one prints, and no change to an input the findings depend on
+// is ever answered with the old result.
+
+// cacheProject writes a project whose check has every kind of output: a
+// finding in an imported module that an entry causes (train.py →
+// gpu_setup.py), a suppressed one, a syntax error, a notice (a template
+// string), a tool error that the file's bytes decide (latin-1 source), and
+// a notebook with a finding.
+func cacheProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"train.py", "gpu_setup.py", "workers.py"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "py", "cfl001_local_modules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, "app/"+name, string(b))
+	}
+	nb, err := os.ReadFile(filepath.Join("..", "testdata", "py", "notebooks", "hazard.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "nb/hazard.ipynb", string(nb))
+	write(t, dir, "hazard.py", hazard)
+	write(t, dir, "quiet.py", strings.Replace(hazard, "torch.cuda.init()", "torch.cuda.init()  # noqa: CFL001", 1))
+	write(t, dir, "broken.py", "def f(:\n    pass\n")
+	write(t, dir, "tstring.py", "name = 'x'\nmsg = t\"hello {name}\"\n")
+	write(t, dir, "latin.py", "# -*- coding: latin-1 -*-\ns = '\xe9'\n")
+	settle()
+	return dir
+}
+
+// settle waits out the cache's racy window: a file written less than that
+// before a run starts may have changed while it ran, and the run is not
+// stored (cache.changedSince).
+func settle() { time.Sleep(120 * time.Millisecond) }
+
+// cachedRun is one run of the command line with the cache's debug lines
+// split from its standard error.
+type cachedRun struct {
+	code        int
+	out, errs   string
+	cache       []string // the "cache: ..." lines
+	outputFiles map[string]string
+}
+
+func runCached(t *testing.T, dir string, args ...string) cachedRun {
+	t.Helper()
+	t.Setenv("CUDAFORKLINT_CACHE_DEBUG", "1")
+	code, out, errs := run(t, dir, args...)
+	r := cachedRun{code: code, out: out}
+	var rest []string
+	for _, l := range strings.SplitAfter(errs, "\n") {
+		if strings.HasPrefix(l, "cache: ") {
+			r.cache = append(r.cache, strings.TrimSpace(strings.TrimPrefix(l, "cache: ")))
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	r.errs = strings.Join(rest, "")
+	return r
+}
+
+func (r cachedRun) outcome() string {
+	if len(r.cache) == 0 {
+		return "none"
+	}
+	return r.cache[len(r.cache)-1]
+}
+
+func (r cachedRun) same(o cachedRun) bool {
+	return r.code == o.code && r.out == o.out && r.errs == o.errs
+}
+
+// TestCacheReplaysEveryFormat: for every format and output flag, the run
+// that stores and the run that replays print, byte for byte, what a run
+// with --no-cache prints, exit code included.
+func TestCacheReplaysEveryFormat(t *testing.T) {
+	dir := cacheProject(t)
+	for _, args := range [][]string{
+		{"--format", "full"},
+		{"--format", "concise"},
+		{"--format", "json"},
+		{"--format", "json-lines"},
+		{"--format", "github"},
+		{"--format", "sarif"},
+		{"--format", "full", "--show-suppressed", "--unsafe-fixes"},
+		{"--format", "concise", "--no-unsafe-fixes", "--exit-zero"},
+		{"--statistics"},
+		{"--format", "full", "-o", "out.txt", "--output", "sarif:out.sarif", "--output", "json:out.json"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cache := filepath.Join(t.TempDir(), "cache")
+			base := append([]string{"check", "--cache-dir", cache}, args...)
+			want := runCached(t, dir, append(base, "--no-cache")...)
+			want.outputFiles = readOutputs(t, dir)
+			if want.code != ExitError || !strings.Contains(want.errs, "latin.py") {
+				t.Fatalf("the project should end in a tool error decided by latin.py's bytes: exit %d\n%s", want.code, want.errs)
+			}
+			for i, wantOutcome := range []string{"stored", "hit", "hit"} {
+				got := runCached(t, dir, base...)
+				got.outputFiles = readOutputs(t, dir)
+				if got.outcome() != wantOutcome {
+					t.Errorf("run %d: cache %q, want %s", i+1, got.cache, wantOutcome)
+				}
+				if !got.same(want) {
+					t.Errorf("run %d (%s) differs from --no-cache:\nexit %d, want %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s",
+						i+1, got.outcome(), got.code, want.code, got.out, want.out, got.errs, want.errs)
+				}
+				for name, w := range want.outputFiles {
+					if got.outputFiles[name] != w {
+						t.Errorf("run %d: %s differs from --no-cache:\n%s\nwant:\n%s", i+1, name, got.outputFiles[name], w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// readOutputs returns and removes the output files a run wrote in dir.
+func readOutputs(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{"out.txt", "out.sarif", "out.json"} {
+		p := filepath.Join(dir, name)
+		if b, err := os.ReadFile(p); err == nil {
+			out[name] = string(b)
+			os.Remove(p)
+		}
+	}
+	settle() // the removals changed dir
+	return out
+}
+
+// TestCacheInvalidation: each change to an input of the findings is seen by
+// the next run, which then prints what an uncached run prints; a change to
+// nothing the run depends on is not a reason to analyze again.
+func TestCacheInvalidation(t *testing.T) {
+	const harmless = "def init_gpu(rank=0):\n    return rank\n"
+	for _, tc := range []struct {
+		name string
+		// args are the paths checked; setup prepares the project, change
+		// alters it after a run was stored.
+		args    []string
+		setup   func(t *testing.T, dir string)
+		change  func(t *testing.T, dir string)
+		replays bool
+	}{
+		{"an imported module not named on the command line", []string{"app/train.py"}, nil, func(t *testing.T, dir string) {
+			write(t, dir, "app/gpu_setup.py", harmless)
+		}, false},
+		{"the same bytes written again", []string{"app/train.py"}, nil, func(t *testing.T, dir string) {
+			b, _ := os.ReadFile(filepath.Join(dir, "app/gpu_setup.py"))
+			write(t, dir, "app/gpu_setup.py", string(b))
+		}, true},
+		{"a module created where an import looks for it", []string{"app/train.py"}, func(t *testing.T, dir string) {
+			// train.py imports a module that does not exist yet: the
+			// run reads nothing of it.
+			bootFrom(t, dir, "from late import boot")
+		}, func(t *testing.T, dir string) {
+			write(t, dir, "app/late.py", boot)
+		}, false},
+		{"a package created in a directory a relative import climbs to", []string{"app/train.py"}, func(t *testing.T, dir string) {
+			// Above the package root (app/ has no __init__.py): CPython
+			// refuses it, the model still looks.
+			bootFrom(t, dir, "from ..up import boot")
+		}, func(t *testing.T, dir string) {
+			write(t, dir, "up/__init__.py", boot)
+		}, false},
+		{"a file that no import can name", []string{"app/train.py"}, nil, func(t *testing.T, dir string) {
+			write(t, dir, "app/notes.txt", "hello\n")
+			write(t, dir, "app/.hidden/x.py", "import torch\n")
+		}, true},
+		{"a configuration file that now applies", []string{"app/train.py"}, nil, func(t *testing.T, dir string) {
+			write(t, dir, "app/pyproject.toml", "[tool.cudaforklint]\nignore = [\"CFL001\"]\n")
+		}, false},
+		{"a checked file added to a named directory", []string{"app"}, nil, func(t *testing.T, dir string) {
+			write(t, dir, "app/more.py", hazard)
+		}, false},
+		{"a .gitignore that drops a checked file", []string{"."}, nil, func(t *testing.T, dir string) {
+			os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+			write(t, dir, ".gitignore", "app/\n")
+		}, false},
+		{"a notebook's cell", []string{"nb"}, nil, func(t *testing.T, dir string) {
+			write(t, dir, "nb/hazard.ipynb", strings.Replace(readFile(t, dir, "nb/hazard.ipynb"), "fork", "spawn", -1))
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := cacheProject(t)
+			os.Remove(filepath.Join(dir, "latin.py")) // a clean exit: any difference is the change's
+			if tc.setup != nil {
+				tc.setup(t, dir)
+			}
+			settle()
+			args := append([]string{"check", "--cache-dir", filepath.Join(t.TempDir(), "cache")}, tc.args...)
+			if r := runCached(t, dir, args...); r.outcome() != "stored" {
+				t.Fatalf("first run: cache %q\n%s%s", r.cache, r.out, r.errs)
+			}
+			before := runCached(t, dir, args...)
+			if before.outcome() != "hit" {
+				t.Fatalf("second run: cache %q", before.cache)
+			}
+			tc.change(t, dir)
+			settle()
+			want := runCached(t, dir, append(args, "--no-cache")...)
+			got := runCached(t, dir, args...)
+			if !got.same(want) {
+				t.Errorf("after the change (cache %q):\nexit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
+			}
+			if tc.replays {
+				if got.outcome() != "hit" {
+					t.Errorf("the change should not matter: cache %q", got.cache)
+				}
+			} else {
+				if got.outcome() == "hit" {
+					t.Errorf("replayed a result the change invalidates")
+				}
+				if want.same(before) {
+					t.Errorf("the change does not change the output; the test proves nothing:\n%s", want.out)
+				}
+			}
+		})
+	}
+}
+
+// boot initializes CUDA, in a module train.py imports once it exists.
+const boot = "import torch\n\n\ndef boot():\n    torch.cuda.init()\n"
+
+// bootFrom makes app/train.py initialize CUDA through boot, imported with
+// the statement imp, instead of through gpu_setup.
+func bootFrom(t *testing.T, dir, imp string) {
+	src := readFile(t, dir, "app/train.py")
+	src = strings.Replace(src, "from gpu_setup import init_gpu", imp, 1)
+	src = strings.Replace(src, "device = init_gpu()", "device = boot()", 1)
+	write(t, dir, "app/train.py", src)
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestCacheDamagedEntry: an entry that is truncated, overwritten or
+// emptied is a miss, never an error, and the run stores a good one again.
+func TestCacheDamagedEntry(t *testing.T) {
+	dir := cacheProject(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	args := []string{"check", "--cache-dir", cache, "--format", "concise"}
+	want := runCached(t, dir, append(args, "--no-cache")...)
+	for _, damage := range []struct {
+		name string
+		fn   func([]byte) []byte
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }},
+		{"a flipped byte", func(b []byte) []byte { b[len(b)-10] ^= 1; return b }},
+		{"empty", func([]byte) []byte { return nil }},
+		{"garbage", func([]byte) []byte { return []byte("not an entry\n") }},
+	} {
+		t.Run(damage.name, func(t *testing.T) {
+			runCached(t, dir, args...)
+			entries, _ := filepath.Glob(filepath.Join(cache, "v1", "*"))
+			if len(entries) != 1 {
+				t.Fatalf("entries: %q", entries)
+			}
+			b, _ := os.ReadFile(entries[0])
+			if err := os.WriteFile(entries[0], damage.fn(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := runCached(t, dir, args...)
+			if !got.same(want) || got.outcome() != "stored" {
+				t.Errorf("damaged entry: cache %q, exit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
+			}
+			if again := runCached(t, dir, args...); again.outcome() != "hit" || !again.same(want) {
+				t.Errorf("after the rewrite: cache %q", again.cache)
+			}
+		})
+	}
+}
+
+// TestCacheConcurrentRuns: runs in processes of their own, at once, on one
+// cache: each prints the uncached output, and the entry they leave is
+// replayed.
+func TestCacheConcurrentRuns(t *testing.T) {
+	dir := cacheProject(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	args := []string{"check", "--cache-dir", cache, "--format", "json"}
+	want := runCached(t, dir, append(args, "--no-cache")...)
+	const n = 4
+	var wg sync.WaitGroup
+	outs := make([]string, n)
+	codes := make([]int, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cmd := command(t, dir, args...)
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			err := cmd.Run()
+			codes[i] = cmd.ProcessState.ExitCode()
+			outs[i] = out.String()
+			_ = err
+		}(i)
+	}
+	wg.Wait()
+	for i := range outs {
+		if outs[i] != want.out || codes[i] != want.code {
+			t.Errorf("concurrent run %d: exit %d\n%s\nwant exit %d\n%s", i, codes[i], outs[i], want.code, want.out)
+		}
+	}
+	if got := runCached(t, dir, args...); got.outcome() != "hit" || !got.same(want) {
+		t.Errorf("after the concurrent runs: cache %q, exit %d\n%s", got.cache, got.code, got.out)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(cache, "v1", ".tmp-*")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %q", tmp)
+	}
+}
+
+// TestCacheDirectory: where the cache lives (--cache-dir, the environment,
+// the config's cache-dir, the project root) and what is in it; --no-cache
+// and --fix write nothing, and a fix is seen by the next run.
+func TestCacheDirectory(t *testing.T) {
+	dir := cacheProject(t)
+	os.Remove(filepath.Join(dir, "latin.py"))
+	settle()
+	if r := runCached(t, dir, "check", "--no-cache"); r.outcome() != "none" {
+		t.Errorf("--no-cache: cache %q", r.cache)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".cudaforklint_cache")); err == nil {
+		t.Errorf("--no-cache wrote a cache")
+	}
+	t.Setenv("CUDAFORKLINT_NO_CACHE", "1")
+	if r := runCached(t, dir, "check"); r.outcome() != "none" {
+		t.Errorf("CUDAFORKLINT_NO_CACHE=1: cache %q", r.cache)
+	}
+	t.Setenv("CUDAFORKLINT_NO_CACHE", "")
+
+	// The default: the project root, with ruff's CACHEDIR.TAG and .gitignore.
+	if r := runCached(t, dir, "check"); r.outcome() != "stored" {
+		t.Fatalf("cache %q", r.cache)
+	}
+	tag := readFile(t, dir, ".cudaforklint_cache/CACHEDIR.TAG")
+	if !strings.HasPrefix(tag, "Signature: 8a477f597d28d172789f06886806bc55") {
+		t.Errorf("CACHEDIR.TAG:\n%s", tag)
+	}
+	if gi := readFile(t, dir, ".cudaforklint_cache/.gitignore"); !strings.HasSuffix(gi, "\n*\n") {
+		t.Errorf(".gitignore:\n%s", gi)
+	}
+	// From a subdirectory of a configured project: next to its config.
+	write(t, dir, "pyproject.toml", "[tool.cudaforklint]\nextend-select = [\"CFL003\"]\n")
+	settle()
+	runCached(t, filepath.Join(dir, "app"), "check", "train.py")
+	if _, err := os.Stat(filepath.Join(dir, "app", ".cudaforklint_cache")); err == nil {
+		t.Errorf("the cache should be in the project root, not in app/")
+	}
+	// The config's cache-dir, then the environment, then the flag.
+	write(t, dir, "pyproject.toml", "[tool.cudaforklint]\ncache-dir = \"var/lint\"\n")
+	settle()
+	runCached(t, dir, "check")
+	settle() // the run made var/lint/ in dir
+	env := filepath.Join(t.TempDir(), "env")
+	t.Setenv("CUDAFORKLINT_CACHE_DIR", env)
+	runCached(t, dir, "check")
+	flag := filepath.Join(t.TempDir(), "flag")
+	runCached(t, dir, "check", "--cache-dir", flag)
+	for _, d := range []string{filepath.Join(dir, "var", "lint"), env, flag} {
+		if m, _ := filepath.Glob(filepath.Join(d, "v1", "*")); len(m) != 1 {
+			t.Errorf("%s: entries %q", d, m)
+		}
+	}
+
+	// --fix neither reads nor writes the cache; the next check sees the fix.
+	args := []string{"check", "--cache-dir", flag, "hazard.py"}
+	if r := runCached(t, dir, args...); r.code != ExitFindings {
+		t.Fatalf("hazard.py: exit %d", r.code)
+	}
+	if r := runCached(t, dir, append(args, "--fix", "--unsafe-fixes")...); r.outcome() != "none" {
+		t.Errorf("--fix: cache %q", r.cache)
+	}
+	settle()
+	want := runCached(t, dir, append(args, "--no-cache")...)
+	if got := runCached(t, dir, args...); got.outcome() == "hit" || !got.same(want) || got.code != ExitClean {
+		t.Errorf("after --fix: cache %q, exit %d\n%s%s\nwant exit %d\n%s", got.cache, got.code, got.out, got.errs, want.code, want.out)
+	}
+}
