@@ -165,10 +165,7 @@ func (s *session) notebookDidChange(p *protocol.DidChangeNotebookDocumentParams)
 		for _, it := range st.DidOpen {
 			items[it.URI] = it
 		}
-		var removed []string
-		for _, u := range d.nb.cells[a.Start : a.Start+a.DeleteCount] {
-			removed = append(removed, u)
-		}
+		removed := append([]string(nil), d.nb.cells[a.Start:a.Start+a.DeleteCount]...)
 		cells := make([]string, 0, len(d.nb.cells)-a.DeleteCount+len(a.Cells))
 		cells = append(cells, d.nb.cells[:a.Start]...)
 		kept := map[string]bool{}

@@ -236,3 +236,49 @@ func TestSyntaxErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNotebookCellMove: moving a cell (a splice that takes the cells out
+// and puts them back, with no text document opened or closed) keeps each
+// cell's text, and the kernel's order is the new one: forking before the
+// CUDA initialization is no hazard.
+func TestNotebookCellMove(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nb.ipynb")
+	writeFiles(t, dir, map[string]string{"helper.py": helperPy})
+	c := startServer(t, clientOptions{folders: []string{dir}})
+	nb, cells := c.openNotebook(path, cellInit, cellFork)
+	initCell, forkCell := cells[0], cells[1]
+	c.waitPublish(initCell, 0, withCodes("CFL001"))
+
+	n := c.published()
+	// The imports stay first: the fork cell needs mp.
+	imports := cellURI(path, 9)
+	c.changeNotebook(nb, protocol.NotebookDocumentCellChanges{Structure: &protocol.NotebookCellStructureChange{
+		Array: protocol.NotebookCellArrayChange{Start: 0, DeleteCount: 2, Cells: []protocol.NotebookCell{
+			{Kind: protocol.CellKindCode, Document: imports},
+			{Kind: protocol.CellKindCode, Document: forkCell},
+			{Kind: protocol.CellKindCode, Document: initCell},
+		}},
+		DidOpen: []protocol.TextDocumentItem{{URI: imports, LanguageID: "python", Version: 1,
+			Text: "import multiprocessing as mp\nfrom helper import work\n"}},
+	}})
+	c.waitPublish(initCell, n, withCodes())
+
+	// Moved back, the cells still hold their texts.
+	n = c.published()
+	c.changeNotebook(nb, protocol.NotebookDocumentCellChanges{Structure: &protocol.NotebookCellStructureChange{
+		Array:    protocol.NotebookCellArrayChange{Start: 0, DeleteCount: 3, Cells: []protocol.NotebookCell{{Kind: protocol.CellKindCode, Document: initCell}, {Kind: protocol.CellKindCode, Document: forkCell}}},
+		DidClose: []protocol.TextDocumentIdentifier{{URI: imports}},
+	}})
+	c.waitPublish(initCell, n, withCodes("CFL001"))
+
+	// A splice out of range is refused, and changes nothing.
+	n = c.published()
+	c.changeNotebook(nb, protocol.NotebookDocumentCellChanges{Structure: &protocol.NotebookCellStructureChange{
+		Array: protocol.NotebookCellArrayChange{Start: 1, DeleteCount: 5},
+	}})
+	c.barrier(dir)
+	if ps := c.publishesOf(initCell, n); len(ps) != 0 {
+		t.Errorf("an out-of-range splice changed the diagnostics: %s", mustJSON(ps))
+	}
+}
