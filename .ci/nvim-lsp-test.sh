@@ -2,7 +2,10 @@
 # The language server against a real client: headless Neovim (Debian's
 # package, 0.7) opens a hazard, waits for the diagnostic at the right range,
 # applies the quick fix, checks the buffer, then edits the file by hand and
-# sees the diagnostic come back and go (testdata/lsp/nvim_client.lua).
+# sees the diagnostic come back and go, then types a syntax error and sees
+# it reported and cleared (testdata/lsp/nvim_client.lua). Notebooks are
+# tested in Go only (server/notebook_test.go): Neovim 0.7 has no notebook
+# synchronization.
 # Installs neovim with apt when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -66,6 +66,12 @@ type Options struct {
 	// exists only here is checked too. Imports still resolve against the
 	// directories on disk.
 	Overlay map[string][]byte
+	// Notebooks holds the notebooks an editor has open, by absolute,
+	// clean path: their cells as the editor holds them. The run builds
+	// such a notebook's module from them (notebook.FromCells) instead of
+	// reading its file; otherwise they are as Overlay's files. The
+	// findings' cell numbers count the cells given, from 1.
+	Notebooks map[string][]notebook.CellText
 }
 
 // Result is what a run found.
@@ -123,8 +129,20 @@ func Run(opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, opts.Overlay)
+	present := opts.Overlay
+	if len(opts.Notebooks) > 0 {
+		present = make(map[string][]byte, len(opts.Overlay)+len(opts.Notebooks))
+		for p, b := range opts.Overlay {
+			present[p] = b
+		}
+		for p := range opts.Notebooks {
+			present[p] = nil
+		}
+	}
+	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, present)
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
+	rd.cells = opts.Notebooks
+	pol.Notebook = rd.notebook
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
 		return nil, fmt.Errorf("invalid analyzer graph: %w", err)
@@ -335,6 +353,7 @@ func safeRun(a *analysis.Analyzer, pass *analysis.Pass) (res any, err error) {
 type reader struct {
 	max     int64
 	overlay map[string][]byte
+	cells   map[string][]notebook.CellText // Options.Notebooks
 	mu      sync.Mutex
 	cache   map[string][]byte
 	// notebooks are the notebooks read, by path (notebook.go).
@@ -368,6 +387,9 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		return b, nil
 	}
 	r.mu.Unlock()
+	if cells, ok := r.cells[filepath.Clean(path)]; ok {
+		return r.keepCells(path, cells)
+	}
 	if b, ok := r.overlay[filepath.Clean(path)]; ok {
 		if int64(len(b)) > r.max {
 			return nil, r.tooLarge(int64(len(b)))

@@ -29,6 +29,29 @@ func (r *reader) notebookSource(path string, raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.addNotebook(path, nb), nil
+}
+
+// keepCells caches the module of a notebook an editor holds
+// (Options.Notebooks), built from its cells as from a file's.
+func (r *reader) keepCells(path string, cells []notebook.CellText) ([]byte, error) {
+	size := 0
+	for _, c := range cells {
+		size += len(c.Text)
+	}
+	if int64(size) > r.max {
+		return nil, r.tooLarge(int64(size))
+	}
+	src := r.addNotebook(path, notebook.FromCells(cells))
+	r.mu.Lock()
+	r.cache[path] = src
+	r.mu.Unlock()
+	return src, nil
+}
+
+// addNotebook records a notebook read from path and returns its module,
+// less the cells with a syntax error.
+func (r *reader) addNotebook(path string, nb *notebook.Notebook) []byte {
 	if f, err := syntax.Parse(nb.Source); err == nil && len(f.Errors) > 0 {
 		for _, c := range nb.CodeCells() {
 			src := nb.CellSource(c)
@@ -43,7 +66,7 @@ func (r *reader) notebookSource(path string, raw []byte) ([]byte, error) {
 	r.mu.Lock()
 	r.notebooks[path] = nb
 	r.mu.Unlock()
-	return nb.Source, nil
+	return nb.Source
 }
 
 // notebook returns the notebook read from path, or nil.
@@ -143,17 +166,21 @@ func cellLocation(nb *notebook.Notebook, l finding.Location) finding.Location {
 		e = s.Cell.At(len(s.Cell.Text))
 		endOff = s.Cell.Start + len(s.Cell.Text)
 	}
-	fs, fe := nb.FilePos(s.Cell, s.Offset), nb.FilePos(e.Cell, e.Offset)
-	return finding.Location{
+	loc := finding.Location{
 		Path:  l.Path,
 		Cell:  s.Cell.Number,
 		Start: finding.Position{Offset: l.Start.Offset, Line: s.Line, Column: s.Column, UTF16Column: s.UTF16Column},
 		End:   finding.Position{Offset: endOff, Line: e.Line, Column: e.Column, UTF16Column: e.UTF16Column},
-		File: &finding.FileSpan{
+	}
+	if nb.Raw != nil {
+		// A notebook built from an editor's cells has no file to point into.
+		fs, fe := nb.FilePos(s.Cell, s.Offset), nb.FilePos(e.Cell, e.Offset)
+		loc.File = &finding.FileSpan{
 			Start: finding.FilePosition{Line: fs.Line, Column: fs.Column, UTF16Column: fs.UTF16Column},
 			End:   finding.FilePosition{Line: fe.Line, Column: fe.Column, UTF16Column: fe.UTF16Column},
-		},
+		}
 	}
+	return loc
 }
 
 // problemInCell turns the line of an error or notice in a notebook's module

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -234,4 +236,87 @@ func TestNotebookMagicsParse(t *testing.T) {
 	if len(res.Errors) > 0 {
 		t.Errorf("errors: %v", res.Errors)
 	}
+}
+
+// TestNotebookCells: a notebook an editor holds (Options.Notebooks) is
+// checked from its cells, not its file, with the findings, cells, lines,
+// columns and fixes the same cells in a file give, and no File span (there
+// is no file form); a syntax error leaves its cell out as in a file.
+func TestNotebookCells(t *testing.T) {
+	cells := []string{
+		"import multiprocessing as mp\nimport torch\n%pip install x\n",
+		"model = torch.nn.Linear(8, 8).cuda()\n",
+		"y = 2 +* 3\n",
+		"def work(x):\n    return x\n\nwith mp.get_context(\"fork\").Pool(2) as pool:\n    pool.map(work, range(4))\n",
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nb.ipynb")
+	writeNotebook(t, path, cells...)
+	fromFile := runAll(t, dir, path)
+
+	// The file on disk is clean; the editor's cells are not.
+	writeNotebook(t, path, "x = 1\n")
+	editor := []notebook.CellText{{Type: "markdown", Text: "# notes"}}
+	for _, c := range cells {
+		editor = append(editor, notebook.CellText{Type: "code", Text: c})
+	}
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(p string, nbs map[string][]notebook.CellText) *analyzer.Result {
+		res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir, Notebooks: nbs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	fromCells := run(path, map[string][]notebook.CellText{path: editor})
+	if len(fromFile.Findings) == 0 {
+		t.Fatal("no findings in the notebook file")
+	}
+	strip := func(fs []finding.Finding) []finding.Finding {
+		out := append([]finding.Finding(nil), fs...)
+		for i := range out {
+			out[i].File = nil
+			out[i].Related = append([]finding.Related(nil), out[i].Related...)
+			for j := range out[i].Related {
+				out[i].Related[j].File = nil
+			}
+			out[i].Fixes = append([]finding.Fix(nil), out[i].Fixes...)
+			for j := range out[i].Fixes {
+				out[i].Fixes[j].Edits = append([]finding.Edit(nil), out[i].Fixes[j].Edits...)
+				for k := range out[i].Fixes[j].Edits {
+					out[i].Fixes[j].Edits[k].File = nil
+				}
+			}
+		}
+		return out
+	}
+	if got, want := mustMarshal(t, fromCells.Findings), mustMarshal(t, strip(fromFile.Findings)); got != want {
+		t.Errorf("findings from the cells:\n%s\nwant (from the file):\n%s", got, want)
+	}
+	for _, f := range fromCells.Findings {
+		if f.File != nil {
+			t.Errorf("%s has a File span; a notebook built from cells has no file", f.Code)
+		}
+	}
+	if got, want := mustMarshal(t, fromCells.Notices), mustMarshal(t, fromFile.Notices); got != want || !strings.Contains(got, "syntax error") {
+		t.Errorf("notices from the cells %s, want %s, with the syntax error of cell 4", got, want)
+	}
+
+	// A notebook that exists only in the editor is checked too.
+	unsaved := filepath.Join(dir, "unsaved.ipynb")
+	if res := run(unsaved, map[string][]notebook.CellText{unsaved: editor}); !reflect.DeepEqual(codes(res.Findings), codes(fromFile.Findings)) {
+		t.Errorf("unsaved notebook: %v, want %v", codes(res.Findings), codes(fromFile.Findings))
+	}
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

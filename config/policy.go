@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 )
 
 // Policy is one run's configuration as the driver and the passes see it:
@@ -26,6 +27,10 @@ type Policy struct {
 	// ForceFull turns the byte prefilter off: every checked file is parsed
 	// and simulated (CUDAFORKLINT_FORCE_FULL=1).
 	ForceFull bool
+	// Notebook returns the notebook the run read from path, or nil: the
+	// driver sets it, so that messages naming cells see the cells the run
+	// analyzed (an editor's, perhaps) rather than the file's.
+	Notebook func(path string) *notebook.Notebook
 
 	settings func(path string) (*Settings, error)
 	excluded func(path, root string, isDir bool) (bool, error)

@@ -71,13 +71,22 @@ func NotebookTargets(o *Object) []Target {
 // CellLine names the cell and the line in it of an offset of a notebook's
 // module; ok is false for a module that is not a notebook, or whose file
 // has changed since it was read. The cells are not in the module's bytes
-// (what the passes read), so the notebook file is read again, once, for the
+// (what the passes read): they are the driver's notebook
+// (Options.Notebook), or else the notebook file read again, once, for the
 // messages that name lines.
 func (m *Module) CellLine(off int) (cell, line int, ok bool) {
 	if !m.Notebook {
 		return 0, 0, false
 	}
 	m.cellsOnce.Do(func() {
+		if get := m.Prog.opts.Notebook; get != nil {
+			if nb := get(m.Path); nb != nil {
+				if nb.Matches(m.Src) {
+					m.cells = nb
+				}
+				return
+			}
+		}
 		raw, err := os.ReadFile(m.Path)
 		if err != nil {
 			return

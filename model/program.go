@@ -31,6 +31,10 @@ type Options struct {
 	// ExtraInitializers are dotted names of the project's own functions that
 	// initialize CUDA (config key extra-initializers), e.g. "mylab.gpu.setup".
 	ExtraInitializers []string
+	// Notebook returns the notebook the driver read from path, or nil:
+	// Module.CellLine maps offsets to cells with it. Nil means the
+	// notebook file is read again.
+	Notebook func(path string) *notebook.Notebook
 }
 
 // Program is a set of modules loaded on demand: the files being checked and

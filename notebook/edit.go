@@ -47,7 +47,7 @@ func (nb *Notebook) locate(e Edit) (c *Cell, start, end int, why string) {
 	if e.End > c.end() {
 		return nil, 0, 0, "it spans two cells"
 	}
-	if c.source == nil {
+	if c.source == nil && nb.Raw != nil {
 		return nil, 0, 0, fmt.Sprintf("cell %d has no \"source\" to edit", c.Number)
 	}
 	// The newline Source adds after a cell is not in the file.
@@ -86,6 +86,9 @@ func (nb *Notebook) locate(e Edit) (c *Cell, start, end int, why string) {
 // Apply returns the notebook's file with the edits made (they must not
 // overlap) and the cells they changed, in order.
 func (nb *Notebook) Apply(edits []Edit) ([]byte, []Change, error) {
+	if nb.Raw == nil {
+		return nil, nil, fmt.Errorf("cannot edit the notebook: it was built from an editor's cells and has no file")
+	}
 	type cellEdit struct {
 		start, end int
 		text       string

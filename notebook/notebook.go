@@ -37,9 +37,11 @@ const Ext = ".ipynb"
 // IsPath reports whether path names a notebook, by its extension.
 func IsPath(path string) bool { return strings.EqualFold(filepath.Ext(path), Ext) }
 
-// Notebook is a parsed notebook.
+// Notebook is a parsed notebook, or one built from an editor's cells
+// (FromCells).
 type Notebook struct {
-	// Raw is the file's bytes.
+	// Raw is the file's bytes; nil for a notebook built from cells, which
+	// has no file form: Apply refuses it and FilePos means nothing.
 	Raw []byte
 	// Cells are every cell, in order.
 	Cells []*Cell
@@ -165,6 +167,29 @@ func Parse(raw []byte) (*Notebook, error) {
 	nb.asciiOnly = nb.escapesNonASCII()
 	nb.build()
 	return nb, nil
+}
+
+// CellText is a cell as an editor holds it (the Language Server
+// Protocol's notebook synchronization sends cells, not the file): its
+// cell_type ("code", "markdown" or "raw") and its text.
+type CellText struct {
+	Type, Text string
+}
+
+// FromCells builds the notebook of a Python kernel whose cells an editor
+// holds, numbered from 1 in the order given, with the module Parse would
+// build from a file holding the same cells: the same placeholders for
+// IPython's lines, the same cells left out. Edits of its module are
+// located (Check) as in a parsed notebook, but the notebook has no file
+// to rewrite: the editor applies them to its cells.
+func FromCells(cells []CellText) *Notebook {
+	nb := &Notebook{}
+	for i, ct := range cells {
+		nb.Cells = append(nb.Cells, &Cell{Number: i + 1, Type: ct.Type, Text: ct.Text, Start: -1,
+			lineStarts: lineStarts([]byte(ct.Text))})
+	}
+	nb.build()
+	return nb
 }
 
 // checkFormat accepts nbformat 4 only.

@@ -201,3 +201,65 @@ func TestNeutralise(t *testing.T) {
 		})
 	}
 }
+
+// TestFromCells: the cells an editor holds give the module, cell numbers,
+// positions and edit checks that a file holding the same cells gives.
+func TestFromCells(t *testing.T) {
+	cells := []CellText{
+		{"markdown", "# Title"},
+		{"code", "%pip install torch\nimport torch\n"},
+		{"code", "%%time\nmodel = torch.nn.Linear(2, 2).cuda()"},
+		{"raw", "raw"},
+		{"code", "%%bash\necho hi\n"},
+		{"code", "x = (\n"},
+		{"code", "w = 'é'; !ls"},
+	}
+	var jsonCells []map[string]any
+	for _, c := range cells {
+		if c.Type == "code" {
+			jsonCells = append(jsonCells, code(strings.SplitAfter(c.Text, "\n")...))
+		} else {
+			jsonCells = append(jsonCells, map[string]any{"cell_type": c.Type, "metadata": map[string]any{}, "source": c.Text})
+		}
+	}
+	parsed, err := Parse(nbJSON(t, "python", jsonCells...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := FromCells(cells)
+	if string(built.Source) != string(parsed.Source) {
+		t.Errorf("Source = %q, want %q", built.Source, parsed.Source)
+	}
+	if len(built.CodeCells()) != len(parsed.CodeCells()) {
+		t.Fatalf("%d code cells, want %d", len(built.CodeCells()), len(parsed.CodeCells()))
+	}
+	for i, c := range built.CodeCells() {
+		p := parsed.CodeCells()[i]
+		if c.Number != p.Number || c.Start != p.Start || c.Skipped != p.Skipped || c.CellMagic != p.CellMagic {
+			t.Errorf("cell %d: number %d start %d skipped %q magic %q, want %d %d %q %q",
+				i, c.Number, c.Start, c.Skipped, c.CellMagic, p.Number, p.Start, p.Skipped, p.CellMagic)
+		}
+	}
+	for off := 0; off <= len(built.Source); off++ {
+		b, _ := built.At(off)
+		p, _ := parsed.At(off)
+		if b.Cell.Number != p.Cell.Number || b.Line != p.Line || b.Column != p.Column || b.UTF16Column != p.UTF16Column {
+			t.Fatalf("At(%d) = cell %d %d:%d, want cell %d %d:%d", off, b.Cell.Number, b.Line, b.Column, p.Cell.Number, p.Line, p.Column)
+		}
+	}
+	src := string(built.Source)
+	model := strings.Index(src, "model")
+	for _, e := range []Edit{
+		{Start: model, End: model + len("model"), Text: "net"},   // in a %%time body
+		{Start: 0, End: 4, Text: "x"},                            // the %pip line
+		{Start: model, End: strings.Index(src, "w ="), Text: ""}, // across cells
+		{Start: strings.Index(src, "w ="), End: strings.Index(src, "w =") + 1, Text: "v"},
+	} {
+		if got, want := built.Check(e), parsed.Check(e); got != want {
+			t.Errorf("Check(%+v) = %q, want %q", e, got, want)
+		}
+	}
+	if _, _, err := built.Apply([]Edit{{Start: model, End: model, Text: "#"}}); err == nil {
+		t.Error("Apply on a notebook built from cells succeeded; it has no file to rewrite")
+	}
+}

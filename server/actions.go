@@ -20,17 +20,20 @@ const codeActionWait = 10 * time.Second
 
 // codeActions answers textDocument/codeAction: for each finding under the
 // range, its fixes as quick fixes and a `# noqa` quick fix; and the
-// document's safe fixes as source.fixAll.cudaforklint.
+// document's safe fixes as source.fixAll.cudaforklint. In a notebook the
+// document is a cell (its URI is its key) and so are the actions': a fix
+// never spans cells (the driver makes such fixes display-only), the noqa
+// goes on the cell's line, and fix-all takes the cell's fixes.
 func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) []protocol.CodeAction {
 	actions := []protocol.CodeAction{}
 	path, ok := pathOf(p.TextDocument.URI)
 	if !ok {
-		return actions
+		path = p.TextDocument.URI // a notebook cell's, perhaps
 	}
 	s.waitIdle(codeActionWait)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[path]
+	d := s.textDocLocked(path)
 	if d == nil {
 		return actions
 	}
@@ -153,7 +156,10 @@ func (s *session) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
 // the version the run read.
 func (s *session) currentLocked(edits []finding.Edit, versions map[string]int) bool {
 	for _, e := range edits {
-		if d := s.docs[e.Path]; d != nil {
+		if d := s.docs[e.Path]; d != nil && d.nb != nil {
+			return false // an edit of the notebook's file, not of a cell
+		}
+		if d := s.textDocLocked(e.Path); d != nil {
 			if v, ok := versions[e.Path]; !ok || v != d.version {
 				return false
 			}
@@ -190,7 +196,7 @@ func (s *session) workspaceEditLocked(edits []finding.Edit, versions map[string]
 			continue
 		}
 		id := protocol.OptionalVersionedTextDocumentIdentifier{URI: uri}
-		if d := s.docs[p]; d != nil {
+		if d := s.textDocLocked(p); d != nil {
 			v := d.version
 			id.Version = &v
 		}

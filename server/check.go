@@ -11,6 +11,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
 )
@@ -69,9 +70,15 @@ func (s *session) worker() {
 type snapshot struct {
 	path, folder string
 	overlay      map[string][]byte
-	versions     map[string]int
-	loader       *config.Loader
-	loaderErr    error
+	// notebooks are the open notebooks' cells, and cellURIs their cells'
+	// URIs, by the notebook's path.
+	notebooks map[string][]notebook.CellText
+	cellURIs  map[string][]string
+	// versions are the open documents' versions by path, and their cells'
+	// by URI.
+	versions  map[string]int
+	loader    *config.Loader
+	loaderErr error
 }
 
 // step sends the pending republications and runs the first queued check;
@@ -113,6 +120,15 @@ func (s *session) step() bool {
 		return true
 	}
 	affected := map[string]bool{path: true}
+	target := path
+	if d := s.docs[path]; d.nb != nil {
+		// A notebook's diagnostics are its cells': all of them, as
+		// they are now.
+		affected, target = map[string]bool{}, ""
+		for _, u := range d.nb.cells {
+			affected[u] = true
+		}
+	}
 	if old := s.results[path]; old != nil {
 		for _, p := range old.paths() {
 			affected[p] = true
@@ -125,7 +141,7 @@ func (s *session) step() bool {
 	if s.staleLocked(r) {
 		s.queue[path] = true
 	}
-	msgs = s.publishLocked(affected, path)
+	msgs = s.publishLocked(affected, target)
 	msgs = append(msgs, s.configMessagesLocked(r)...)
 	s.mu.Unlock()
 	s.send(msgs)
@@ -160,8 +176,20 @@ func (s *session) snapshotLocked(path string) *snapshot {
 		loaderErr: s.loaderErr,
 	}
 	for p, d := range s.docs {
-		sn.overlay[p] = d.text
 		sn.versions[p] = d.version
+		if d.nb == nil {
+			sn.overlay[p] = d.text
+			continue
+		}
+		if sn.notebooks == nil {
+			sn.notebooks, sn.cellURIs = map[string][]notebook.CellText{}, map[string][]string{}
+		}
+		sn.notebooks[p], sn.cellURIs[p] = s.cellTextsLocked(d)
+		for _, u := range d.nb.cells {
+			if c := s.cells[u]; c != nil {
+				sn.versions[u] = c.doc.version
+			}
+		}
 	}
 	return sn
 }
@@ -174,7 +202,7 @@ func check(sn *snapshot) (r *result) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.findings = nil
-			r.errors = append(r.errors, finding.ToolError{Path: sn.path, Message: fmt.Sprintf("internal error: %v", p)})
+			r.problems = []problem{sn.toolError(finding.ToolError{Path: sn.path, Message: fmt.Sprintf("internal error: %v", p)})}
 		}
 	}()
 	if sn.loaderErr != nil {
@@ -189,9 +217,10 @@ func check(sn *snapshot) (r *result) {
 		Policy:    pol,
 		WorkDir:   sn.folder,
 		Overlay:   sn.overlay,
+		Notebooks: sn.notebooks,
 	})
 	if err != nil {
-		r.errors = append(r.errors, finding.ToolError{Path: sn.path, Message: err.Error()})
+		r.problems = append(r.problems, sn.toolError(finding.ToolError{Path: sn.path, Message: err.Error()}))
 		return r
 	}
 	for _, p := range res.FilesRead {
@@ -201,13 +230,20 @@ func check(sn *snapshot) (r *result) {
 		if v, ok := sn.versions[p]; ok {
 			r.versions[p] = v
 		}
+		for _, u := range sn.cellURIs[p] {
+			if v, ok := sn.versions[u]; ok {
+				r.versions[u] = v
+			}
+		}
 	}
 	for _, f := range res.Findings {
 		if f.Suppressed {
 			continue
 		}
 		absolutize(&f, sn.folder)
-		r.findings = append(r.findings, f)
+		if sn.inCells(&f) {
+			r.findings = append(r.findings, f)
+		}
 	}
 	for _, e := range res.Errors {
 		switch {
@@ -216,9 +252,23 @@ func check(sn *snapshot) (r *result) {
 			r.config = append(r.config, e.Message)
 		case abs(e.Path, sn.folder) == sn.path:
 			e.Path = sn.path
-			r.errors = append(r.errors, e)
+			r.problems = append(r.problems, sn.toolError(e))
 		default:
 			r.config = append(r.config, e.Path+": "+e.Message)
+		}
+	}
+	for _, e := range res.SyntaxErrors {
+		if abs(e.Path, sn.folder) == sn.path {
+			e.Path = sn.path
+			r.problems = append(r.problems, sn.syntaxError(e))
+		}
+	}
+	for _, n := range res.Notices {
+		if n.Cell > 0 && abs(n.Path, sn.folder) == sn.path {
+			n.Path = sn.path
+			if p, ok := sn.skippedCell(n); ok {
+				r.problems = append(r.problems, p)
+			}
 		}
 	}
 	return r
@@ -370,23 +420,25 @@ func (s *session) findingsLocked(path string) []located {
 	return out
 }
 
-// diagnosticsLocked returns the diagnostics of path: its findings, and the
-// tool errors of its own check.
-func (s *session) diagnosticsLocked(path string) []protocol.Diagnostic {
-	fs := s.findingsLocked(path)
+// diagnosticsLocked returns the diagnostics of a path or cell: its
+// findings, and the problems its own check (its notebook's) found in it.
+func (s *session) diagnosticsLocked(key string) []protocol.Diagnostic {
+	fs := s.findingsLocked(key)
 	diags := make([]protocol.Diagnostic, 0, len(fs))
 	for i := range fs {
 		diags = append(diags, s.diagnostic(&fs[i].Finding))
 	}
-	if r := s.results[path]; r != nil {
-		for _, e := range r.errors {
-			line := max(e.Line-1, 0)
-			diags = append(diags, protocol.Diagnostic{
-				Range:    protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}},
-				Severity: protocol.SeverityWarning,
-				Source:   "cudaforklint",
-				Message:  "not checked: " + e.Message,
-			})
+	if r := s.results[s.ownerLocked(key)]; r != nil {
+		for _, p := range r.problems {
+			if p.Path == key {
+				diags = append(diags, protocol.Diagnostic{
+					Range:    rangeOf(p.Location, s.enc),
+					Severity: p.severity,
+					Code:     p.code,
+					Source:   "cudaforklint",
+					Message:  p.message,
+				})
+			}
 		}
 	}
 	return diags

@@ -19,6 +19,9 @@ type document struct {
 	version int
 	text    []byte // never modified in place: runs share it
 	lines   []int  // byte offset of each line's start; nil until needed
+	// nb is set for a notebook, whose text is its cells' (notebook.go);
+	// its version counts the changes the server saw.
+	nb *notebookDoc
 }
 
 func newDocument(uri, path string, version int, text []byte) *document {

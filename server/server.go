@@ -19,7 +19,12 @@
 //     imported helper): the diagnostics of a file are the findings located
 //     in it from the checks of all open documents. Related locations become
 //     relatedInformation, the rule's page codeDescription.href, severities
-//     the rules'.
+//     the rules'. Syntax errors are error diagnostics coded "SyntaxError";
+//     tool errors about the document, warnings ("not checked: ...").
+//   - Notebooks (notebook.go): Jupyter notebooks synchronized through LSP
+//     3.17's notebookDocument/* are checked from their cells, as
+//     `check nb.ipynb` checks the file, and diagnosed per cell, each cell's
+//     diagnostics published to its own URI in its own lines and columns.
 //   - Dependencies. A run lists the files it read (analyzer.Result.FilesRead:
 //     the document and the local modules the prefilter scanned or the model
 //     loaded). When a file changes, in the editor or on disk, the open
@@ -38,8 +43,7 @@
 //     configuration is reloaded and every open document checked again.
 //
 // Positions are UTF-16 unless the client offers UTF-8
-// (general.positionEncodings). Notebooks are not synchronized
-// (notebookDocument/*): the checker does not read .ipynb files yet.
+// (general.positionEncodings).
 package server
 
 import (
@@ -141,6 +145,7 @@ type session struct {
 	loaderErr error
 
 	docs    map[string]*document // open documents by path
+	cells   map[string]*cell     // open notebooks' cells by URI
 	results map[string]*result   // last check of each open document
 	timers  map[string]*time.Timer
 	queue   map[string]bool // documents to check
@@ -169,6 +174,7 @@ func newSession(opts Options) *session {
 		enc:       protocol.EncodingUTF16,
 		debounce:  DefaultDebounce,
 		docs:      map[string]*document{},
+		cells:     map[string]*cell{},
 		results:   map[string]*result{},
 		timers:    map[string]*time.Timer{},
 		queue:     map[string]bool{},
@@ -291,6 +297,30 @@ func (s *session) handle(ctx context.Context, req *jsonrpc2.Request) (result any
 			return nil, err
 		}
 		s.didClose(&p)
+	case protocol.MethodNotebookDidOpen:
+		var p protocol.DidOpenNotebookDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.notebookDidOpen(&p)
+	case protocol.MethodNotebookDidChange:
+		var p protocol.DidChangeNotebookDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		return nil, s.notebookDidChange(&p)
+	case protocol.MethodNotebookDidSave:
+		var p protocol.DidSaveNotebookDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.notebookDidSave(&p)
+	case protocol.MethodNotebookDidClose:
+		var p protocol.DidCloseNotebookDocumentParams
+		if err := params(req, &p); err != nil {
+			return nil, err
+		}
+		s.notebookDidClose(&p)
 	case protocol.MethodCodeAction:
 		var p protocol.CodeActionParams
 		if err := params(req, &p); err != nil {
@@ -372,6 +402,7 @@ func (s *session) initialize(p *protocol.InitializeParams) (*protocol.Initialize
 	c.PositionEncoding = s.enc
 	c.TextDocumentSync = protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.SyncIncremental}
 	c.CodeActionProvider.CodeActionKinds = []string{protocol.KindQuickFix, protocol.KindFixAll}
+	c.NotebookDocumentSync = notebookSync()
 	c.Workspace.WorkspaceFolders.Supported = true
 	c.Workspace.WorkspaceFolders.ChangeNotifications = true
 	return res, nil
@@ -452,16 +483,23 @@ func (s *session) didChange(p *protocol.DidChangeTextDocumentParams) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[path]
-	if d == nil {
-		return nil // not a document the server checks
+	if d == nil || d.nb != nil {
+		return nil // not a document the server checks, or a notebook
 	}
 	if err := d.apply(p.ContentChanges, s.enc); err != nil {
 		return err
 	}
 	d.version = p.TextDocument.Version
+	s.scheduleLocked(path)
+	return nil
+}
+
+// scheduleLocked checks a changed document once the editor has been quiet
+// for the debounce delay.
+func (s *session) scheduleLocked(path string) {
 	if s.debounce <= 0 {
 		s.enqueueLocked(path)
-		return nil
+		return
 	}
 	if t := s.timers[path]; t != nil {
 		t.Stop()
@@ -477,7 +515,6 @@ func (s *session) didChange(p *protocol.DidChangeTextDocumentParams) error {
 		}
 	})
 	s.timers[path] = t
-	return nil
 }
 
 func (s *session) didSave(p *protocol.DidSaveTextDocumentParams) {
@@ -491,7 +528,7 @@ func (s *session) didSave(p *protocol.DidSaveTextDocumentParams) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.docs[path] != nil {
+	if d := s.docs[path]; d != nil && d.nb == nil {
 		s.enqueueLocked(path)
 	}
 }
@@ -503,9 +540,14 @@ func (s *session) didClose(p *protocol.DidCloseTextDocumentParams) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.docs[path] == nil {
+	if d := s.docs[path]; d == nil || d.nb != nil {
 		return
 	}
+	s.closeLocked(path)
+}
+
+// closeLocked forgets an open document and its last check.
+func (s *session) closeLocked(path string) {
 	if t := s.timers[path]; t != nil {
 		t.Stop()
 		delete(s.timers, path)
@@ -610,30 +652,50 @@ func within(path, dir string) bool {
 }
 
 // result is the last check of an open document.
+//
+// Its findings and problems are keyed by path, or, in a notebook, by the
+// URI of the cell they are in (notebook.go), their lines and columns the
+// cell's.
 type result struct {
-	// versions are the versions of the open documents the run read, by
-	// path: the findings' positions hold for those versions.
+	// versions are the versions of the open documents and notebook cells
+	// the run read, by key: the findings' positions hold for those
+	// versions.
 	versions map[string]int
 	// read are the files the run read (analyzer.Result.FilesRead).
 	read map[string]bool
 	// findings are the unsuppressed findings, paths made absolute.
 	findings []finding.Finding
-	// errors are the run's tool errors about the document itself.
-	errors []finding.ToolError
+	// problems are the document's syntax errors and the tool errors about
+	// it.
+	problems []problem
 	// config are the configuration errors the run met (and other files'
 	// problems), for the user's attention.
 	config []string
 }
 
-// paths lists the files the result has findings in.
+// problem is a diagnostic of a checked document that is not a finding.
+type problem struct {
+	finding.Location // Path is the key
+	severity         int
+	code             string
+	message          string
+}
+
+// paths lists the keys the result has findings or problems in.
 func (r *result) paths() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, f := range r.findings {
-		if !seen[f.Path] {
-			seen[f.Path] = true
-			out = append(out, f.Path)
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
+	}
+	for _, f := range r.findings {
+		add(f.Path)
+	}
+	for _, p := range r.problems {
+		add(p.Path)
 	}
 	sort.Strings(out)
 	return out

@@ -159,7 +159,7 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Strings(extra)
 	isFile := newDirCache().IsFile
 	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
-		model.Options{Roots: pol.Roots, ExtraInitializers: extra})
+		model.Options{Roots: pol.Roots, ExtraInitializers: extra, Notebook: pol.Notebook})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
 
 	files := checked

@@ -1,7 +1,8 @@
 -- A headless Neovim 0.7 session that drives `cudaforklint server` as a user
 -- would (.ci/nvim-lsp-test.sh runs it): open a hazard, wait for the
 -- diagnostic at the right range, apply the quick fix, check the buffer,
--- break the file again, edit it clean by hand and see the diagnostic go.
+-- break the file again, edit it clean by hand and see the diagnostic go;
+-- type a syntax error and see it reported, then repaired.
 --
 -- Environment: CFL_BIN (the cudaforklint binary), CFL_WORKSPACE (a copy of
 -- testdata/lsp/workspace), CFL_RESULT (where the JSON report goes).
@@ -88,6 +89,22 @@ local function run()
   vim.api.nvim_buf_set_lines(bufnr, 10, 11, true, { '    pass' })
   wait_diagnostics(function(ds) return #ds == 0 end, 'diagnostic gone after the clean edit')
   step('diagnostic gone after a clean edit')
+
+  -- 4. A syntax error typed in: an error coded SyntaxError from where the
+  -- parser's error recovery puts it (within the statement; where exactly
+  -- depends on the code around it) to the end of the line; gone once the
+  -- line parses.
+  vim.api.nvim_buf_set_lines(bufnr, 10, 11, true, { '    x = 1 +* 2' })
+  local se = wait_diagnostics(function(ds) return #ds > 0 end, 'syntax error after a broken edit')
+  local s = se[1]
+  if #se ~= 1 or code_of(s) ~= 'SyntaxError' or s.lnum ~= 10 or s.col < 4 or s.col >= 14 or s.end_col ~= 14
+      or s.severity ~= vim.diagnostic.severity.ERROR then
+    error('unexpected diagnostics for the syntax error: ' .. vim.inspect(se))
+  end
+  step('syntax error published', { code = code_of(s), lnum = s.lnum, col = s.col, end_col = s.end_col })
+  vim.api.nvim_buf_set_lines(bufnr, 10, 11, true, { '    x = 1 + 2' })
+  wait_diagnostics(function(ds) return #ds == 0 end, 'syntax error gone after the repair')
+  step('syntax error gone after the repair')
 
   vim.lsp.stop_client(id)
   report.ok = true

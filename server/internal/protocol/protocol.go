@@ -1,8 +1,9 @@
 // Package protocol is the subset of the Language Server Protocol 3.17 that
 // cudaforklint's server speaks, written from the specification
 // (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/).
-// Type names, field names and JSON keys are the specification's; optional
-// fields the server never reads or writes are left out. The JSON-RPC layer
+// Type names, field names and JSON keys are the specification's (the
+// notebook change event's inline types are named after their fields);
+// optional fields the server never reads or writes are left out. The JSON-RPC layer
 // is github.com/sourcegraph/jsonrpc2's.
 package protocol
 
@@ -24,6 +25,10 @@ const (
 	MethodDidChangeFolders      = "workspace/didChangeWorkspaceFolders"
 	MethodRegisterCapability    = "client/registerCapability"
 	MethodShowMessage           = "window/showMessage"
+	MethodNotebookDidOpen       = "notebookDocument/didOpen"
+	MethodNotebookDidChange     = "notebookDocument/didChange"
+	MethodNotebookDidSave       = "notebookDocument/didSave"
+	MethodNotebookDidClose      = "notebookDocument/didClose"
 )
 
 // JSON-RPC error codes the server returns (LSP's ErrorCodes).
@@ -63,6 +68,16 @@ const MessageError = 1
 // workspace/didChangeWatchedFiles (1 is created, 3 deleted: the server
 // treats all three alike).
 const FileChanged = 2
+
+// Notebook cell kinds (NotebookCellKind).
+const (
+	CellKindMarkup = 1
+	CellKindCode   = 2
+)
+
+// NotebookTypeJupyter is the notebook type of Jupyter notebooks (VS Code's
+// name for them).
+const NotebookTypeJupyter = "jupyter-notebook"
 
 // SyncIncremental is the text document sync kind in which didChange sends
 // the edited ranges.
@@ -133,7 +148,10 @@ type ServerCapabilities struct {
 	PositionEncoding   string                  `json:"positionEncoding"`
 	TextDocumentSync   TextDocumentSyncOptions `json:"textDocumentSync"`
 	CodeActionProvider CodeActionOptions       `json:"codeActionProvider"`
-	Workspace          struct {
+	// NotebookDocumentSync says which notebooks the client syncs
+	// through notebookDocument/* (LSP 3.17).
+	NotebookDocumentSync *NotebookDocumentSyncOptions `json:"notebookDocumentSync,omitempty"`
+	Workspace            struct {
 		WorkspaceFolders struct {
 			Supported           bool `json:"supported"`
 			ChangeNotifications bool `json:"changeNotifications"`
@@ -300,4 +318,105 @@ type FileSystemWatcher struct {
 type ShowMessageParams struct {
 	Type    int    `json:"type"`
 	Message string `json:"message"`
+}
+
+// Notebook document synchronization (LSP 3.17). A client that syncs a
+// notebook sends its cells' text documents through these notifications,
+// not through textDocument/didOpen and the rest; diagnostics and code
+// actions still name each cell by its text document's URI.
+
+type NotebookDocumentSyncOptions struct {
+	NotebookSelector []NotebookSelector `json:"notebookSelector"`
+	Save             bool               `json:"save"`
+}
+
+// NotebookSelector selects notebooks by type and the cells of them to
+// sync, by language.
+type NotebookSelector struct {
+	Notebook *NotebookDocumentFilter `json:"notebook,omitempty"`
+	Cells    []NotebookCellLanguage  `json:"cells,omitempty"`
+}
+
+type NotebookDocumentFilter struct {
+	NotebookType string `json:"notebookType,omitempty"`
+	Scheme       string `json:"scheme,omitempty"`
+	Pattern      string `json:"pattern,omitempty"`
+}
+
+type NotebookCellLanguage struct {
+	Language string `json:"language"`
+}
+
+type NotebookDocument struct {
+	URI          string         `json:"uri"`
+	NotebookType string         `json:"notebookType"`
+	Version      int            `json:"version"`
+	Cells        []NotebookCell `json:"cells"`
+}
+
+type NotebookCell struct {
+	Kind     int    `json:"kind"`
+	Document string `json:"document"`
+}
+
+type DidOpenNotebookDocumentParams struct {
+	NotebookDocument  NotebookDocument   `json:"notebookDocument"`
+	CellTextDocuments []TextDocumentItem `json:"cellTextDocuments"`
+}
+
+type VersionedNotebookDocumentIdentifier struct {
+	Version int    `json:"version"`
+	URI     string `json:"uri"`
+}
+
+type NotebookDocumentIdentifier struct {
+	URI string `json:"uri"`
+}
+
+type DidChangeNotebookDocumentParams struct {
+	NotebookDocument VersionedNotebookDocumentIdentifier `json:"notebookDocument"`
+	Change           NotebookDocumentChangeEvent         `json:"change"`
+}
+
+// NotebookDocumentChangeEvent leaves out the metadata change: the server
+// does not read notebook metadata.
+type NotebookDocumentChangeEvent struct {
+	Cells *NotebookDocumentCellChanges `json:"cells,omitempty"`
+}
+
+// NotebookDocumentCellChanges is the event's `cells`.
+type NotebookDocumentCellChanges struct {
+	Structure   *NotebookCellStructureChange `json:"structure,omitempty"`
+	Data        []NotebookCell               `json:"data,omitempty"`
+	TextContent []NotebookCellTextChange     `json:"textContent,omitempty"`
+}
+
+// NotebookCellStructureChange is `cells.structure`: the splice of the cell
+// array, and the cells' text documents opened and closed with it.
+type NotebookCellStructureChange struct {
+	Array    NotebookCellArrayChange  `json:"array"`
+	DidOpen  []TextDocumentItem       `json:"didOpen,omitempty"`
+	DidClose []TextDocumentIdentifier `json:"didClose,omitempty"`
+}
+
+// NotebookCellArrayChange replaces DeleteCount cells from Start with Cells.
+type NotebookCellArrayChange struct {
+	Start       int            `json:"start"`
+	DeleteCount int            `json:"deleteCount"`
+	Cells       []NotebookCell `json:"cells,omitempty"`
+}
+
+// NotebookCellTextChange is one element of `cells.textContent`.
+type NotebookCellTextChange struct {
+	Document VersionedTextDocumentIdentifier  `json:"document"`
+	Changes  []TextDocumentContentChangeEvent `json:"changes"`
+}
+
+type DidSaveNotebookDocumentParams struct {
+	NotebookDocument NotebookDocumentIdentifier `json:"notebookDocument"`
+}
+
+type DidCloseNotebookDocumentParams struct {
+	NotebookDocument  NotebookDocumentIdentifier `json:"notebookDocument"`
+	CellTextDocuments []TextDocumentIdentifier   `json:"cellTextDocuments"`
 }
