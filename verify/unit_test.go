@@ -321,11 +321,20 @@ func TestPickCompiler(t *testing.T) {
 }
 
 func TestEndFromStatus(t *testing.T) {
-	if e := endFromStatus(syscall.WaitStatus(134), 0); e.Kind != EndSignaled || e.Signal != syscall.SIGABRT || !e.Core {
-		t.Errorf("%+v", e)
-	}
-	if e := endFromStatus(syscall.WaitStatus(3<<8), 0); e.Kind != EndExited || e.Code != 3 {
-		t.Errorf("%+v", e)
+	for _, tc := range []struct {
+		status int
+		want   End
+	}{
+		{0, End{Kind: EndExited, Code: 0}},
+		{3 << 8, End{Kind: EndExited, Code: 3}},
+		{255 << 8, End{Kind: EndExited, Code: 255}},
+		{134, End{Kind: EndSignaled, Signal: syscall.SIGABRT, Core: true}}, // 0x80 | 6
+		{9, End{Kind: EndSignaled, Signal: syscall.SIGKILL}},
+		{0x137f, End{}}, // stopped by SIGSTOP: not an end
+	} {
+		if got := endFromStatus(tc.status, 0); got != tc.want {
+			t.Errorf("endFromStatus(%#x) = %+v, want %+v", tc.status, got, tc.want)
+		}
 	}
 }
 
