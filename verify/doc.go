@@ -2,7 +2,10 @@
 // runs the program under a native fork-tracking CUDA wrapper and reports, with evidence, what
 // really happened: which process initialized CUDA and from which Python line, which processes
 // were forked from it, and what their CUDA calls returned or how they ended. It then confirms or
-// refutes the static findings for the same scripts.
+// refutes the static findings for the same scripts. It runs on Linux only (run_unix.go): the
+// wrapper is a shared library the dynamic loader preloads, and the process tree is read from
+// /proc. Elsewhere the package builds, so that the rest of the tool ships for Windows, and Run
+// returns ErrNeedsLinux (run_other.go).
 //
 // # The wrapper
 //
