@@ -2,13 +2,20 @@
 // runs the program under a native fork-tracking CUDA wrapper and reports, with evidence, what
 // really happened: which process initialized CUDA and from which Python line, which processes
 // were forked from it, and what their CUDA calls returned or how they ended. It then confirms or
-// refutes the static findings for the same scripts.
+// refutes the static findings for the same scripts. It runs on Linux only (run_unix.go): the
+// wrapper is a shared library the dynamic loader preloads, and the process tree is read from
+// /proc. Elsewhere the package builds, so that the rest of the tool ships for Windows, and Run
+// returns ErrNeedsLinux (run_other.go).
 //
 // # The wrapper
 //
-// shim/cudaforkshim.c, embedded in the binary and built once with the C compiler into the user
-// cache directory (keyed by the source's hash; see EnsureShim), or given prebuilt with --shim. It
-// is preloaded (LD_PRELOAD, appended to any value already set) into the program and inherited by
+// shim/cudaforkshim.c, embedded in the binary as C source. Where it comes from at run time, in
+// EnsureShim's order: --shim PATH, a prebuilt ELF the user names; in release binaries (built by
+// scripts/release with -tags prebuiltshim, shim_prebuilt.go), the wrapper compiled at release
+// time for the binary's platform, carried in the binary and written to the user cache directory,
+// used only when it was built from this binary's source (its ShimKey matches); otherwise, in a
+// plain `go build` or `go install`, it is built once with the C compiler into the user cache
+// directory (keyed by the source's hash and flags, ShimKey). It is preloaded (LD_PRELOAD, appended to any value already set) into the program and inherited by
 // every process it starts. It interposes dlsym and what cuGetProcAddress hands out (to wrap
 // cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit (exit
 // statuses), the exec family (so that an image that never loads it is seen to be missing) and
@@ -65,7 +72,9 @@
 //
 // What the wrapper did not see is part of the tree too (Report.BlindSpots): an exec record with
 // no start record after it (Process.Lost: the new environment dropped the wrapper, or the program
-// is statically linked or setuid); a wait record for a pid with no record at all (Process.Unseen:
+// is statically linked or setuid; an exec of the system's ldconfig, which ctypes.util.find_library
+// runs with an environment of LC_ALL and LANG alone, is no blind spot: it runs none of the
+// program's code and loads no CUDA); a wait record for a pid with no record at all (Process.Unseen:
 // posix_spawn or clone of a program without it); and a root with no record (a stand-in Unseen
 // root: the command never loaded the wrapper, e.g. a static interpreter or a --shim that is not
 // the wrapper; the dynamic loader's complaint, when the program printed one, says why).
@@ -88,8 +97,10 @@
 // ("confirmed", "not observed", and "refuted" for a static CFL003, which says no child touches
 // CUDA, beside a runtime CFL001 whose child did) and adds runtime findings nothing matched
 // ("runtime only"). judgeReimports gives static CFL004 and CFL005 findings their status from the
-// children that import the main module again (spawn, forkserver before 3.13.8): CFL004 is
-// confirmed by such a child's cuInit from the top level of the finding's file, CFL005 by such a
+// children that import the main module again (spawn, forkserver before 3.13.8) — the finding's
+// own file, or the main module its Related chain starts from when the finding is in a module the
+// main module imports at its top level: CFL004 is confirmed by such a child's cuInit from the top
+// level of the finding's file, CFL005 by such a
 // child that failed while the program printed multiprocessing's "bootstrapping phase" error.
 //
 // # Children that fail

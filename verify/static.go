@@ -204,7 +204,7 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 		}
 		var ran []*Process // the children that re-imported this finding's file
 		for _, k := range kids {
-			if s := mainScript(k); s == "" || sameFile(s, f.Path, cwd) {
+			if s := mainScript(k); s == "" || importsAtTopLevel(*f, s, cwd) {
 				ran = append(ran, k)
 			}
 		}
@@ -252,6 +252,21 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 				"the program printed multiprocessing's error: a process was started before the current process had finished its bootstrapping phase")...)
 		}
 	}
+}
+
+// importsAtTopLevel reports whether running script as the main module runs f's file at import
+// time: the file is the script itself, or a module the script imports at its top level, which
+// the finding's Related chain starts from ("Imports `helper`" at main.py).
+func importsAtTopLevel(f finding.Finding, script, cwd string) bool {
+	if sameFile(script, f.Path, cwd) {
+		return true
+	}
+	for _, r := range f.Related {
+		if sameFile(script, r.Path, cwd) {
+			return true
+		}
+	}
+	return false
 }
 
 // topLevelInit is the first cuInit call of p whose stack runs through the top level (<module>)

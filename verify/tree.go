@@ -266,7 +266,7 @@ func BuildTree(events []Event, rootPID int) *Tree {
 				c = &Process{PID: e.Child, PPID: e.PID, Parent: live[e.PID], Unseen: true}
 				add(c)
 			}
-			c.End = endFromStatus(syscall.WaitStatus(*e.Status), e.T)
+			c.End = endFromStatus(*e.Status, e.T)
 			c.End.Source = "wait"
 		case "exit":
 			if p := live[e.PID]; p != nil && e.Code != nil && p.End.Kind == EndUnknown {
@@ -300,12 +300,18 @@ func BuildTree(events []Event, rootPID int) *Tree {
 	return t
 }
 
-func endFromStatus(ws syscall.WaitStatus, t int64) End {
+// endFromStatus decodes a wait status as Linux lays it out (the wrapper's wait records, and the
+// root's own, are Linux's): the exit code in bits 8-15 when the low 7 bits are 0; else, unless
+// they are 0x7f (stopped), the signal in them and the core-dump flag in bit 7. Decoded here
+// rather than by syscall.WaitStatus, which is another type on Windows, so that the package builds
+// there (Run does not run there).
+func endFromStatus(status int, t int64) End {
+	sig := status & 0x7f
 	switch {
-	case ws.Exited():
-		return End{Kind: EndExited, Code: ws.ExitStatus(), T: t}
-	case ws.Signaled():
-		return End{Kind: EndSignaled, Signal: ws.Signal(), Core: ws.CoreDump(), T: t}
+	case sig == 0:
+		return End{Kind: EndExited, Code: (status >> 8) & 0xff, T: t}
+	case sig != 0x7f:
+		return End{Kind: EndSignaled, Signal: syscall.Signal(sig), Core: status&0x80 != 0, T: t}
 	}
 	return End{T: t}
 }

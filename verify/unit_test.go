@@ -321,11 +321,20 @@ func TestPickCompiler(t *testing.T) {
 }
 
 func TestEndFromStatus(t *testing.T) {
-	if e := endFromStatus(syscall.WaitStatus(134), 0); e.Kind != EndSignaled || e.Signal != syscall.SIGABRT || !e.Core {
-		t.Errorf("%+v", e)
-	}
-	if e := endFromStatus(syscall.WaitStatus(3<<8), 0); e.Kind != EndExited || e.Code != 3 {
-		t.Errorf("%+v", e)
+	for _, tc := range []struct {
+		status int
+		want   End
+	}{
+		{0, End{Kind: EndExited, Code: 0}},
+		{3 << 8, End{Kind: EndExited, Code: 3}},
+		{255 << 8, End{Kind: EndExited, Code: 255}},
+		{134, End{Kind: EndSignaled, Signal: syscall.SIGABRT, Core: true}}, // 0x80 | 6
+		{9, End{Kind: EndSignaled, Signal: syscall.SIGKILL}},
+		{0x137f, End{}}, // stopped by SIGSTOP: not an end
+	} {
+		if got := endFromStatus(tc.status, 0); got != tc.want {
+			t.Errorf("endFromStatus(%#x) = %+v, want %+v", tc.status, got, tc.want)
+		}
 	}
 }
 
@@ -422,6 +431,34 @@ func TestBuildTreeExecsAndKills(t *testing.T) {
 	tr = BuildTree(orphan, 20)
 	if !tr.Root.Unseen || tr.Root.PID != 20 || len(tr.Root.Children) != 1 || tr.Root.Children[0].PID != 21 || len(tr.All) != 2 {
 		t.Errorf("stand-in root %+v", tr.Root)
+	}
+}
+
+// TestSystemToolsAreNoBlindSpot: ctypes.util.find_library's `ldconfig -p`, exec'd with an
+// environment without the wrapper, leaves nothing unseen; any other program exec'd that way does.
+func TestSystemToolsAreNoBlindSpot(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		keeps int
+		blind bool
+	}{
+		{"/sbin/ldconfig", 0, false},
+		{"/usr/sbin/ldconfig.real", 0, false},
+		{"/sbin/ldconfig", 1, true}, // kept the wrapper yet never started: static or setuid, not ctypes
+		{"/tmp/ldconfig", 0, true},
+		{"/usr/bin/python3", 0, true},
+	} {
+		evs := []Event{
+			{Ev: "start", PID: 10, PPID: 1, T: 1, Argv: []string{"/usr/bin/python3", "m.py"}, Cwd: "/w", St: 500},
+			{Ev: "fork", PID: 11, PPID: 10, T: 2, CUDA: ip(-1), St: 501},
+			{Ev: "exec", PID: 11, PPID: 10, T: 3, Path: tc.path, Keeps: ip(tc.keeps), Argv: []string{tc.path, "-p"}},
+			{Ev: "wait", PID: 10, T: 4, Child: 11, Status: ip(0)},
+			{Ev: "exit", PID: 10, T: 5, Code: ip(0)},
+		}
+		blind := blindSpots(BuildTree(evs, 10), nil)
+		if got := len(blind) == 1 && blind[0].PID == 11; got != tc.blind || len(blind) > 1 {
+			t.Errorf("exec of %s (keeps %d): blind spots %+v, want one: %v", tc.path, tc.keeps, blind, tc.blind)
+		}
 	}
 }
 

@@ -36,6 +36,8 @@ func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
 			out = append(out, BlindSpot{PID: p.PID, Why: fmt.Sprintf(
 				"%s reaped child %d (%s), which never loaded the wrapper (started by posix_spawn or clone with an environment without it, or a statically linked program)",
 				parent, p.PID, endText(p.End))})
+		case p.Lost != nil && !p.Lost.Keeps && systemTools[p.Lost.Path]:
+			// Not seen, and nothing to see: the tree still shows it as not seen.
 		case p.Lost != nil:
 			x := p.Lost
 			why := fmt.Sprintf("process %d exec'd %s, which never loaded the wrapper (a statically linked or setuid program)", p.PID, x.Path)
@@ -46,6 +48,19 @@ func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
 		}
 	}
 	return out
+}
+
+// systemTools are the programs a run may exec with an environment that drops the wrapper and
+// still pass: they run none of the program's code and load no CUDA library. Python's
+// ctypes.util.find_library runs `/sbin/ldconfig -p` with an environment of LC_ALL and LANG alone,
+// and cupy, numba-cuda and cuda.core call it when they are imported; on the H200 (2026-12-02) that
+// made every clean run of theirs "not verified". Only the system's own paths count: a program
+// that merely calls itself ldconfig is still a blind spot.
+var systemTools = map[string]bool{
+	"/sbin/ldconfig":          true,
+	"/sbin/ldconfig.real":     true, // Debian and Ubuntu: /sbin/ldconfig is a script that execs it
+	"/usr/sbin/ldconfig":      true,
+	"/usr/sbin/ldconfig.real": true,
 }
 
 // ChildFailure is a process that ran the program's own code, other than the root, and failed:

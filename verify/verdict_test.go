@@ -176,6 +176,40 @@ func TestTopLevelInitRerunsInSpawnChild(t *testing.T) {
 	}
 }
 
+// TestImportedInitRerunsInSpawnChild is CFL004 where the main module initializes CUDA through a
+// module it imports at its top level: the finding is at that module, its Related chain starts at
+// the main module, and the spawn child that imports the main module again runs the module's top
+// level too. (On the H200 this was "not observed": only children whose main script was the
+// finding's own file counted.)
+func TestImportedInitRerunsInSpawnChild(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	initLine := e.marker(t, "preload_init.py", "init")
+	importLine := e.marker(t, "spawn_import_init.py", "import")
+	helper := filepath.Join("testdata", "py", "preload_init.py")
+	main := filepath.Join("testdata", "py", "spawn_import_init.py")
+	static := func([]string) ([]finding.Finding, error) {
+		return []finding.Finding{{
+			Code:     "CFL004",
+			Location: finding.Location{Path: helper, Start: finding.Position{Line: initLine}},
+			Related: []finding.Related{
+				{Location: finding.Location{Path: main, Start: finding.Position{Line: importLine}}, Message: "Imports `preload_init`"},
+				{Location: finding.Location{Path: helper, Start: finding.Position{Line: initLine}}, Message: "CUDA is initialized here"},
+			},
+		}}, nil
+	}
+	rep, res := e.wrapped(t, Options{Command: []string{e.python, "spawn_import_init.py"}, Static: static, Timeout: time.Minute})
+	f := one(t, rep, "CFL004")
+	if f.Status != StatusConfirmed {
+		t.Errorf("CFL004 status %q, want confirmed; evidence %q", f.Status, f.Evidence)
+	}
+	wantEvidence(t, f, `child \d+ \(python3 (-\S+ )*-c from multiprocessing.spawn.*\) ran preload_init.py's top level again and called cuInit at preload_init.py:`+
+		strconv.Itoa(initLine)+`: CUDA_SUCCESS \(0\)`)
+	if rep.ExitCode() != ExitClean || !strings.Contains(res.stdout, "CHILD_EXIT 0") {
+		t.Errorf("exit code %d, stdout %q: CFL004 is a warning and nothing failed", rep.ExitCode(), res.stdout)
+	}
+}
+
 func TestProcessStartAtImport(t *testing.T) {
 	t.Parallel()
 	e := setup(t)

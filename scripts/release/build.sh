@@ -6,7 +6,7 @@
 #
 #   scripts/release/build.sh [-out DIR] [linux/amd64] [linux/arm64] [windows/amd64]
 #
-# Default: linux/amd64 and linux/arm64. It needs Go and, per platform, a C
+# Default: all three. It needs Go and, per platform, a C
 # compiler: the host's for the host, else Debian's cross compilers
 # (apt-get install gcc-aarch64-linux-gnu gcc-mingw-w64-x86-64).
 set -euo pipefail

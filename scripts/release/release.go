@@ -7,7 +7,7 @@
 //
 //	go run ./scripts/release/release.go [-out dist] [PLATFORM ...]
 //
-// PLATFORMs are linux/amd64 and linux/arm64 (the default) and windows/amd64. Per platform:
+// PLATFORMs are linux/amd64, linux/arm64 and windows/amd64 (all three by default). Per platform:
 //
 //  1. Linux: the verify wrapper is built with the platform's C compiler, bound to old glibc
 //     symbol versions, and checked (scripts/release/artifact); it is written to verify/prebuilt/
@@ -65,7 +65,7 @@ var platforms = []platform{
 	{"windows", "amd64", "x86_64-w64-mingw32-gcc", "gcc-mingw-w64-x86-64"},
 }
 
-var defaultPlatforms = []string{"linux/amd64", "linux/arm64"}
+var defaultPlatforms = []string{"linux/amd64", "linux/arm64", "windows/amd64"}
 
 func (p platform) String() string { return p.goos + "/" + p.goarch }
 
