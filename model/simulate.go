@@ -30,46 +30,37 @@ type simState struct {
 	inits []*InitRecord
 	// sure holds the sites of the initializations that happened on every
 	// path here (the others only may have).
-	sure map[Site]bool
+	sure cowSet[Site]
 	methodState
 	defaultCUDA bool
 	preload     map[string][]string
 	nvml        bool
-	imported    map[*Module]bool
-	startedOnce map[*Object]bool
+	imported    cowSet[*Module]
+	startedOnce cowSet[*Object]
 	phase       Phase
 }
 
 func newState() *simState {
 	return &simState{
 		methodState: newMethodState(),
-		sure:        map[Site]bool{},
+		sure:        newCowSet[Site](),
 		preload:     map[string][]string{},
-		imported:    map[*Module]bool{},
-		startedOnce: map[*Object]bool{},
+		imported:    newCowSet[*Module](),
+		startedOnce: newCowSet[*Object](),
 	}
 }
 
 func (s *simState) clone() *simState {
 	c := *s
 	c.inits = append([]*InitRecord(nil), s.inits...)
-	c.sure = make(map[Site]bool, len(s.sure))
-	for k := range s.sure {
-		c.sure[k] = true
-	}
+	c.sure = s.sure.share()
 	c.methodState = s.methodState.clone()
 	c.preload = make(map[string][]string, len(s.preload))
 	for k, v := range s.preload {
 		c.preload[k] = v
 	}
-	c.imported = make(map[*Module]bool, len(s.imported))
-	for k, v := range s.imported {
-		c.imported[k] = v
-	}
-	c.startedOnce = make(map[*Object]bool, len(s.startedOnce))
-	for k, v := range s.startedOnce {
-		c.startedOnce[k] = v
-	}
+	c.imported = s.imported.share()
+	c.startedOnce = s.startedOnce.share()
 	return &c
 }
 
@@ -84,27 +75,15 @@ func (s *simState) join(others ...*simState) {
 				s.inits = append(s.inits, r)
 			}
 		}
-		for k := range s.sure {
-			if !o.sure[k] {
-				delete(s.sure, k)
-			}
-		}
+		s.sure.intersect(o.sure)
 		s.methodState.join(o.methodState)
 		s.defaultCUDA = s.defaultCUDA || o.defaultCUDA
 		for k, v := range o.preload {
 			s.preload[k] = appendUnique(s.preload[k], v...)
 		}
 		s.nvml = s.nvml && o.nvml
-		for k := range s.imported {
-			if !o.imported[k] {
-				delete(s.imported, k)
-			}
-		}
-		for k := range s.startedOnce {
-			if !o.startedOnce[k] {
-				delete(s.startedOnce, k)
-			}
-		}
+		s.imported.intersect(o.imported)
+		s.startedOnce.intersect(o.startedOnce)
 	}
 }
 
@@ -248,7 +227,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 				return
 			}
 		}
-		st.sure[e.site] = true
+		st.sure.add(e.site)
 		if hasInit(st.inits, e.site) {
 			return
 		}
@@ -277,10 +256,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.stack = s.stack[:len(s.stack)-1]
 	case effStart:
 		if e.once {
-			if st.startedOnce[e.obj] {
+			if st.startedOnce.has(e.obj) {
 				return
 			}
-			st.startedOnce[e.obj] = true
+			st.startedOnce.add(e.obj)
 		}
 		s.start(e.obj, e.site, st)
 	case effPendingStart:
@@ -294,10 +273,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 		// loader's only once.
 		for _, o := range s.loaders(e.src) {
 			if o.Persistent {
-				if st.startedOnce[o] {
+				if st.startedOnce.has(o) {
 					continue
 				}
-				st.startedOnce[o] = true
+				st.startedOnce.add(o)
 			}
 			s.start(o, e.site, st)
 		}
@@ -316,10 +295,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 	case effNVMLRestore:
 		st.nvml = false
 	case effImport:
-		if st.imported[e.mod] || len(s.chain) >= maxCallDepth {
+		if st.imported.has(e.mod) || len(s.chain) >= maxCallDepth {
 			return
 		}
-		st.imported[e.mod] = true
+		st.imported.add(e.mod)
 		if !e.mod.topFacts().relevant {
 			return
 		}
@@ -427,7 +406,7 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 			}
 		}
 		for _, r := range st.inits {
-			if st.sure[r.Site] {
+			if st.sure.has(r.Site) {
 				return r
 			}
 		}
