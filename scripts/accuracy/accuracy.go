@@ -349,6 +349,11 @@ func (r *report) render() string {
 	p("**debatable** (real only under conditions the code does not settle). Precision is true / (true + false).\n")
 	p("The known hazards are the real ones found by hunting with greps for process starts (and by reading\n")
 	p("the notebooks); each row says whether the tool reports it. How to regenerate: `scripts/accuracy/README.md`.\n\n")
+	p("How the judging was done: every finding of a default rule was read in the repository. The off-by-default\n")
+	p("benign rules (CFL003, CFL006; 239 findings) were judged by the children's verdict the message states —\n")
+	p("true when the model read the children's code and found it on the CPU, debatable when it could not see it —\n")
+	p("with a sample read in each repository. The repositories marked *held out* were first run on 2026-12-02,\n")
+	p("after the model changes of issue #9; the others were the development set those changes were tuned on.\n\n")
 	p("Generated %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 
 	var all, def tally
