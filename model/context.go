@@ -235,6 +235,13 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 		c.params[paramBinding(f, 0)] = []Value{{Kind: VInstance, Class: v.Self, Self: v.Self, Env: v.Env}}
 		worth = worth || v.Env != nil
 		i = 1
+	} else if f.Class != nil && len(ps) > 0 && ps[0].Kind == syntax.ParamNormal && isClassMethod(f) {
+		// Klass.method(x) on a classmethod: cls is the class, not x
+		// (fairseq's Binarizer.multiprocess_dataset hands its Pool
+		// cls._binarize_chunk_and_finalize).
+		c.params[paramBinding(f, 0)] = []Value{{Kind: VInstance, Class: f.Class, Self: f.Class}}
+		c.outer = v.Env
+		i = 1
 	} else {
 		c.outer = v.Env
 		worth = worth || v.Env != nil

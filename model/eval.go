@@ -400,6 +400,17 @@ func unpack(vs []Value, idx []int) []Value {
 	return vs
 }
 
+// isClassMethod reports whether f is decorated with @classmethod: its first
+// parameter is the class however it is called.
+func isClassMethod(f *Function) bool {
+	for _, d := range f.Decorators {
+		if n, ok := d.(*syntax.Name); ok && n.ID == "classmethod" {
+			return true
+		}
+	}
+	return false
+}
+
 func isStatic(f *Function) bool {
 	for _, d := range f.Decorators {
 		if n, ok := d.(*syntax.Name); ok && n.ID == "staticmethod" {
