@@ -64,40 +64,8 @@ git -C "$hook" commit -q -m snapshot
 # The project the hook runs on.
 proj=$tmp/project
 mkdir -p "$proj"
-cat >"$proj/hazard.py" <<'PY'
-import multiprocessing as mp
-
-import torch
-
-
-def work():
-    torch.zeros(1, device="cuda")
-
-
-if __name__ == "__main__":
-    torch.cuda.init()
-    ctx = mp.get_context("fork")
-    p = ctx.Process(target=work)
-    p.start()
-    p.join()
-PY
-cat >"$proj/safe.py" <<'PY'
-import multiprocessing as mp
-
-import torch
-
-
-def work():
-    torch.zeros(1, device="cuda")
-
-
-if __name__ == "__main__":
-    torch.cuda.init()
-    ctx = mp.get_context("spawn")
-    p = ctx.Process(target=work)
-    p.start()
-    p.join()
-PY
+# The CI's hazard and its spawn look-alike (shared with wheel-test.sh).
+cp "$repo/testdata/ci/hazard.py" "$repo/testdata/ci/safe.py" "$proj/"
 printf 'def broken(:\n    pass\n' >"$proj/broken.py"
 echo "not python" >"$proj/notes.txt"
 cp "$repo/testdata/py/notebooks/hazard.ipynb" "$proj/hazard.ipynb"
@@ -106,22 +74,29 @@ git -C "$proj" add -A
 git -C "$proj" commit -q -m project
 
 fail=0
+# expect_hazard_found HOOK RC OUT: a run of HOOK on hazard.py and notes.txt
+# must fail, show a finding in hazard.py, and never be handed notes.txt
+# (types_or).
+expect_hazard_found() {
+	if [ "$2" -eq 0 ]; then
+		echo "precommit-test: FAIL: $1 passed on hazard.py" >&2
+		fail=1
+	elif ! grep -Eq 'hazard\.py:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$3"; then
+		echo "precommit-test: FAIL: $1 failed on hazard.py without showing a finding" >&2
+		fail=1
+	elif grep -q 'notes\.txt' <<<"$3"; then
+		echo "precommit-test: FAIL: notes.txt was passed to $1 (types_or not applied)" >&2
+		fail=1
+	fi
+}
+
 echo "== hazard.py: the hook must fail and show the finding"
 set +e
 out=$(cd "$proj" && pre-commit try-repo "$hook" cudaforklint --files hazard.py notes.txt --verbose 2>&1)
 rc=$?
 set -e
 echo "$out"
-if [ "$rc" -eq 0 ]; then
-	echo "precommit-test: FAIL: the hook passed on hazard.py" >&2
-	fail=1
-elif ! grep -Eq 'hazard\.py:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
-	echo "precommit-test: FAIL: the hook failed on hazard.py without showing a finding" >&2
-	fail=1
-elif grep -q 'notes\.txt' <<<"$out"; then
-	echo "precommit-test: FAIL: notes.txt was passed to the hook (types_or not applied)" >&2
-	fail=1
-fi
+expect_hazard_found "the hook" "$rc" "$out"
 
 echo "== hazard.ipynb: the hook must fail and show the finding in its cell"
 set +e
@@ -230,16 +205,7 @@ for config in index url; do
 	rc=$?
 	set -e
 	echo "$out"
-	if [ "$rc" -eq 0 ]; then
-		echo "precommit-test: FAIL: the wheel hook ($config) passed on hazard.py" >&2
-		fail=1
-	elif ! grep -Eq 'hazard\.py:[0-9]+:[0-9]+: CFL0[0-9]{2}' <<<"$out"; then
-		echo "precommit-test: FAIL: the wheel hook ($config) failed on hazard.py without showing a finding" >&2
-		fail=1
-	elif grep -q 'notes\.txt' <<<"$out"; then
-		echo "precommit-test: FAIL: notes.txt was passed to the wheel hook ($config)" >&2
-		fail=1
-	fi
+	expect_hazard_found "the wheel hook ($config)" "$rc" "$out"
 	echo "== cudaforklint-wheel ($config.yaml), safe.py: the hook must pass"
 	set +e
 	out=$(wheelhook "$config.yaml" "$links" --files safe.py --verbose)

@@ -93,23 +93,7 @@ if [ "$got" != "$tmp/venv/bin/cudaforklint" ]; then
 fi
 "${user[@]}" cudaforklint version
 
-cat >"$tmp/work/hazard.py" <<'PY'
-import multiprocessing as mp
-
-import torch
-
-
-def work():
-    torch.zeros(1, device="cuda")
-
-
-if __name__ == "__main__":
-    torch.cuda.init()
-    ctx = mp.get_context("fork")
-    p = ctx.Process(target=work)
-    p.start()
-    p.join()
-PY
+cp "$repo/testdata/ci/hazard.py" "$tmp/work/"
 sed 's/"fork"/"spawn"/' "$tmp/work/hazard.py" >"$tmp/work/safe.py"
 cat >"$tmp/work/fork_plain.py" <<'PY'
 import os
