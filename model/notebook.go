@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
@@ -52,19 +53,18 @@ func (s *simulator) notebookTarget(o *Object, rec *StartRecord) {
 // notebook and pickled by reference: functions and classes at a cell's top
 // level, and methods of those classes. Lambdas and nested functions are
 // left out: pickling them fails in the parent, notebook or not. A Manager
-// runs no code of the caller's, and os.fork pickles nothing. The
-// multiprocess family (datasets' map and filter with num_proc) pickles with
-// dill, which sends what __main__ defines by value: its children run the
-// notebook's functions without looking them up (the reason datasets chose
-// it; on the corpus this was 89 false CFL007 errors in
-// huggingface/notebooks).
+// runs no code of the caller's, and os.fork pickles nothing. A family that
+// pickles by value (multiprocess, under datasets' map and filter with
+// num_proc) sends what __main__ defines with the task: its children run the
+// notebook's functions without looking them up (on the corpus this was 89
+// false CFL007 errors in huggingface/notebooks).
 func NotebookTargets(o *Object) []Target {
 	switch o.Kind {
 	case ObjProcess, ObjPool, ObjExecutor, ObjLoader, ObjSpawn:
 	default:
 		return nil
 	}
-	if o.Method.Family == "multiprocess" {
+	if fam, ok := procapi.FamilyNamed(o.Method.Family); ok && fam.PicklesByValue {
 		return nil
 	}
 	var out []Target

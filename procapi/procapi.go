@@ -260,15 +260,30 @@ type Family struct {
 	Name string
 	// Modules export the family's API.
 	Modules []string
+	// PicklesByValue: the family pickles with dill, which sends functions
+	// and classes defined in __main__ by value, so a spawn or forkserver
+	// child never looks them up in its own __main__ (a notebook's functions
+	// work there).
+	PicklesByValue bool
 }
 
 var families = []Family{
 	{Name: "multiprocessing", Modules: []string{"torch.multiprocessing", "multiprocessing"}},
-	{Name: "multiprocess", Modules: []string{"multiprocess"}},
+	{Name: "multiprocess", Modules: []string{"multiprocess"}, PicklesByValue: true},
 }
 
 // Families returns the multiprocessing families.
 func Families() []Family { return families }
+
+// FamilyNamed returns the family called name.
+func FamilyNamed(name string) (Family, bool) {
+	for _, f := range families {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Family{}, false
+}
 
 // Rows returns every row, in table order.
 func Rows() []API { return rows }

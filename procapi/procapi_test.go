@@ -168,3 +168,23 @@ func TestRootsAndIdents(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilyNamed: multiprocess pickles with dill (by value), the standard
+// library's family by reference; an unknown name is no family.
+func TestFamilyNamed(t *testing.T) {
+	tests := []struct {
+		name    string
+		found   bool
+		byValue bool
+	}{
+		{"multiprocessing", true, false},
+		{"multiprocess", true, true},
+		{"billiard", false, false},
+	}
+	for _, tt := range tests {
+		f, ok := FamilyNamed(tt.name)
+		if ok != tt.found || f.PicklesByValue != tt.byValue {
+			t.Errorf("FamilyNamed(%q) = %+v, %v; want found %v, by value %v", tt.name, f, ok, tt.found, tt.byValue)
+		}
+	}
+}
