@@ -301,13 +301,9 @@ func (ev *evaluator) handed(args []procapi.Arg, c *syntax.Call, sc *Scope) argLi
 		vals := ev.expr(e, sc)
 		switch a.Binds {
 		case procapi.BindsArgs, procapi.BindsAfterIndex:
-			if len(vals) == 1 && vals[0].Kind == VList {
-				for _, el := range vals[0].Elems {
-					l.pos = append(l.pos, []Value{el})
-				}
-			} else {
-				l.complete = false
-			}
+			cols, ok := columns(vals)
+			l.pos = append(l.pos, cols...)
+			l.complete = l.complete && ok
 		case procapi.BindsKwargs:
 			if len(vals) == 1 && vals[0].Kind == VDict && !slicesContain(vals[0].Keys, "") {
 				for i, k := range vals[0].Keys {
@@ -319,27 +315,38 @@ func (ev *evaluator) handed(args []procapi.Arg, c *syntax.Call, sc *Scope) argLi
 		case procapi.BindsEach:
 			l.pos = append(l.pos, elemsOrUnknown(iterElems(vals)))
 		case procapi.BindsEachArgs:
-			var cols [][]Value
-			for _, el := range iterElems(vals) {
-				if el.Kind != VList {
-					l.complete = false
-					continue
-				}
-				for i, x := range el.Elems {
-					if i == len(cols) {
-						cols = append(cols, nil)
-					}
-					cols[i] = add(cols[i], x)
-				}
-			}
-			if len(cols) == 0 {
-				l.complete = false
-			}
+			cols, ok := columns(iterElems(vals))
 			l.pos = append(l.pos, cols...)
+			l.complete = l.complete && ok && len(cols) > 0
 		}
 	}
 	l.complete = l.complete && known
 	return l
+}
+
+// columns is what each position of an argument tuple can hold, given the
+// tuples (lists) it may be: one branch's `args = [f, q]`, another's
+// `args = [g, q]`, or the rows of a starmap's iterable. It is complete when
+// every value is a tuple and all have one length; otherwise a position may
+// hold what the model did not see.
+func columns(tuples []Value) (cols [][]Value, complete bool) {
+	complete = len(tuples) > 0
+	for _, t := range tuples {
+		if t.Kind != VList {
+			complete = false
+			continue
+		}
+		if len(cols) > 0 && len(t.Elems) != len(cols) {
+			complete = false
+		}
+		for i, x := range t.Elems {
+			if i == len(cols) {
+				cols = append(cols, nil)
+			}
+			cols[i] = add(cols[i], x)
+		}
+	}
+	return cols, complete
 }
 
 func elemsOrUnknown(vs []Value) []Value {
