@@ -112,7 +112,7 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 	defer func() { ev.depth-- }()
 	switch e := e.(type) {
 	case *syntax.Name:
-		return ev.name(e.ID, sc)
+		return ev.nameAt(e.ID, sc, e.Start)
 	case *syntax.Attribute:
 		return ev.attr(ev.expr(e.X, sc), e.Attr)
 	case *syntax.Call:
@@ -254,8 +254,12 @@ func lookup(name string, sc *Scope) []*Binding {
 	return nil
 }
 
-func (ev *evaluator) name(id string, sc *Scope) []Value {
-	bs := lookup(id, sc)
+func (ev *evaluator) name(id string, sc *Scope) []Value { return ev.nameAt(id, sc, -1) }
+
+// nameAt is the value of name id used at byte offset pos of sc's module
+// (-1: anywhere in sc): the values of the bindings that may reach it.
+func (ev *evaluator) nameAt(id string, sc *Scope, pos int) []Value {
+	bs := reaching(lookup(id, sc), id, sc, pos)
 	if len(bs) == 0 {
 		return unknown()
 	}

@@ -332,7 +332,7 @@ func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
 	}
 	switch e := e.(type) {
 	case *syntax.Name:
-		for _, bd := range lookup(e.ID, sc) {
+		for _, bd := range reaching(lookup(e.ID, sc), e.ID, sc, e.Start) {
 			if bd.Scope != w.fn.Scope || w.seen[bd] {
 				continue
 			}
@@ -485,6 +485,9 @@ func (b *builder) bindLoaders(c *syntax.Call, f *Function, implicit bool) []para
 func (b *builder) iterate(e syntax.Expr, site Site) {
 	if e == nil {
 		return
+	}
+	if n, ok := e.(*syntax.Name); ok && slices.Contains(b.notLoaders, n.ID) {
+		return // under `if isinstance(x, Sequence):`, x is not a loader
 	}
 	if src := b.loaderSources(e); !src.empty() {
 		b.effect(effect{kind: effIterate, src: src, site: site})
@@ -721,4 +724,67 @@ func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) *synta
 		return nil
 	}
 	return find(e, sc, 0)
+}
+
+// nonLoaderTypes are types no DataLoader is an instance of:
+// torch.utils.data.DataLoader derives from Generic alone, defines __iter__
+// and __len__ but no __getitem__, and registers with no abstract base class,
+// so `isinstance(loader, Sequence)` is false (Iterable and Sized are true,
+// and are not here). Builtin names are matched when the module does not
+// rebind them.
+var nonLoaderTypes = map[string]bool{
+	"list": true, "tuple": true, "dict": true, "str": true, "bytes": true, "bytearray": true,
+	"set": true, "frozenset": true, "int": true, "float": true, "bool": true, "complex": true,
+	"collections.abc.Sequence": true, "collections.abc.MutableSequence": true,
+	"collections.abc.Mapping": true, "collections.abc.MutableMapping": true,
+	"collections.abc.Set": true, "collections.abc.MutableSet": true, "collections.abc.ByteString": true,
+	"typing.Sequence": true, "typing.MutableSequence": true, "typing.List": true, "typing.Tuple": true,
+	"typing.Mapping": true, "typing.Dict": true, "typing.Set": true,
+	"collections.OrderedDict": true, "collections.defaultdict": true, "collections.deque": true,
+	"numpy.ndarray": true, "torch.Tensor": true,
+}
+
+// notLoaderNames are the names a branch's test proves are not DataLoaders
+// where it holds: `isinstance(x, (list, tuple))`, alone or in an `and`
+// (composer's ensure_tuple calls tuple(x) only on a Sequence).
+func (ev *evaluator) notLoaderNames(test syntax.Expr, sc *Scope) []string {
+	switch t := test.(type) {
+	case *syntax.BoolOp:
+		if t.Op == "and" {
+			return append(ev.notLoaderNames(t.X, sc), ev.notLoaderNames(t.Y, sc)...)
+		}
+	case *syntax.Call:
+		f, ok := t.Func.(*syntax.Name)
+		if !ok || f.ID != "isinstance" || len(lookup(f.ID, sc)) > 0 || len(t.Args) != 2 {
+			return nil
+		}
+		x, ok := t.Args[0].Value.(*syntax.Name)
+		if ok && ev.allNonLoaderTypes(t.Args[1].Value, sc) {
+			return []string{x.ID}
+		}
+	}
+	return nil
+}
+
+// allNonLoaderTypes reports whether every type the second argument of an
+// isinstance names is one of nonLoaderTypes.
+func (ev *evaluator) allNonLoaderTypes(e syntax.Expr, sc *Scope) bool {
+	if seq, ok := e.(*syntax.Sequence); ok {
+		for _, el := range seq.Elts {
+			if !ev.allNonLoaderTypes(el, sc) {
+				return false
+			}
+		}
+		return len(seq.Elts) > 0
+	}
+	if n, ok := e.(*syntax.Name); ok && len(lookup(n.ID, sc)) == 0 {
+		return nonLoaderTypes[n.ID]
+	}
+	vs := ev.expr(e, sc)
+	for _, v := range vs {
+		if v.Kind != VPath || !nonLoaderTypes[v.Path] {
+			return false
+		}
+	}
+	return len(vs) > 0
 }

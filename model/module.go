@@ -81,6 +81,8 @@ type Scope struct {
 	Class    *Class
 	Bindings map[string][]*Binding
 	Globals  map[string]bool
+
+	kills map[string][]killPoint // plain assignments, by name (dominance.go)
 }
 
 // BindingKind says how a name got its value.

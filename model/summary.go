@@ -125,6 +125,9 @@ type builder struct {
 	// dropped is the call of the expression statement being built: its
 	// result is dropped.
 	dropped *syntax.Call
+	// notLoaders are the names that the isinstance tests around the code
+	// being built say are not DataLoaders (iteration.go).
+	notLoaders []string
 }
 
 func (b *builder) emit(e event) { b.out = append(b.out, e) }
@@ -404,7 +407,12 @@ func (b *builder) ifStmt(s *syntax.If) {
 		b.stmts(parentArm)
 		return
 	}
-	then := b.sub(func() { b.stmts(s.Body) })
+	then := b.sub(func() {
+		saved := b.notLoaders
+		b.notLoaders = append(b.notLoaders[:len(b.notLoaders):len(b.notLoaders)], b.ev.notLoaderNames(s.Test, b.sc)...)
+		b.stmts(s.Body)
+		b.notLoaders = saved
+	})
 	els := b.sub(func() { b.stmts(s.Else) })
 	b.branch([][]event{then, els})
 }

@@ -1,0 +1,153 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/syntax"
+
+// Evaluation is flow-insensitive: a name's value joins every binding of it
+// in its scope. That is wrong in one common shape, a parameter or variable
+// rebound before it is used:
+//
+//	def __init__(self, eval_dataloader):
+//	    eval_dataloader = ensure_tuple(eval_dataloader)
+//	    for evaluator in eval_dataloader: ...
+//
+// where the loop iterates the tuple, never the parameter. An assignment
+// statement dominates every later statement of its statement list (Python
+// has no goto: control reaches a later statement only through it), so a
+// binding of the same scope made before it cannot reach a use there; the
+// bindings made after it (later in the list, or in a loop's next pass) still
+// can. The filter keeps to uses in the scope itself: code in a nested
+// function or lambda runs when it is called, after any rebinding.
+
+// killPoint is a plain assignment to a name, as a statement: uses between
+// the end of the statement and the end of its statement list see it, not
+// the bindings made before it.
+type killPoint struct {
+	stmt    syntax.Span
+	listEnd int
+}
+
+// dominates reports whether the assignment runs before a use at pos on
+// every path to it.
+func (k killPoint) dominates(pos int) bool { return k.stmt.End <= pos && pos < k.listEnd }
+
+// reaching drops from bs, the bindings lookup found for a name used at pos
+// in sc, those that an assignment dominating the use rebinds first, and
+// those the statement around the use makes itself: in
+// `model, loader = accelerator.prepare(model, loader)` the arguments are
+// the values from before (the statement's own bindings reach its right side
+// only on a loop's next pass, and evaluating them there is a cycle the
+// evaluator would cut, caching what it cut).
+func reaching(bs []*Binding, name string, sc *Scope, pos int) []*Binding {
+	if len(bs) < 2 || pos < 0 {
+		return bs
+	}
+	var cut, own *killPoint
+	for _, k := range sc.killPoints()[name] {
+		if k.dominates(pos) && (cut == nil || k.stmt.Start > cut.stmt.Start) {
+			cut = &k
+		}
+		if k.stmt.Start <= pos && pos < k.stmt.End {
+			own = &k
+		}
+	}
+	if cut == nil && own == nil {
+		return bs
+	}
+	out := make([]*Binding, 0, len(bs))
+	for _, b := range bs {
+		if b.Scope == sc && cut != nil && b.Span.Start < cut.stmt.Start {
+			continue // rebound by the dominating assignment before the use
+		}
+		if b.Scope == sc && own != nil && own.stmt.Contains(b.Span) {
+			continue // bound by the statement the use is in
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return bs // the model's bindings and the statements disagree: keep all
+	}
+	return out
+}
+
+// killPoints are the plain assignments of the scope's own body, by name,
+// found once.
+func (sc *Scope) killPoints() map[string][]killPoint {
+	if sc.kills != nil {
+		return sc.kills
+	}
+	sc.kills = map[string][]killPoint{}
+	var body []syntax.Stmt
+	switch {
+	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
+		body = sc.Func.Def.Body
+	case sc.Kind == ClassScope && sc.Class != nil && sc.Class.Def != nil:
+		body = sc.Class.Def.Body
+	case sc.Kind == ModuleScope && sc.Module != nil && sc.Module.File != nil:
+		body = sc.Module.File.Body
+	}
+	addKillPoints(sc.kills, body)
+	return sc.kills
+}
+
+// addKillPoints records the plain assignments of list and of the statement
+// lists nested in it, not those in nested functions and classes (other
+// scopes).
+func addKillPoints(kills map[string][]killPoint, list []syntax.Stmt) {
+	if len(list) == 0 {
+		return
+	}
+	end := list[len(list)-1].Pos().End
+	for _, s := range list {
+		switch s := s.(type) {
+		case *syntax.Assign:
+			if s.Op != "=" || s.Value == nil {
+				continue // x += y may extend x in place; `x: T` binds nothing
+			}
+			for _, t := range s.Targets {
+				for _, n := range assignedNames(t) {
+					kills[n] = append(kills[n], killPoint{stmt: s.Span, listEnd: end})
+				}
+			}
+		case *syntax.If:
+			addKillPoints(kills, s.Body)
+			addKillPoints(kills, s.Else)
+		case *syntax.For:
+			addKillPoints(kills, s.Body)
+			addKillPoints(kills, s.Else)
+		case *syntax.While:
+			addKillPoints(kills, s.Body)
+			addKillPoints(kills, s.Else)
+		case *syntax.With:
+			addKillPoints(kills, s.Body)
+		case *syntax.Try:
+			addKillPoints(kills, s.Body)
+			for _, h := range s.Handlers {
+				addKillPoints(kills, h.Body)
+			}
+			addKillPoints(kills, s.Else)
+			addKillPoints(kills, s.Finally)
+		case *syntax.Match:
+			for _, c := range s.Cases {
+				addKillPoints(kills, c.Body)
+			}
+		}
+	}
+}
+
+// assignedNames are the names an assignment target binds: x, and the names
+// in (a, [b, *c]).
+func assignedNames(t syntax.Expr) []string {
+	switch t := t.(type) {
+	case *syntax.Name:
+		return []string{t.ID}
+	case *syntax.Starred:
+		return assignedNames(t.X)
+	case *syntax.Sequence:
+		var out []string
+		for _, el := range t.Elts {
+			out = append(out, assignedNames(el)...)
+		}
+		return out
+	}
+	return nil
+}

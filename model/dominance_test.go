@@ -1,0 +1,82 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// TestReachingBindings checks which assignments reach a use: one that
+// dominates the use hides the bindings before it; conditional ones, later
+// ones (a loop's next pass) and those on other paths (an except arm) do not.
+func TestReachingBindings(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"straight line", "x = 'a'\nx = 'b'\nuse(x)\n", []string{"b"}},
+		{"conditional rebinding", "x = 'a'\nif c:\n    x = 'b'\nuse(x)\n", []string{"a", "b"}},
+		{"dominated inside a branch", "x = 'a'\nif c:\n    x = 'b'\n    use(x)\n", []string{"b"}},
+		{"next pass of a loop", "x = 'a'\nfor i in r:\n    use(x)\n    x = 'b'\n", []string{"a", "b"}},
+		{"except arm", "x = 'a'\ntry:\n    x = 'b'\nexcept E:\n    use(x)\n", []string{"a", "b"}},
+		{"rebinding from itself", "def f(y):\n    return y\nx = 'a'\nx = f(x)\nuse(x)\n", []string{"a"}},
+		{"parameter rebound", "def g(x='p'):\n    x = 'q'\n    use(x)\n", []string{"q"}},
+		{"augmented assignment", "x = 'a'\nx += 'b'\nuse(x)\n", []string{"a"}},
+		{"tuple target", "x = 'a'\ny, x = 'c', 'b'\nuse(x)\n", []string{"b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := load(t, memSource{"/p/m.py": tt.src}, "/p/m.py")
+			use, sc := usedName(m)
+			if use == nil {
+				t.Fatal("no use(x) in the source")
+			}
+			var got []string
+			for _, v := range m.Eval(use, sc) {
+				if v.Kind == VStr {
+					got = append(got, v.Str)
+				}
+			}
+			slices.Sort(got)
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("use(x) sees %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// usedName finds the argument of the call use(x) and the scope it is in.
+func usedName(m *Module) (*syntax.Name, *Scope) {
+	var found *syntax.Name
+	var in *syntax.FunctionDef
+	var def *syntax.FunctionDef
+	for _, s := range m.File.Body {
+		if d, ok := s.(*syntax.FunctionDef); ok {
+			def = d
+		} else {
+			def = nil
+		}
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			c, ok := n.(*syntax.Call)
+			if !ok {
+				return true
+			}
+			if f, ok := c.Func.(*syntax.Name); ok && f.ID == "use" && len(c.Args) == 1 {
+				found, _ = c.Args[0].Value.(*syntax.Name)
+				in = def
+			}
+			return true
+		})
+	}
+	if found == nil || in == nil {
+		return found, m.Scope
+	}
+	for _, b := range m.Scope.Bindings[in.Name] {
+		if b.Func != nil {
+			return found, b.Func.Scope
+		}
+	}
+	return found, m.Scope
+}
