@@ -170,8 +170,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, site Site) {
 	passed, what := DevNone, syntax.Expr(nil)
 	var loaders [][]Value // per argument, the loaders it may be
+	args := make([][]Value, len(c.Args))
 	for i, a := range c.Args {
-		for _, v := range ev.expr(a.Value, sc) {
+		args[i] = ev.expr(a.Value, sc)
+		for _, v := range args[i] {
 			if v.Kind == VObject && v.Obj.Kind == ObjLoader {
 				if loaders == nil {
 					loaders = make([][]Value, len(c.Args))
@@ -186,8 +188,8 @@ func (ev *evaluator) argumentEffects(r *callResult, c *syntax.Call, sc *Scope, s
 	if e, ok := deviceUse(passed, useName(passed, "a CUDA object passed to a call", sc.Module, what), site); ok {
 		r.effect(e)
 	}
-	if loaders != nil {
-		ev.loaderResult(r, c, sc, loaders)
+	if loaders != nil || mayReturnArgs(c) {
+		ev.loaderResult(r, c, sc, loaders, args)
 	}
 }
 

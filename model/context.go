@@ -104,6 +104,9 @@ func (ev *evaluator) bindingIn(c *callContext, b *Binding) []Value {
 		}
 		return cv.values
 	}
+	if callUnderWay(b, c) {
+		return nil // as in binding: left uncached until the call is done
+	}
 	if ev.nest >= maxNest {
 		return unknown()
 	}

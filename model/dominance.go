@@ -24,6 +24,7 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 type killPoint struct {
 	stmt    syntax.Span
 	listEnd int
+	value   syntax.Expr // the assigned expression
 }
 
 // dominates reports whether the assignment runs before a use at pos on
@@ -37,13 +38,17 @@ func (k killPoint) dominates(pos int) bool { return k.stmt.End <= pos && pos < k
 // the values from before (the statement's own bindings reach its right side
 // only on a loop's next pass, and evaluating them there is a cycle the
 // evaluator would cut, caching what it cut).
-func reaching(bs []*Binding, name string, sc *Scope, pos int) []*Binding {
+//
+// A dominating `x = wrap(x)` whose result the model cannot tell (a library
+// call: fabric.setup(model), torch.compile(model)) hides nothing: such a
+// call commonly returns its argument or a wrapper that forwards to it.
+func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []*Binding {
 	if len(bs) < 2 || pos < 0 {
 		return bs
 	}
 	var cut, own *killPoint
 	for _, k := range sc.killPoints()[name] {
-		if k.dominates(pos) && (cut == nil || k.stmt.Start > cut.stmt.Start) {
+		if k.dominates(pos) && (cut == nil || k.stmt.Start > cut.stmt.Start) && !ev.opaqueWrap(k.value, name, sc) {
 			cut = &k
 		}
 		if k.stmt.Start <= pos && pos < k.stmt.End {
@@ -105,7 +110,7 @@ func addKillPoints(kills map[string][]killPoint, list []syntax.Stmt) {
 			}
 			for _, t := range s.Targets {
 				for _, n := range assignedNames(t) {
-					kills[n] = append(kills[n], killPoint{stmt: s.Span, listEnd: end})
+					kills[n] = append(kills[n], killPoint{stmt: s.Span, listEnd: end, value: s.Value})
 				}
 			}
 		case *syntax.If:
@@ -150,4 +155,31 @@ func assignedNames(t syntax.Expr) []string {
 		return out
 	}
 	return nil
+}
+
+// opaqueWrap reports whether value is a call handed the name itself whose
+// result the model cannot tell: only unknown values and library results.
+func (ev *evaluator) opaqueWrap(value syntax.Expr, name string, sc *Scope) bool {
+	c, ok := value.(*syntax.Call)
+	if !ok {
+		return false
+	}
+	handed := false
+	for _, a := range c.Args {
+		if n, ok := a.Value.(*syntax.Name); ok && n.ID == name {
+			handed = true
+		}
+	}
+	if !handed {
+		return false
+	}
+	for _, v := range ev.expr(c, sc) {
+		switch {
+		case v.Kind == VUnknown && v.Dev == DevNone:
+		case v.Kind == VPath:
+		default:
+			return false
+		}
+	}
+	return true
 }

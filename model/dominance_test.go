@@ -25,6 +25,8 @@ func TestReachingBindings(t *testing.T) {
 		{"parameter rebound", "def g(x='p'):\n    x = 'q'\n    use(x)\n", []string{"q"}},
 		{"augmented assignment", "x = 'a'\nx += 'b'\nuse(x)\n", []string{"a"}},
 		{"tuple target", "x = 'a'\ny, x = 'c', 'b'\nuse(x)\n", []string{"b"}},
+		{"library wrapper of itself", "import lib\nx = 'a'\nx = lib.wrap(x)\nuse(x)\n", []string{"a"}},
+		{"library call of another name", "import lib\ny = 'c'\nx = 'a'\nx = lib.wrap(y)\nuse(x)\n", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

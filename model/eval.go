@@ -227,6 +227,17 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 	return unknown()
 }
 
+// callUnderWay reports whether b is bound to the value of a call whose
+// evaluation in context ctx (nil: the program-wide cache) is under way.
+func callUnderWay(b *Binding, ctx *callContext) bool {
+	c, ok := b.Value.(*syntax.Call)
+	if !ok || (b.Kind != BindAssign && b.Kind != BindWith) {
+		return false
+	}
+	m, ok := b.Scope.Module.Prog.values().calls[callKey{c, ctx.owning(b.Scope)}]
+	return ok && m == nil
+}
+
 // fresh starts a memoized evaluation at depth 0 and returns what restores
 // the evaluator after it.
 func (ev *evaluator) fresh() func() {
@@ -259,7 +270,7 @@ func (ev *evaluator) name(id string, sc *Scope) []Value { return ev.nameAt(id, s
 // nameAt is the value of name id used at byte offset pos of sc's module
 // (-1: anywhere in sc): the values of the bindings that may reach it.
 func (ev *evaluator) nameAt(id string, sc *Scope, pos int) []Value {
-	bs := reaching(lookup(id, sc), id, sc, pos)
+	bs := ev.reaching(lookup(id, sc), id, sc, pos)
 	if len(bs) == 0 {
 		return unknown()
 	}
@@ -292,6 +303,14 @@ func (ev *evaluator) binding(b *Binding) []Value {
 		return b.values
 	}
 	if b.evaluating {
+		return nil
+	}
+	if callUnderWay(b, nil) {
+		// Asked for while the call it unpacks is being evaluated (the
+		// call's arguments lead back to it: `unet, loader, sched =
+		// accelerator.prepare(unet, loader, sched)` where sched was built
+		// from len(loader)). The cut value is not this binding's: leave it
+		// uncached, to be computed once the call is done.
 		return nil
 	}
 	if ev.ctx != nil {

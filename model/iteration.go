@@ -141,6 +141,9 @@ var loaderCalls = []loaderCall{
 	{use: useReturns, methods: []string{"setup_dataloaders"},
 		evidence: "https://lightning.ai/docs/fabric/stable/api/fabric_methods.html#setup-dataloaders " +
 			"(returns the wrapped dataloaders, one per argument; the workers start when they are iterated)"},
+	{use: useReturns, names: []string{"lightning.Fabric().setup", "lightning.Fabric().setup_module"},
+		evidence: "https://lightning.ai/docs/fabric/stable/api/fabric_methods.html#setup " +
+			"(returns the module, and the optimizers, wrapped in order; the wrapper forwards attribute access to the module)"},
 	{use: useIterates, methods: []string{"fit"},
 		hooks: []loaderHook{{"train_dataloader", 1, "train_dataloaders"}, {"val_dataloader", 2, "val_dataloaders"}},
 		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#fit: fit(model, train_dataloaders, val_dataloaders, datamodule) " +
@@ -230,43 +233,76 @@ func (ev *evaluator) loaderUse(c *syntax.Call, sc *Scope) (loaderUse, *loaderCal
 	return use, nil
 }
 
-// loaderResult adds to a call's values the loaders it returns: its
-// arguments, in order, for a call that returns them (a tuple when there are
-// several), or all of them for a wrapper. loaders holds, per argument, the
-// loaders it may be.
-func (ev *evaluator) loaderResult(r *callResult, c *syntax.Call, sc *Scope, loaders [][]Value) {
+// loaderResult adds to a call's values what it returns of its arguments:
+// for a call that returns them (accelerator.prepare, fabric.setup), the
+// arguments in order (a tuple when there are several), the loaders among
+// them first, so that `model, loader = accelerator.prepare(model, loader)`
+// keeps both; for a wrapper, the loaders it wraps. loaders holds, per
+// argument, the loaders it may be (nil: none), args all its values.
+func (ev *evaluator) loaderResult(r *callResult, c *syntax.Call, sc *Scope, loaders, args [][]Value) {
 	use, _ := ev.loaderUse(c, sc)
 	if use != useReturns && use != useWraps {
+		return
+	}
+	if use == useWraps && loaders == nil {
 		return
 	}
 	if len(r.values) == 0 {
 		r.value(Value{Kind: VUnknown})
 	}
-	positional := 0
-	for _, a := range c.Args {
+	returned := func(i int) []Value {
+		if loaders != nil && len(loaders[i]) > 0 {
+			return loaders[i]
+		}
+		if use == useReturns {
+			return args[i]
+		}
+		return nil
+	}
+	var positional []int
+	for i, a := range c.Args {
 		if a.Keyword == "" && a.Star == 0 {
-			positional++
+			positional = append(positional, i)
 		}
 	}
-	if use == useReturns && positional > 1 {
+	if use == useReturns && len(positional) > 1 {
 		tuple := Value{Kind: VList}
-		for i, a := range c.Args {
-			if a.Keyword != "" || a.Star != 0 {
-				continue
-			}
-			if len(loaders[i]) > 0 {
-				tuple.Elems = append(tuple.Elems, loaders[i][0])
-			} else {
-				tuple.Elems = append(tuple.Elems, Value{Kind: VUnknown})
-			}
+		for _, i := range positional {
+			tuple.Elems = append(tuple.Elems, merge(returned(i)))
 		}
 		r.value(tuple)
 		return
 	}
-	for _, vs := range loaders {
-		r.values = add(r.values, vs...)
+	for i := range c.Args {
+		r.values = add(r.values, returned(i)...)
 	}
 }
+
+// mayReturnArgs reports whether c may be one of the loaderCalls that return
+// their arguments, by its method name: only those are worth resolving for
+// arguments that are no loaders.
+func mayReturnArgs(c *syntax.Call) bool {
+	a, ok := c.Func.(*syntax.Attribute)
+	return ok && returningMethods[a.Attr]
+}
+
+// returningMethods are the last names of the loaderCalls that return
+// their arguments.
+var returningMethods = func() map[string]bool {
+	out := map[string]bool{}
+	for _, lc := range loaderCalls {
+		if lc.use != useReturns {
+			continue
+		}
+		for _, m := range lc.methods {
+			out[m] = true
+		}
+		for _, n := range lc.names {
+			out[n[strings.LastIndexByte(n, '.')+1:]] = true
+		}
+	}
+	return out
+}()
 
 // hookLoaders are the loaders that the hooks of lc return for the local
 // objects passed to c (trainer.fit(model) iterates model.train_dataloader()).
@@ -332,7 +368,7 @@ func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
 	}
 	switch e := e.(type) {
 	case *syntax.Name:
-		for _, bd := range reaching(lookup(e.ID, sc), e.ID, sc, e.Start) {
+		for _, bd := range w.ev.reaching(lookup(e.ID, sc), e.ID, sc, e.Start) {
 			if bd.Scope != w.fn.Scope || w.seen[bd] {
 				continue
 			}
