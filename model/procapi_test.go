@@ -19,6 +19,7 @@ import concurrent.futures
 import multiprocessing
 import multiprocess
 import torch_geometric
+import dgl
 import monai
 import accelerate
 import lightning

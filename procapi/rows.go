@@ -108,6 +108,14 @@ var rows = []API{
 		Note: "DataLoader(dataset, batch_size, shuffle, follow_batch, exclude_keys, **kwargs) hands its keywords to torch's DataLoader: " +
 			"num_workers comes by keyword only (the other positions are torch's, as the model has always read them)"},
 
+	{Kind: Loader, Family: "multiprocessing", Names: []string{"dgl.dataloading.GraphDataLoader", "dgl.dataloading.dataloader.GraphDataLoader"},
+		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Dataset: pos(0, "dataset"),
+		Targets:    []Arg{pos(1, "collate_fn"), kw("worker_init_fn")},
+		Persistent: loaderPersistent, PinMemory: loaderPinMemory,
+		Evidence: "https://www.dgl.ai/dgl_docs/generated/dgl.dataloading.GraphDataLoader.html (Bases: torch.utils.data.DataLoader; " +
+			"GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs) hands its keywords to it)",
+		Note: "a batched-graph loader: num_workers and the context come by keyword only"},
+
 	// ---------------------------------------------------------------------
 	// Loaders of other libraries: subclasses of torch's DataLoader that
 	// hand num_workers on to it (by keyword: their own positions differ).
