@@ -141,6 +141,13 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 		case VClass:
 			ev.instantiate(&r, v.Class, c, sc, site)
 		case VPath:
+			if v.Partial != nil && v.Partial.call != nil {
+				if m := ev.throughPartial(v.Partial, c, sc); m != nil {
+					v.Partial = nil
+					ev.pathCall(&r, v, attrName, m, sc, site)
+					continue
+				}
+			}
 			ev.pathCall(&r, v, attrName, c, sc, site)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)

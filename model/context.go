@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"sort"
 
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -47,6 +48,11 @@ type argList struct {
 	pos      [][]Value
 	kw       []kwArg
 	complete bool
+	// call is the functools.partial call that bound a process API
+	// (partial(DataLoader, num_workers=8)), whose arguments the API's
+	// table row reads as written; scope is where it was made.
+	call  *syntax.Call
+	scope *Scope
 }
 
 type kwArg struct {
@@ -597,6 +603,64 @@ func (ev *evaluator) partial(r *callResult, c *syntax.Call, sc *Scope, site Site
 		if fv.Kind == VFunc && fv.Path == "" && fv.Partial == nil {
 			fv.Partial = bound
 		}
+		if fv.Kind == VPath && fv.Partial == nil && len(c.Args) > 1 {
+			if _, _, ok := procapi.Lookup(fv.Path); ok {
+				fv.Partial = ev.partialCall(c, sc)
+			}
+		}
 		r.value(fv)
 	}
+}
+
+// partialCall is the binding of a process API by functools.partial at call
+// c, made once per call and scope.
+func (ev *evaluator) partialCall(c *syntax.Call, sc *Scope) *argList {
+	vs := sc.Module.Prog.values()
+	k := ctxSite{c.Span, sc.Module, nil}
+	if b := vs.partialAPIs[k]; b != nil {
+		return b
+	}
+	b := &argList{call: c, scope: sc}
+	vs.partialAPIs[k] = b
+	return b
+}
+
+// throughPartial is call c of a process API that functools.partial bound
+// (CustomDataLoader = partial(DataLoader, num_workers=8); CustomDataLoader(ds)),
+// written as one call: the bound positional arguments first, then c's, and
+// c's keywords before the bound ones, which they override. It is nil when
+// the names in the bound arguments may not mean the same where c is (the
+// partial was made in a scope c does not see).
+func (ev *evaluator) throughPartial(b *argList, c *syntax.Call, sc *Scope) *syntax.Call {
+	seen := false
+	for s := sc; s != nil; s = s.Parent {
+		seen = seen || s == b.scope
+	}
+	if !seen {
+		return nil
+	}
+	vs := sc.Module.Prog.values()
+	k := [2]*syntax.Call{b.call, c}
+	if m := vs.partialCalls[k]; m != nil {
+		return m
+	}
+	bound := b.call.Args[1:]
+	var args []syntax.Arg
+	for _, group := range [][]syntax.Arg{bound, c.Args} {
+		for _, a := range group {
+			if a.Keyword == "" && a.Star != 2 {
+				args = append(args, a)
+			}
+		}
+	}
+	for _, group := range [][]syntax.Arg{c.Args, bound} {
+		for _, a := range group {
+			if a.Keyword != "" || a.Star == 2 {
+				args = append(args, a)
+			}
+		}
+	}
+	m := &syntax.Call{Span: c.Span, Func: b.call.Args[0].Value, Args: args}
+	vs.partialCalls[k] = m
+	return m
 }

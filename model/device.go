@@ -117,6 +117,9 @@ func namedDevice(v Value) Device {
 		}
 		return DevCPU
 	case VInt:
+		if v.Int < 0 {
+			return DevCPU // transformers' pipeline(device=-1): the CPU
+		}
 		return DevCUDA // a device index
 	case VConst:
 		if v.Int == int(syntax.ConstNone) {

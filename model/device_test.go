@@ -75,6 +75,7 @@ func TestDeviceNamed(t *testing.T) {
 		{"'cuda:0'", DevCUDA},
 		{"f'cuda:{rank}'", DevCUDA},
 		{"0", DevCUDA},
+		{"-1", DevCPU},
 		{"'cpu'", DevCPU},
 		{"None", DevDefault},
 		{"torch.device('cpu')", DevCPU},

@@ -1,6 +1,11 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // Evaluation is flow-insensitive: a name's value joins every binding of it
 // in its scope. That is wrong in one common shape, a parameter or variable
@@ -158,7 +163,8 @@ func assignedNames(t syntax.Expr) []string {
 }
 
 // opaqueWrap reports whether value is a call handed the name itself whose
-// result the model cannot tell: only unknown values and library results.
+// result the model cannot tell: only unknown values and library results
+// with no device.
 func (ev *evaluator) opaqueWrap(value syntax.Expr, name string, sc *Scope) bool {
 	c, ok := value.(*syntax.Call)
 	if !ok {
@@ -173,13 +179,29 @@ func (ev *evaluator) opaqueWrap(value syntax.Expr, name string, sc *Scope) bool 
 	if !handed {
 		return false
 	}
+	for _, f := range ev.expr(c.Func, sc) {
+		if f.Kind == VPath && catalogLibrary(f.Path) {
+			return false // torch.from_numpy(masks): the device rules know it
+		}
+	}
 	for _, v := range ev.expr(c, sc) {
-		switch {
-		case v.Kind == VUnknown && v.Dev == DevNone:
-		case v.Kind == VPath:
-		default:
+		// A value with a device is a tensor the model placed
+		// (masks = torch.as_tensor(masks) of a numpy array): known.
+		if (v.Kind != VUnknown && v.Kind != VPath) || v.Dev != DevNone {
 			return false
 		}
 	}
 	return true
+}
+
+// catalogLibrary reports whether path is rooted at a library of the
+// catalog (torch, numpy, cupy, jax...), whose calls' values the model
+// evaluates by the catalog's and the device rules.
+func catalogLibrary(path string) bool {
+	for _, lib := range catalog.Libraries() {
+		if path == lib || strings.HasPrefix(path, lib+".") {
+			return true
+		}
+	}
+	return false
 }

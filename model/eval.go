@@ -132,6 +132,24 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		return unknown()
 	case *syntax.Constant:
 		return []Value{{Kind: VConst, Int: int(e.Kind)}}
+	case *syntax.UnaryOp:
+		if e.Op == "-" || e.Op == "+" {
+			// A negative literal is a minus on a number: device_ids=[-1, -1].
+			var out []Value
+			for _, v := range ev.expr(e.X, sc) {
+				if v.Kind != VInt {
+					return unknown()
+				}
+				if e.Op == "-" {
+					v.Int = -v.Int
+				}
+				out = add(out, v)
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		return unknown()
 	case *syntax.Sequence:
 		v := Value{Kind: VList}
 		for _, el := range e.Elts {
@@ -155,6 +173,14 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 	case *syntax.Dict:
 		return []Value{ev.dict(e, sc)}
 	case *syntax.IfExp:
+		if t, ok := ev.truth(e.Test, sc); ok {
+			// A test decided by constants takes one arm, as an if
+			// statement does (truth.go).
+			if t {
+				return ev.expr(e.Body, sc)
+			}
+			return ev.expr(e.Else, sc)
+		}
 		return add(ev.expr(e.Body, sc), ev.expr(e.Else, sc)...)
 	case *syntax.BoolOp:
 		return add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...)

@@ -41,6 +41,10 @@ func (ev *evaluator) truth(e syntax.Expr, sc *Scope) (value, known bool) {
 			return ev.compare(e.Ops[0], ev.expr(e.Left, sc), ev.expr(e.Comparators[0], sc))
 		}
 		return false, false
+	case *syntax.Call:
+		if v, ok := ev.quantifier(e, sc); ok {
+			return v, true
+		}
 	}
 	vs := ev.expr(e, sc)
 	if len(vs) == 0 {
@@ -146,4 +150,31 @@ func isNone(v Value) (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// quantifier is the truth of any(test for x in xs) or all(...) over a list
+// the model knows to be non-empty, when the test has one truth for every
+// element x may be (allennlp's `"spawn" if any(x >= 0 for x in device_ids)
+// else "fork"`, called with [0, 1]).
+func (ev *evaluator) quantifier(c *syntax.Call, sc *Scope) (bool, bool) {
+	f, ok := c.Func.(*syntax.Name)
+	if !ok || (f.ID != "any" && f.ID != "all") || len(lookup(f.ID, sc)) > 0 || len(c.Args) != 1 || c.Args[0].Keyword != "" || c.Args[0].Star != 0 {
+		return false, false
+	}
+	comp, ok := c.Args[0].Value.(*syntax.Comprehension)
+	if !ok || comp.Kind == syntax.DictComp || len(comp.Generators) != 1 || len(comp.Generators[0].Ifs) > 0 {
+		return false, false
+	}
+	iters := ev.expr(comp.Generators[0].Iter, sc)
+	for _, v := range iters {
+		if v.Kind != VList || len(v.Elems) == 0 {
+			return false, false // may be empty, or not a list the model knows
+		}
+	}
+	if len(iters) == 0 {
+		return false, false
+	}
+	// The loop variable holds every element at once (a BindIter binding):
+	// a known truth of the test holds for each of them.
+	return ev.truth(comp.Elt, sc)
 }

@@ -31,6 +31,10 @@ type valueState struct {
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
+	// partialAPIs are the process APIs functools.partial binds, per call;
+	// partialCalls, the calls of them written as one (context.go).
+	partialAPIs  map[ctxSite]*argList
+	partialCalls map[[2]*syntax.Call]*syntax.Call
 	// calls memoizes the values of calls (call.go).
 	calls map[callKey][]Value
 	// argOptions are the add_argument calls of each module (namespace.go).
@@ -48,18 +52,20 @@ type ctxSite struct {
 func (p *Program) values() *valueState {
 	if p.vals == nil {
 		p.vals = &valueState{
-			maybe:       map[*Function]*maybeMemo{},
-			contexts:    map[ctxKey][]*callContext{},
-			seed:        maphash.MakeSeed(),
-			perFunc:     map[*Function]int{},
-			byFunc:      map[*Function][]*callContext{},
-			plain:       map[*Function]bool{},
-			appends:     map[*Scope]map[string][]appended{},
-			classStores: map[*Class]map[string][]appended{},
-			ctxObjects:  map[ctxSite]*Object{},
-			partials:    map[ctxSite]*argList{},
-			argOptions:  map[*Module][]option{},
-			calls:       map[callKey][]Value{},
+			maybe:        map[*Function]*maybeMemo{},
+			contexts:     map[ctxKey][]*callContext{},
+			seed:         maphash.MakeSeed(),
+			perFunc:      map[*Function]int{},
+			byFunc:       map[*Function][]*callContext{},
+			plain:        map[*Function]bool{},
+			appends:      map[*Scope]map[string][]appended{},
+			classStores:  map[*Class]map[string][]appended{},
+			ctxObjects:   map[ctxSite]*Object{},
+			partials:     map[ctxSite]*argList{},
+			partialAPIs:  map[ctxSite]*argList{},
+			partialCalls: map[[2]*syntax.Call]*syntax.Call{},
+			argOptions:   map[*Module][]option{},
+			calls:        map[callKey][]Value{},
 		}
 	}
 	return p.vals

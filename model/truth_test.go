@@ -1,0 +1,65 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// TestTruth checks which tests the model decides: comparisons of known
+// constants (negative numbers included), any/all over a known list, and
+// the conditional expressions that take one arm by them.
+func TestTruth(t *testing.T) {
+	prelude := "ids = [0, 1]\ncpu_ids = [-1, -1]\nmixed = [0, -1]\n"
+	tests := []struct {
+		test        string
+		want, known bool
+	}{
+		{"-1 >= 0", false, true},
+		{"-1 < 0", true, true},
+		{"any(x >= 0 for x in ids)", true, true},
+		{"any(x >= 0 for x in cpu_ids)", false, true},
+		{"all(x >= 0 for x in ids)", true, true},
+		{"any(x >= 0 for x in mixed)", false, false},
+		{"any(x >= 0 for x in unknown_list)", false, false},
+		{"any(x >= 0 for x in [])", false, false},
+		{"any([x >= 0 for x in ids])", true, true},
+	}
+	for _, tt := range tests {
+		m := load(t, memSource{"/p/m.py": prelude + "x_test = " + tt.test + "\n"}, "/p/m.py")
+		assign := m.File.Body[len(m.File.Body)-1].(*syntax.Assign)
+		var ev evaluator
+		got, known := ev.truth(assign.Value, m.Scope)
+		if got != tt.want || known != tt.known {
+			t.Errorf("%s: (%v, known %v), want (%v, known %v)", tt.test, got, known, tt.want, tt.known)
+		}
+	}
+	arms := []struct {
+		expr, want string
+	}{
+		{`"spawn" if any(x >= 0 for x in ids) else "fork"`, "spawn"},
+		{`"spawn" if any(x >= 0 for x in cpu_ids) else "fork"`, "fork"},
+		{`"spawn" if any(x >= 0 for x in mixed) else "fork"`, "fork,spawn"},
+	}
+	for _, tt := range arms {
+		m := load(t, memSource{"/p/m.py": prelude + "method = " + tt.expr + "\n"}, "/p/m.py")
+		got := map[string]bool{}
+		for _, v := range m.Eval(&syntax.Name{ID: "method"}, m.Scope) {
+			got[v.Str] = true
+		}
+		want := map[string]bool{}
+		for _, s := range strings.Split(tt.want, ",") {
+			want[s] = true
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %v, want %v", tt.expr, got, want)
+			continue
+		}
+		for s := range want {
+			if !got[s] {
+				t.Errorf("%s: %v, want %v", tt.expr, got, want)
+			}
+		}
+	}
+}
