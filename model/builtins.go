@@ -47,10 +47,33 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 	case "enumerate":
 		pair := Value{Kind: VList, Elems: []Value{{Kind: VUnknown}, merge(iterElems(arg(0)))}}
 		r.value(Value{Kind: VList, Elems: []Value{pair}})
+	case "map":
+		// map(list, rows): each row made a list, its items where they were
+		// (graphs, labels = map(list, zip(*samples)) in a collate_fn).
+		if len(c.Args) != 2 || c.Args[0].Keyword != "" || c.Args[0].Star != 0 {
+			return false
+		}
+		conv, ok := c.Args[0].Value.(*syntax.Name)
+		if !ok || len(lookup(conv.ID, sc)) > 0 || (conv.ID != "list" && conv.ID != "tuple" && conv.ID != "sorted") {
+			return false
+		}
+		var rows []Value
+		for _, row := range iterElems(arg(1)) {
+			rows = add(rows, Value{Kind: VList, Elems: iterElems([]Value{row})})
+		}
+		r.value(Value{Kind: VList, Elems: rows})
 	case "zip":
 		tuple := Value{Kind: VList}
+		if len(c.Args) == 1 && c.Args[0].Star == 1 {
+			// zip(*batch), a transposition: each tuple holds the items of
+			// the rows (one representative column: the arity is unknown).
+			rows := iterElems(ev.expr(c.Args[0].Value, sc))
+			tuple.Elems = append(tuple.Elems, merge(iterElems(rows)))
+		}
 		for i := range c.Args {
-			tuple.Elems = append(tuple.Elems, merge(iterElems(arg(i))))
+			if c.Args[i].Star == 0 {
+				tuple.Elems = append(tuple.Elems, merge(iterElems(arg(i))))
+			}
 		}
 		r.value(Value{Kind: VList, Elems: []Value{tuple}})
 	case "dict":

@@ -23,6 +23,20 @@ import (
 // can. The filter keeps to uses in the scope itself: code in a nested
 // function or lambda runs when it is called, after any rebinding.
 
+// branchKill is a plain assignment in the arm of an if statement that
+// nothing jumps out of before it: a use after it, anywhere later in the
+// scope, is reached through the arm only past it, so the bindings made in
+// the arm before it (from its first statement on) cannot reach the use. In
+// DETR's dataset, masks = np.asarray(...), rgb2id(masks), masks == ids and
+// torch.as_tensor(masks) are all made in `if "segments_info" in ann:`, and
+// the use after the if sees the tensor (or, past a skipped arm, what was
+// bound before the if).
+type branchKill struct {
+	stmt  syntax.Span
+	from  int // the start of the arm
+	value syntax.Expr
+}
+
 // killPoint is a plain assignment to a name, as a statement: uses between
 // the end of the statement and the end of its statement list see it, not
 // the bindings made before it.
@@ -60,11 +74,23 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 			own = &k
 		}
 	}
-	if cut == nil && own == nil {
+	var arms []branchKill
+	for _, k := range sc.branchKillsOf()[name] {
+		if k.stmt.End <= pos && !ev.opaqueWrap(k.value, name, sc) {
+			arms = append(arms, k)
+		}
+	}
+	if cut == nil && own == nil && len(arms) == 0 {
 		return bs
 	}
 	out := make([]*Binding, 0, len(bs))
+bindings:
 	for _, b := range bs {
+		for _, k := range arms {
+			if b.Scope == sc && k.from <= b.Span.Start && b.Span.Start < k.stmt.Start {
+				continue bindings // rebound later in its if arm, before the use
+			}
+		}
 		if b.Scope == sc && cut != nil && b.Span.Start < cut.stmt.Start {
 			continue // rebound by the dominating assignment before the use
 		}
@@ -86,6 +112,7 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 		return sc.kills
 	}
 	sc.kills = map[string][]killPoint{}
+	sc.branchKills = map[string][]branchKill{}
 	var body []syntax.Stmt
 	switch {
 	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
@@ -96,7 +123,112 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 		body = sc.Module.File.Body
 	}
 	addKillPoints(sc.kills, body)
+	addBranchKills(sc.branchKills, body, false)
 	return sc.kills
+}
+
+// branchKillsOf are the branch kills of the scope's own body, by name.
+func (sc *Scope) branchKillsOf() map[string][]branchKill {
+	sc.killPoints()
+	return sc.branchKills
+}
+
+// addBranchKills records the plain assignments of the if arms in list and
+// in its nested statement lists. Arms under a try (an exception may leave
+// the arm before the assignment and resume after it) are left out, and in
+// an arm only the assignments before any statement that may jump out of it
+// (break, continue, return, raise, yield, a nested try) count.
+func addBranchKills(kills map[string][]branchKill, list []syntax.Stmt, inTry bool) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *syntax.If:
+			if !inTry {
+				addArmKills(kills, s.Body)
+				if _, elif := singleIf(s.Else); !elif {
+					addArmKills(kills, s.Else)
+				}
+			}
+			addBranchKills(kills, s.Body, inTry)
+			addBranchKills(kills, s.Else, inTry)
+		case *syntax.For:
+			addBranchKills(kills, s.Body, inTry)
+			addBranchKills(kills, s.Else, inTry)
+		case *syntax.While:
+			addBranchKills(kills, s.Body, inTry)
+			addBranchKills(kills, s.Else, inTry)
+		case *syntax.With:
+			addBranchKills(kills, s.Body, inTry)
+		case *syntax.Try:
+			addBranchKills(kills, s.Body, true)
+			for _, h := range s.Handlers {
+				addBranchKills(kills, h.Body, true)
+			}
+			addBranchKills(kills, s.Else, true)
+			addBranchKills(kills, s.Finally, true)
+		case *syntax.Match:
+			for _, c := range s.Cases {
+				addBranchKills(kills, c.Body, inTry)
+			}
+		}
+	}
+}
+
+// singleIf reports whether an else arm is an elif (a single nested if).
+func singleIf(list []syntax.Stmt) (*syntax.If, bool) {
+	if len(list) != 1 {
+		return nil, false
+	}
+	s, ok := list[0].(*syntax.If)
+	return s, ok
+}
+
+// addArmKills records the plain assignments at the top of one if arm, up
+// to the first statement that may jump out of it.
+func addArmKills(kills map[string][]branchKill, arm []syntax.Stmt) {
+	if len(arm) == 0 {
+		return
+	}
+	from := arm[0].Pos().Start
+	for _, s := range arm {
+		if mayLeave(s) {
+			return
+		}
+		a, ok := s.(*syntax.Assign)
+		if !ok || a.Op != "=" || a.Value == nil {
+			continue
+		}
+		for _, t := range a.Targets {
+			for _, n := range assignedNames(t) {
+				kills[n] = append(kills[n], branchKill{stmt: a.Span, from: from, value: a.Value})
+			}
+		}
+	}
+}
+
+// mayLeave reports whether a statement may leave its block other than by
+// falling through: a jump, a raise, a return, a yield (the generator may be
+// abandoned there), or a try.
+func mayLeave(s syntax.Stmt) bool {
+	leaves := false
+	syntax.Inspect(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FunctionDef, *syntax.ClassDef, *syntax.Lambda:
+			return false
+		case *syntax.Return, *syntax.Try:
+			leaves = true
+		case *syntax.OtherStmt:
+			switch n.Kind {
+			case "break_statement", "continue_statement", "raise_statement":
+				leaves = true
+			}
+		case *syntax.Opaque:
+			if n.Kind == "yield" {
+				leaves = true
+			}
+		}
+		return !leaves
+	})
+	return leaves
 }
 
 // addKillPoints records the plain assignments of list and of the statement

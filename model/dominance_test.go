@@ -25,6 +25,9 @@ func TestReachingBindings(t *testing.T) {
 		{"parameter rebound", "def g(x='p'):\n    x = 'q'\n    use(x)\n", []string{"q"}},
 		{"augmented assignment", "x = 'a'\nx += 'b'\nuse(x)\n", []string{"a"}},
 		{"tuple target", "x = 'a'\ny, x = 'c', 'b'\nuse(x)\n", []string{"b"}},
+		{"rebound in an if arm", "x = 'a'\nif c:\n    x = 'b'\n    x = 'c'\nuse(x)\n", []string{"a", "c"}},
+		{"if arm left by continue", "for i in r:\n    if c:\n        x = 'b'\n        if d:\n            continue\n        x = 'c'\n    use(x)\n", []string{"b", "c"}},
+		{"if arm under try", "try:\n    if c:\n        x = 'b'\n        f()\n        x = 'c'\nexcept E:\n    use(x)\n", []string{"b", "c"}},
 		{"library wrapper of itself", "import lib\nx = 'a'\nx = lib.wrap(x)\nuse(x)\n", []string{"a"}},
 		{"library call of another name", "import lib\ny = 'c'\nx = 'a'\nx = lib.wrap(y)\nuse(x)\n", nil},
 	}

@@ -82,7 +82,8 @@ type Scope struct {
 	Bindings map[string][]*Binding
 	Globals  map[string]bool
 
-	kills map[string][]killPoint // plain assignments, by name (dominance.go)
+	kills       map[string][]killPoint  // plain assignments, by name (dominance.go)
+	branchKills map[string][]branchKill // plain assignments in if arms, by name
 }
 
 // BindingKind says how a name got its value.

@@ -124,7 +124,11 @@ func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, 
 		ev.addDataset(o, argOf(c, api.Dataset), sc)
 	}
 	for _, t := range api.Targets {
-		ev.addTarget(o, argOf(c, t), sc, func() argList { return ev.handed(api.Args, c, sc) })
+		args := func() argList { return ev.handed(api.Args, c, sc) }
+		if api.Kind == procapi.Loader && t.Keyword == "collate_fn" {
+			args = func() argList { return loaderBatch(o) }
+		}
+		ev.addTarget(o, argOf(c, t), sc, args)
 	}
 	for _, a := range api.Args {
 		for _, e := range argsOf(c, a) {
@@ -132,6 +136,20 @@ func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, 
 		}
 	}
 	return o
+}
+
+// loaderBatch is what a loader's collate_fn is handed: a list of the
+// samples its dataset gives, which live where the dataset's data do. A
+// dataset on the CPU, or one the model could not see (assumed CPU-only, as
+// the message says), gives CPU samples; CUDA code in the dataset's own
+// methods is found in them, not here. For a dataset that may hold CUDA
+// data, the samples stay unknown.
+func loaderBatch(o *Object) argList {
+	if o.ArgsDev > DevCPU {
+		return argList{}
+	}
+	sample := Value{Kind: VUnknown, Dev: DevCPU}
+	return argList{pos: [][]Value{{{Kind: VList, Elems: []Value{sample}}}}, complete: true}
 }
 
 // objectMethod handles a method call on a process object.
