@@ -287,6 +287,10 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			for _, kw := range extra {
 				d.Keys, d.Elems = append(d.Keys, kw.name), append(d.Elems, merge(kw.values))
 			}
+			if !args.complete {
+				// Keywords the model did not see (**opts) may be in it.
+				d.Keys, d.Elems = append(d.Keys, ""), append(d.Elems, Value{Kind: VUnknown})
+			}
 			c.params[paramBinding(f, j)] = []Value{d}
 		}
 	}

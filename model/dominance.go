@@ -74,6 +74,7 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 			own = &k
 		}
 	}
+	bs = ev.liveArms(bs, sc)
 	var arms []branchKill
 	for _, k := range sc.branchKillsOf()[name] {
 		if k.stmt.End <= pos && !ev.opaqueWrap(k.value, name, sc) {
@@ -124,6 +125,7 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 	}
 	addKillPoints(sc.kills, body)
 	addBranchKills(sc.branchKills, body, false)
+	addIfArms(&sc.ifArms, body)
 	return sc.kills
 }
 
@@ -337,3 +339,133 @@ func catalogLibrary(path string) bool {
 	}
 	return false
 }
+
+// ifArms are the if statements of a scope's own body with the spans of
+// their arms: a binding in an arm that the test, decided in the context of
+// the evaluation, does not take cannot reach any use (allennlp:
+// `if "start_method" in kwargs: start_method = kwargs.pop(...)` `else:
+// start_method = "fork"`, called with start_method="spawn").
+type ifArm struct {
+	stmt       *syntax.If
+	body, alts syntax.Span
+}
+
+// liveArms drops from bs the bindings of sc made in an if arm its test
+// does not take.
+func (ev *evaluator) liveArms(bs []*Binding, sc *Scope) []*Binding {
+	arms := sc.ifArmsOf()
+	if len(arms) == 0 || len(bs) < 2 {
+		return bs
+	}
+	var out []*Binding
+	for i, b := range bs {
+		if b.Scope == sc && ev.deadArm(b, arms) {
+			if out == nil {
+				out = append(make([]*Binding, 0, len(bs)), bs[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, b)
+		}
+	}
+	if out == nil {
+		return bs
+	}
+	if len(out) == 0 {
+		return bs // every binding in a dead arm: the model is wrong somewhere
+	}
+	return out
+}
+
+// deadArm reports whether b lies in an arm of an if whose test, decided,
+// takes the other arm.
+func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
+	for _, a := range arms {
+		inBody, inAlt := a.body.Contains(b.Span), a.alts.Len() > 0 && a.alts.Contains(b.Span)
+		if !inBody && !inAlt {
+			continue
+		}
+		t, known := ev.armTest(a.stmt, b.Scope)
+		if known && ((t && inAlt) || (!t && inBody)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ifArmsOf lists the if statements of the scope's own body, found once.
+func (sc *Scope) ifArmsOf() []ifArm {
+	sc.killPoints()
+	return sc.ifArms
+}
+
+// addIfArms records the if statements in list and in its nested statement
+// lists, not in nested functions and classes.
+func addIfArms(out *[]ifArm, list []syntax.Stmt) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *syntax.If:
+			*out = append(*out, ifArm{stmt: s, body: listSpan(s.Body), alts: listSpan(s.Else)})
+			addIfArms(out, s.Body)
+			addIfArms(out, s.Else)
+		case *syntax.For:
+			addIfArms(out, s.Body)
+			addIfArms(out, s.Else)
+		case *syntax.While:
+			addIfArms(out, s.Body)
+			addIfArms(out, s.Else)
+		case *syntax.With:
+			addIfArms(out, s.Body)
+		case *syntax.Try:
+			addIfArms(out, s.Body)
+			for _, h := range s.Handlers {
+				addIfArms(out, h.Body)
+			}
+			addIfArms(out, s.Else)
+			addIfArms(out, s.Finally)
+		case *syntax.Match:
+			for _, c := range s.Cases {
+				addIfArms(out, c.Body)
+			}
+		}
+	}
+}
+
+// listSpan is the span of a statement list, empty for none.
+func listSpan(list []syntax.Stmt) syntax.Span {
+	if len(list) == 0 {
+		return syntax.Span{}
+	}
+	return syntax.Span{Start: list[0].Pos().Start, End: list[len(list)-1].Pos().End}
+}
+
+// armTest is the truth of an if statement's test in the evaluation's
+// context, memoized per statement and context: every use of every name
+// bound in its arms asks.
+func (ev *evaluator) armTest(s *syntax.If, sc *Scope) (value, known bool) {
+	vs := sc.Module.Prog.values()
+	k := armKey{s, ev.ctx.owning(sc)}
+	if r, ok := vs.armTests[k]; ok {
+		return r.value, r.known
+	}
+	if ev.deciding[s] {
+		return false, false // the test's own evaluation led here
+	}
+	if ev.deciding == nil {
+		ev.deciding = map[*syntax.If]bool{}
+	}
+	ev.deciding[s] = true
+	value, known = ev.truth(s.Test, sc)
+	delete(ev.deciding, s)
+	vs.armTests[k] = armTruth{value, known}
+	return value, known
+}
+
+// armKey is an if statement in the context its test is evaluated in.
+type armKey struct {
+	stmt *syntax.If
+	ctx  *callContext
+}
+
+type armTruth struct{ value, known bool }

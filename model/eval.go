@@ -42,6 +42,9 @@ type evaluator struct {
 	// a fan-out that grew exponentially with maxEvalDepth (a fuzzed input ran
 	// for hours).
 	inBases map[*Class]bool
+	// deciding holds the if statements whose tests are being evaluated to
+	// tell a dead arm's bindings (dominance.go): met again, a cycle.
+	deciding map[*syntax.If]bool
 }
 
 // eachBase calls fn with the values of each of c's positional base
@@ -183,7 +186,18 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		}
 		return add(ev.expr(e.Body, sc), ev.expr(e.Else, sc)...)
 	case *syntax.BoolOp:
-		return add(ev.expr(e.X, sc), ev.expr(e.Y, sc)...)
+		// `x or y` is x when x's values are all true, y when all false;
+		// `and` the other way round. (From x's values, evaluated once:
+		// asking truth first would evaluate a chain a or b or c... twice
+		// per level.)
+		xs := ev.expr(e.X, sc)
+		if t, ok := truthOfAll(xs); ok {
+			if t == (e.Op == "or") {
+				return xs
+			}
+			return ev.expr(e.Y, sc)
+		}
+		return add(xs, ev.expr(e.Y, sc)...)
 	case *syntax.NamedExpr:
 		return ev.expr(e.Value, sc)
 	case *syntax.Await:

@@ -84,6 +84,7 @@ type Scope struct {
 
 	kills       map[string][]killPoint  // plain assignments, by name (dominance.go)
 	branchKills map[string][]branchKill // plain assignments in if arms, by name
+	ifArms      []ifArm                 // the if statements of its own body
 }
 
 // BindingKind says how a name got its value.

@@ -46,7 +46,12 @@ func (ev *evaluator) truth(e syntax.Expr, sc *Scope) (value, known bool) {
 			return v, true
 		}
 	}
-	vs := ev.expr(e, sc)
+	return truthOfAll(ev.expr(e, sc))
+}
+
+// truthOfAll is the truth shared by every value of vs, when all are known
+// and agree.
+func truthOfAll(vs []Value) (bool, bool) {
 	if len(vs) == 0 {
 		return false, false
 	}
@@ -72,6 +77,10 @@ func truthOf(v Value) (bool, bool) {
 		return v.Str != "", true
 	case VFunc, VClass, VModule:
 		return true, true
+	case VList:
+		if len(v.Elems) > 0 {
+			return true, true // device_ids or [-1, -1] with device_ids=[0, 1]
+		}
 	}
 	// (Not an os.fork() result, an int the model does not know.)
 	return false, false
@@ -124,6 +133,14 @@ func compareValues(op string, a, b Value) (bool, bool) {
 		case "!=":
 			return a.Str != b.Str, true
 		}
+	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VDict:
+		// A key among the dict's known keys: "start_method" in kwargs. A
+		// dict with keys the model did not see ("") decides only presence.
+		in, known := slicesContain(b.Keys, a.Str), !slicesContain(b.Keys, "")
+		if !in && !known {
+			return false, false
+		}
+		return in == (op == "in"), true
 	case op == "is" || op == "is not":
 		// Only `x is None` is decided: a constant against None, or any other
 		// value the model knows the kind of.

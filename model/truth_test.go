@@ -11,7 +11,7 @@ import (
 // constants (negative numbers included), any/all over a known list, and
 // the conditional expressions that take one arm by them.
 func TestTruth(t *testing.T) {
-	prelude := "ids = [0, 1]\ncpu_ids = [-1, -1]\nmixed = [0, -1]\n"
+	prelude := "ids = [0, 1]\ncpu_ids = [-1, -1]\nmixed = [0, -1]\nkw = {\"start_method\": \"spawn\"}\n"
 	tests := []struct {
 		test        string
 		want, known bool
@@ -25,6 +25,10 @@ func TestTruth(t *testing.T) {
 		{"any(x >= 0 for x in unknown_list)", false, false},
 		{"any(x >= 0 for x in [])", false, false},
 		{"any([x >= 0 for x in ids])", true, true},
+		{`"start_method" in kw`, true, true},
+		{`"timeout" in kw`, false, true},
+		{`"timeout" not in kw`, true, true},
+		{"ids", true, true},
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": prelude + "x_test = " + tt.test + "\n"}, "/p/m.py")
@@ -41,6 +45,7 @@ func TestTruth(t *testing.T) {
 		{`"spawn" if any(x >= 0 for x in ids) else "fork"`, "spawn"},
 		{`"spawn" if any(x >= 0 for x in cpu_ids) else "fork"`, "fork"},
 		{`"spawn" if any(x >= 0 for x in mixed) else "fork"`, "fork,spawn"},
+		{`kw.get("start_method") if "start_method" in kw else "fork"`, "spawn"},
 	}
 	for _, tt := range arms {
 		m := load(t, memSource{"/p/m.py": prelude + "method = " + tt.expr + "\n"}, "/p/m.py")

@@ -33,6 +33,7 @@ type valueState struct {
 	partials map[ctxSite]*argList
 	// partialAPIs are the process APIs functools.partial binds, per call;
 	// partialCalls, the calls of them written as one (context.go).
+	armTests     map[armKey]armTruth // decided if tests (dominance.go)
 	partialAPIs  map[ctxSite]*argList
 	partialCalls map[[2]*syntax.Call]*syntax.Call
 	// calls memoizes the values of calls (call.go).
@@ -63,6 +64,7 @@ func (p *Program) values() *valueState {
 			ctxObjects:   map[ctxSite]*Object{},
 			partials:     map[ctxSite]*argList{},
 			partialAPIs:  map[ctxSite]*argList{},
+			armTests:     map[armKey]armTruth{},
 			partialCalls: map[[2]*syntax.Call]*syntax.Call{},
 			argOptions:   map[*Module][]option{},
 			calls:        map[callKey][]Value{},
