@@ -107,7 +107,7 @@ bindings:
 }
 
 // killPoints are the plain assignments of the scope's own body, by name,
-// found once.
+// found once, in the same walk as its branch kills and its if arms.
 func (sc *Scope) killPoints() map[string][]killPoint {
 	if sc.kills != nil {
 		return sc.kills
@@ -123,9 +123,22 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 	case sc.Kind == ModuleScope && sc.Module != nil && sc.Module.File != nil:
 		body = sc.Module.File.Body
 	}
-	addKillPoints(sc.kills, body)
-	addBranchKills(sc.branchKills, body, false)
-	addIfArms(&sc.ifArms, body)
+	eachBlock(body, false, func(block []syntax.Stmt, inTry bool) {
+		addKillPoints(sc.kills, block)
+		for _, s := range block {
+			ifs, ok := s.(*syntax.If)
+			if !ok {
+				continue
+			}
+			sc.ifArms = append(sc.ifArms, ifArm{stmt: ifs, body: listSpan(ifs.Body), alts: listSpan(ifs.Else)})
+			if !inTry {
+				addArmKills(sc.branchKills, ifs.Body)
+				if _, elif := singleIf(ifs.Else); !elif {
+					addArmKills(sc.branchKills, ifs.Else)
+				}
+			}
+		}
+	})
 	return sc.kills
 }
 
@@ -135,41 +148,38 @@ func (sc *Scope) branchKillsOf() map[string][]branchKill {
 	return sc.branchKills
 }
 
-// addBranchKills records the plain assignments of the if arms in list and
-// in its nested statement lists. Arms under a try (an exception may leave
-// the arm before the assignment and resume after it) are left out, and in
-// an arm only the assignments before any statement that may jump out of it
-// (break, continue, return, raise, yield, a nested try) count.
-func addBranchKills(kills map[string][]branchKill, list []syntax.Stmt, inTry bool) {
+// eachBlock calls fn with list and with every statement list nested in
+// it, not those of nested functions and classes (other scopes), saying
+// whether the block is under a try (an exception may leave it anywhere and
+// resume after it).
+func eachBlock(list []syntax.Stmt, inTry bool, fn func(block []syntax.Stmt, inTry bool)) {
+	if len(list) == 0 {
+		return
+	}
+	fn(list, inTry)
 	for _, s := range list {
 		switch s := s.(type) {
 		case *syntax.If:
-			if !inTry {
-				addArmKills(kills, s.Body)
-				if _, elif := singleIf(s.Else); !elif {
-					addArmKills(kills, s.Else)
-				}
-			}
-			addBranchKills(kills, s.Body, inTry)
-			addBranchKills(kills, s.Else, inTry)
+			eachBlock(s.Body, inTry, fn)
+			eachBlock(s.Else, inTry, fn)
 		case *syntax.For:
-			addBranchKills(kills, s.Body, inTry)
-			addBranchKills(kills, s.Else, inTry)
+			eachBlock(s.Body, inTry, fn)
+			eachBlock(s.Else, inTry, fn)
 		case *syntax.While:
-			addBranchKills(kills, s.Body, inTry)
-			addBranchKills(kills, s.Else, inTry)
+			eachBlock(s.Body, inTry, fn)
+			eachBlock(s.Else, inTry, fn)
 		case *syntax.With:
-			addBranchKills(kills, s.Body, inTry)
+			eachBlock(s.Body, inTry, fn)
 		case *syntax.Try:
-			addBranchKills(kills, s.Body, true)
+			eachBlock(s.Body, true, fn)
 			for _, h := range s.Handlers {
-				addBranchKills(kills, h.Body, true)
+				eachBlock(h.Body, true, fn)
 			}
-			addBranchKills(kills, s.Else, true)
-			addBranchKills(kills, s.Finally, true)
+			eachBlock(s.Else, true, fn)
+			eachBlock(s.Finally, true, fn)
 		case *syntax.Match:
 			for _, c := range s.Cases {
-				addBranchKills(kills, c.Body, inTry)
+				eachBlock(c.Body, inTry, fn)
 			}
 		}
 	}
@@ -184,8 +194,9 @@ func singleIf(list []syntax.Stmt) (*syntax.If, bool) {
 	return s, ok
 }
 
-// addArmKills records the plain assignments at the top of one if arm, up
-// to the first statement that may jump out of it.
+// addArmKills records the plain assignments at the top of one if arm (not
+// under a try: the caller's business), up to the first statement that may
+// jump out of it (break, continue, return, raise, yield, a nested try).
 func addArmKills(kills map[string][]branchKill, arm []syntax.Stmt) {
 	if len(arm) == 0 {
 		return
@@ -233,46 +244,17 @@ func mayLeave(s syntax.Stmt) bool {
 	return leaves
 }
 
-// addKillPoints records the plain assignments of list and of the statement
-// lists nested in it, not those in nested functions and classes (other
-// scopes).
+// addKillPoints records the plain assignments of one statement list.
 func addKillPoints(kills map[string][]killPoint, list []syntax.Stmt) {
-	if len(list) == 0 {
-		return
-	}
 	end := list[len(list)-1].Pos().End
 	for _, s := range list {
-		switch s := s.(type) {
-		case *syntax.Assign:
-			if s.Op != "=" || s.Value == nil {
-				continue // x += y may extend x in place; `x: T` binds nothing
-			}
-			for _, t := range s.Targets {
-				for _, n := range assignedNames(t) {
-					kills[n] = append(kills[n], killPoint{stmt: s.Span, listEnd: end, value: s.Value})
-				}
-			}
-		case *syntax.If:
-			addKillPoints(kills, s.Body)
-			addKillPoints(kills, s.Else)
-		case *syntax.For:
-			addKillPoints(kills, s.Body)
-			addKillPoints(kills, s.Else)
-		case *syntax.While:
-			addKillPoints(kills, s.Body)
-			addKillPoints(kills, s.Else)
-		case *syntax.With:
-			addKillPoints(kills, s.Body)
-		case *syntax.Try:
-			addKillPoints(kills, s.Body)
-			for _, h := range s.Handlers {
-				addKillPoints(kills, h.Body)
-			}
-			addKillPoints(kills, s.Else)
-			addKillPoints(kills, s.Finally)
-		case *syntax.Match:
-			for _, c := range s.Cases {
-				addKillPoints(kills, c.Body)
+		a, ok := s.(*syntax.Assign)
+		if !ok || a.Op != "=" || a.Value == nil {
+			continue // x += y may extend x in place; `x: T` binds nothing
+		}
+		for _, t := range a.Targets {
+			for _, n := range assignedNames(t) {
+				kills[n] = append(kills[n], killPoint{stmt: a.Span, listEnd: end, value: a.Value})
 			}
 		}
 	}
@@ -398,38 +380,6 @@ func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
 func (sc *Scope) ifArmsOf() []ifArm {
 	sc.killPoints()
 	return sc.ifArms
-}
-
-// addIfArms records the if statements in list and in its nested statement
-// lists, not in nested functions and classes.
-func addIfArms(out *[]ifArm, list []syntax.Stmt) {
-	for _, s := range list {
-		switch s := s.(type) {
-		case *syntax.If:
-			*out = append(*out, ifArm{stmt: s, body: listSpan(s.Body), alts: listSpan(s.Else)})
-			addIfArms(out, s.Body)
-			addIfArms(out, s.Else)
-		case *syntax.For:
-			addIfArms(out, s.Body)
-			addIfArms(out, s.Else)
-		case *syntax.While:
-			addIfArms(out, s.Body)
-			addIfArms(out, s.Else)
-		case *syntax.With:
-			addIfArms(out, s.Body)
-		case *syntax.Try:
-			addIfArms(out, s.Body)
-			for _, h := range s.Handlers {
-				addIfArms(out, h.Body)
-			}
-			addIfArms(out, s.Else)
-			addIfArms(out, s.Finally)
-		case *syntax.Match:
-			for _, c := range s.Cases {
-				addIfArms(out, c.Body)
-			}
-		}
-	}
 }
 
 // listSpan is the span of a statement list, empty for none.
