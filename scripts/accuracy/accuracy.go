@@ -378,7 +378,12 @@ func (r *report) render() string {
 	p("  in the model, not per repository: all of them but the DGL notebook's CFL007 and one allennlp CFL001 (the\n")
 	p("  metric state its workers are handed through func_args, whose device the model cannot tell). Recognizing\n")
 	p("  GraphDataLoader first brought two new false errors (Graphormer: a collate_fn's batch of unknown device),\n")
-	p("  which the collate_fn's samples (they live where the dataset's data do) removed.\n\n")
+	p("  which the collate_fn's samples (they live where the dataset's data do) removed.\n")
+	p("- 2026-12-03, third round, 5 repositories (accelerate, guided-diffusion, DiT, EDM, DeiT), first run at commit\n")
+	p("  adaca17, after the second round's fixes: 1 default-rule finding, debatable (accelerate's notebook_launcher:\n")
+	p("  is_available() before the fork only in a Colab kernel with several GPUs), **0 false**; CFL003 13 true,\n")
+	p("  4 debatable; 2 CFL003 hazards missed (Accelerator(cpu=args.cpu) leaves the device unknown; webdataset's\n")
+	p("  WebLoader and a main reached only through fire.Fire). No fix followed this round.\n\n")
 	p("Generated %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 
 	var all, def tally
