@@ -35,9 +35,13 @@ func (ev *evaluator) shadowed(e *catalog.Entry, sc *Scope) bool {
 func (ev *evaluator) conditionHolds(e *catalog.Entry, c *syntax.Call, sc *Scope) bool {
 	switch e.When {
 	case catalog.UnlessFlag:
+		// Only a flag that is always set stops it: Accelerator(cpu=args.cpu)
+		// with --cpu a store_true option initializes CUDA in the default run.
 		for _, kw := range e.Flags {
-			if arg := argExpr(c, -1, kw); arg != nil && isTrue(ev.expr(arg, sc)) {
-				return false
+			if arg := argExpr(c, -1, kw); arg != nil {
+				if t, known := truthOfAll(ev.expr(arg, sc)); known && t {
+					return false
+				}
 			}
 		}
 		return true

@@ -383,7 +383,8 @@ func (r *report) render() string {
 	p("  adaca17, after the second round's fixes: 1 default-rule finding, debatable (accelerate's notebook_launcher:\n")
 	p("  is_available() before the fork only in a Colab kernel with several GPUs), **0 false**; CFL003 13 true,\n")
 	p("  4 debatable; 2 CFL003 hazards missed (Accelerator(cpu=args.cpu) leaves the device unknown; webdataset's\n")
-	p("  WebLoader and a main reached only through fire.Fire). No fix followed this round.\n\n")
+	p("  WebLoader and a main reached only through fire.Fire). Fixed since: the first (a flag stops an initializer\n")
+	p("  only when it is always set).\n\n")
 	p("Generated %s.\n\n", time.Now().UTC().Format("2006-01-02"))
 
 	var all, def tally
