@@ -334,9 +334,17 @@ type ifArm struct {
 
 // liveArms drops from bs the bindings of sc made in an if arm its test
 // does not take.
+//
+// Only in a function: what decides an arm there is the call's context, and
+// a function's arms are few. A module's top level may hold thousands (a
+// 10 MB module spent a fifth of its time here), and no call context
+// decides them.
 func (ev *evaluator) liveArms(bs []*Binding, sc *Scope) []*Binding {
+	if sc.Kind != FunctionScope || len(bs) < 2 {
+		return bs
+	}
 	arms := sc.ifArmsOf()
-	if len(arms) == 0 || len(bs) < 2 {
+	if len(arms) == 0 {
 		return bs
 	}
 	var out []*Binding
