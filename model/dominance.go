@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -23,80 +24,73 @@ import (
 // can. The filter keeps to uses in the scope itself: code in a nested
 // function or lambda runs when it is called, after any rebinding.
 
-// branchKill is a plain assignment in the arm of an if statement that
-// nothing jumps out of before it: a use after it, anywhere later in the
-// scope, is reached through the arm only past it, so the bindings made in
-// the arm before it (from its first statement on) cannot reach the use. In
-// DETR's dataset, masks = np.asarray(...), rgb2id(masks), masks == ids and
-// torch.as_tensor(masks) are all made in `if "segments_info" in ann:`, and
-// the use after the if sees the tensor (or, past a skipped arm, what was
-// bound before the if).
-type branchKill struct {
+// A kill is a plain assignment statement that hides earlier bindings of
+// its name from the uses it runs before:
+//
+//   - it dominates the later statements of its own statement list, so it
+//     hides every binding made before it from the uses there;
+//   - in an if arm that nothing leaves before it, it also hides the arm's
+//     earlier bindings from every later use in the scope, which is reached
+//     through the arm only past it. In DETR's dataset, masks =
+//     np.asarray(...), rgb2id(masks), masks == ids and
+//     torch.as_tensor(masks) are all made in `if "segments_info" in ann:`,
+//     and the use after the if sees the tensor (or, past a skipped arm, what
+//     was bound before the if).
+type kill struct {
 	stmt  syntax.Span
-	from  int // the start of the arm
-	value syntax.Expr
+	value syntax.Expr // the assigned expression
+	from  int         // it hides the bindings from here up to the statement (-1: all before it)
+	until int         // from the uses before this offset
 }
 
-// killPoint is a plain assignment to a name, as a statement: uses between
-// the end of the statement and the end of its statement list see it, not
-// the bindings made before it.
-type killPoint struct {
-	stmt    syntax.Span
-	listEnd int
-	value   syntax.Expr // the assigned expression
-}
+// applies reports whether the assignment runs before a use at pos on every
+// path to it that passes the bindings it hides.
+func (k kill) applies(pos int) bool { return k.stmt.End <= pos && pos < k.until }
 
-// dominates reports whether the assignment runs before a use at pos on
-// every path to it.
-func (k killPoint) dominates(pos int) bool { return k.stmt.End <= pos && pos < k.listEnd }
+// hides reports whether b is one of the bindings k hides.
+func (k kill) hides(b *Binding) bool { return k.from <= b.Span.Start && b.Span.Start < k.stmt.Start }
 
 // reaching drops from bs, the bindings lookup found for a name used at pos
-// in sc, those that an assignment dominating the use rebinds first, and
-// those the statement around the use makes itself: in
+// in sc, those that a kill applying to the use hides, and those the
+// statement around the use makes itself: in
 // `model, loader = accelerator.prepare(model, loader)` the arguments are
 // the values from before (the statement's own bindings reach its right side
 // only on a loop's next pass, and evaluating them there is a cycle the
 // evaluator would cut, caching what it cut).
 //
-// A dominating `x = wrap(x)` whose result the model cannot tell (a library
-// call: fabric.setup(model), torch.compile(model)) hides nothing: such a
-// call commonly returns its argument or a wrapper that forwards to it.
+// A `x = wrap(x)` whose result the model cannot tell (a library call:
+// fabric.setup(model), torch.compile(model)) hides nothing: such a call
+// commonly returns its argument or a wrapper that forwards to it.
 func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []*Binding {
 	if len(bs) < 2 || pos < 0 {
 		return bs
 	}
-	var cut, own *killPoint
-	for _, k := range sc.killPoints()[name] {
-		if k.dominates(pos) && (cut == nil || k.stmt.Start > cut.stmt.Start) && !ev.opaqueWrap(k.value, name, sc) {
-			cut = &k
-		}
+	var own *kill
+	var hiding []kill
+	for _, k := range sc.killsOf()[name] {
 		if k.stmt.Start <= pos && pos < k.stmt.End {
 			own = &k
 		}
-	}
-	bs = ev.liveArms(bs, sc)
-	var arms []branchKill
-	for _, k := range sc.branchKillsOf()[name] {
-		if k.stmt.End <= pos && !ev.opaqueWrap(k.value, name, sc) {
-			arms = append(arms, k)
+		if k.applies(pos) && !ev.opaqueWrap(k.value, name, sc) {
+			hiding = append(hiding, k)
 		}
 	}
-	if cut == nil && own == nil && len(arms) == 0 {
+	bs = ev.liveArms(bs, sc)
+	if own == nil && len(hiding) == 0 {
 		return bs
 	}
 	out := make([]*Binding, 0, len(bs))
 bindings:
 	for _, b := range bs {
-		for _, k := range arms {
-			if b.Scope == sc && k.from <= b.Span.Start && b.Span.Start < k.stmt.Start {
-				continue bindings // rebound later in its if arm, before the use
+		if b.Scope == sc {
+			if own != nil && own.stmt.Contains(b.Span) {
+				continue // bound by the statement the use is in
 			}
-		}
-		if b.Scope == sc && cut != nil && b.Span.Start < cut.stmt.Start {
-			continue // rebound by the dominating assignment before the use
-		}
-		if b.Scope == sc && own != nil && own.stmt.Contains(b.Span) {
-			continue // bound by the statement the use is in
+			for _, k := range hiding {
+				if k.hides(b) {
+					continue bindings
+				}
+			}
 		}
 		out = append(out, b)
 	}
@@ -106,14 +100,13 @@ bindings:
 	return out
 }
 
-// killPoints are the plain assignments of the scope's own body, by name,
-// found once, in the same walk as its branch kills and its if arms.
-func (sc *Scope) killPoints() map[string][]killPoint {
+// killsOf are the kills of the scope's own body, by name, found once, in
+// the same walk as its if arms.
+func (sc *Scope) killsOf() map[string][]kill {
 	if sc.kills != nil {
 		return sc.kills
 	}
-	sc.kills = map[string][]killPoint{}
-	sc.branchKills = map[string][]branchKill{}
+	sc.kills = map[string][]kill{}
 	var body []syntax.Stmt
 	switch {
 	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
@@ -124,7 +117,7 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 		body = sc.Module.File.Body
 	}
 	eachBlock(body, false, func(block []syntax.Stmt, inTry bool) {
-		addKillPoints(sc.kills, block)
+		addListKills(sc.kills, block)
 		for _, s := range block {
 			ifs, ok := s.(*syntax.If)
 			if !ok {
@@ -132,20 +125,14 @@ func (sc *Scope) killPoints() map[string][]killPoint {
 			}
 			sc.ifArms = append(sc.ifArms, ifArm{stmt: ifs, body: listSpan(ifs.Body), alts: listSpan(ifs.Else)})
 			if !inTry {
-				addArmKills(sc.branchKills, ifs.Body)
+				addArmKills(sc.kills, ifs.Body)
 				if _, elif := singleIf(ifs.Else); !elif {
-					addArmKills(sc.branchKills, ifs.Else)
+					addArmKills(sc.kills, ifs.Else)
 				}
 			}
 		}
 	})
 	return sc.kills
-}
-
-// branchKillsOf are the branch kills of the scope's own body, by name.
-func (sc *Scope) branchKillsOf() map[string][]branchKill {
-	sc.killPoints()
-	return sc.branchKills
 }
 
 // eachBlock calls fn with list and with every statement list nested in
@@ -197,7 +184,7 @@ func singleIf(list []syntax.Stmt) (*syntax.If, bool) {
 // addArmKills records the plain assignments at the top of one if arm (not
 // under a try: the caller's business), up to the first statement that may
 // jump out of it (break, continue, return, raise, yield, a nested try).
-func addArmKills(kills map[string][]branchKill, arm []syntax.Stmt) {
+func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
 	if len(arm) == 0 {
 		return
 	}
@@ -206,15 +193,7 @@ func addArmKills(kills map[string][]branchKill, arm []syntax.Stmt) {
 		if mayLeave(s) {
 			return
 		}
-		a, ok := s.(*syntax.Assign)
-		if !ok || a.Op != "=" || a.Value == nil {
-			continue
-		}
-		for _, t := range a.Targets {
-			for _, n := range assignedNames(t) {
-				kills[n] = append(kills[n], branchKill{stmt: a.Span, from: from, value: a.Value})
-			}
-		}
+		addKill(kills, s, from, math.MaxInt)
 	}
 }
 
@@ -244,18 +223,25 @@ func mayLeave(s syntax.Stmt) bool {
 	return leaves
 }
 
-// addKillPoints records the plain assignments of one statement list.
-func addKillPoints(kills map[string][]killPoint, list []syntax.Stmt) {
+// addListKills records the plain assignments of one statement list, each
+// hiding what was bound before it from the rest of the list.
+func addListKills(kills map[string][]kill, list []syntax.Stmt) {
 	end := list[len(list)-1].Pos().End
 	for _, s := range list {
-		a, ok := s.(*syntax.Assign)
-		if !ok || a.Op != "=" || a.Value == nil {
-			continue // x += y may extend x in place; `x: T` binds nothing
-		}
-		for _, t := range a.Targets {
-			for _, n := range assignedNames(t) {
-				kills[n] = append(kills[n], killPoint{stmt: a.Span, listEnd: end, value: a.Value})
-			}
+		addKill(kills, s, -1, end)
+	}
+}
+
+// addKill records s if it is a plain assignment: x = v, a, b = v. (x += v
+// may extend x in place; `x: T` binds nothing.)
+func addKill(kills map[string][]kill, s syntax.Stmt, from, until int) {
+	a, ok := s.(*syntax.Assign)
+	if !ok || a.Op != "=" || a.Value == nil {
+		return
+	}
+	for _, t := range a.Targets {
+		for _, n := range assignedNames(t) {
+			kills[n] = append(kills[n], kill{stmt: a.Span, value: a.Value, from: from, until: until})
 		}
 	}
 }
@@ -386,7 +372,7 @@ func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
 
 // ifArmsOf lists the if statements of the scope's own body, found once.
 func (sc *Scope) ifArmsOf() []ifArm {
-	sc.killPoints()
+	sc.killsOf()
 	return sc.ifArms
 }
 

@@ -82,9 +82,8 @@ type Scope struct {
 	Bindings map[string][]*Binding
 	Globals  map[string]bool
 
-	kills       map[string][]killPoint  // plain assignments, by name (dominance.go)
-	branchKills map[string][]branchKill // plain assignments in if arms, by name
-	ifArms      []ifArm                 // the if statements of its own body
+	kills  map[string][]kill // plain assignments, by name (dominance.go)
+	ifArms []ifArm           // the if statements of its own body
 }
 
 // BindingKind says how a name got its value.
