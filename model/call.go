@@ -140,6 +140,17 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			}
 		case VClass:
 			ev.instantiate(&r, v.Class, c, sc, site)
+		case VInstance:
+			// A callable object (metric(x)): its __call__ runs on the
+			// instance. The instance's own device still counts below.
+			if f := ev.method(v.Class, "__call__", 0); f != nil {
+				fv := Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}
+				ctx := ev.contextFor(fv, ev.callArgs(c, sc))
+				r.effect(effect{kind: effCall, fn: f, site: site, ctx: ctx})
+				f.referenced = true
+				r.values = add(r.values, ev.returnsIn(f, ctx)...)
+			}
+			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
 		case VPath:
 			if v.Partial != nil && v.Partial.call != nil {
 				if m := ev.throughPartial(v.Partial, c, sc); m != nil {

@@ -48,6 +48,12 @@ type argList struct {
 	pos      [][]Value
 	kw       []kwArg
 	complete bool
+	// spread holds the values of **mappings whose keys the model could not
+	// all read (a dict filled as kwargs[name] = v): any keyword parameter
+	// the call does not otherwise bind may get one of them. It is exact
+	// when spreadOnly: those mappings are all the call did not expand.
+	spread     []Value
+	spreadOnly bool
 	// call is the functools.partial call that bound a process API
 	// (partial(DataLoader, num_workers=8)), whose arguments the API's
 	// table row reads as written; scope is where it was made.
@@ -181,7 +187,7 @@ func (ev *evaluator) closure(v Value) Value {
 
 // callArgs evaluates the arguments of a call.
 func (ev *evaluator) callArgs(c *syntax.Call, sc *Scope) argList {
-	l := argList{complete: true}
+	l := argList{complete: true, spreadOnly: true}
 	positional := true
 	for _, a := range c.Args {
 		switch {
@@ -193,7 +199,7 @@ func (ev *evaluator) callArgs(c *syntax.Call, sc *Scope) argList {
 				}
 				continue
 			}
-			l.complete, positional = false, false
+			l.complete, positional, l.spreadOnly = false, false, false
 		case a.Star == 2:
 			vs := ev.expr(a.Value, sc)
 			if len(vs) == 1 && vs[0].Kind == VDict && !slicesContain(vs[0].Keys, "") {
@@ -203,6 +209,11 @@ func (ev *evaluator) callArgs(c *syntax.Call, sc *Scope) argList {
 				continue
 			}
 			l.complete = false
+			if len(vs) == 1 && vs[0].Kind == VDict {
+				l.spread = add(l.spread, vs[0].Elems...)
+			} else {
+				l.spreadOnly = false
+			}
 		case a.Keyword != "":
 			l.kw = append(l.kw, kwArg{a.Keyword, ev.expr(a.Value, sc)})
 		case positional:
@@ -281,17 +292,39 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			extra = append(extra, kw)
 		}
 	}
+	// A call whose only unexpanded arguments are **mappings of known
+	// values binds each keyword parameter left over to one of those values
+	// or its default: global_distributed_metric's metric(**kwargs), where
+	// kwargs[name] = metric_kwargs[name][rank].
+	spreadKnown := !args.complete && args.spreadOnly && len(args.spread) > 0
 	for j := range ps {
-		if ps[j].Kind == syntax.ParamKwArgs {
+		switch ps[j].Kind {
+		case syntax.ParamKwArgs:
 			d := Value{Kind: VDict}
 			for _, kw := range extra {
 				d.Keys, d.Elems = append(d.Keys, kw.name), append(d.Elems, merge(kw.values))
 			}
-			if !args.complete {
+			switch {
+			case spreadKnown:
+				for _, v := range args.spread {
+					d.Keys, d.Elems = append(d.Keys, ""), append(d.Elems, v)
+				}
+			case !args.complete:
 				// Keywords the model did not see (**opts) may be in it.
 				d.Keys, d.Elems = append(d.Keys, ""), append(d.Elems, Value{Kind: VUnknown})
 			}
 			c.params[paramBinding(f, j)] = []Value{d}
+		case syntax.ParamNormal, syntax.ParamKwOnly:
+			b := paramBinding(f, j)
+			if _, bound := c.params[b]; bound || !spreadKnown || j == 0 && v.Self != nil && isSelfParam(f, ps[0].Name) {
+				continue
+			}
+			vs := args.spread
+			if ps[j].Default != nil {
+				vs = add(append([]Value(nil), vs...), ev.expr(ps[j].Default, lookupParent(f.Scope.Parent))...)
+			}
+			c.params[b] = vs
+			worth = worth || anyInformative(vs)
 		}
 	}
 	vs := f.Module.Prog.values()
@@ -579,6 +612,10 @@ func (ev *evaluator) knownCallee(e syntax.Expr, sc *Scope) bool {
 	for _, v := range vs {
 		switch v.Kind {
 		case VFunc, VClass, VPath, VObjMethod, VConst, VInt, VStr:
+		case VInstance:
+			if ev.method(v.Class, "__call__", 0) == nil {
+				return false
+			}
 		default:
 			return false
 		}
