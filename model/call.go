@@ -27,6 +27,7 @@ const (
 	effNVMLRestore                     // the end of a with block that set it
 	effOpaqueCall                      // calls code the model cannot see (a callable parameter)
 	effMaybeUse                        // touches a value whose device could not be evaluated: api names it
+	effProcessGroup                    // init_process_group: api is the backend when it is known not to be NCCL (processgroup.go)
 )
 
 // effect is one thing a call does.
@@ -354,6 +355,9 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 		if nvmlAssignment(c) {
 			r.effect(effect{kind: effNVMLCheck, site: site})
 		}
+	}
+	if initProcessGroupPaths[path] {
+		r.effect(ev.processGroupEffect(c, sc, site))
 	}
 	if sc.Module.Prog.extra[path] {
 		r.effect(effect{kind: effInit, api: path, site: site})

@@ -84,7 +84,7 @@ type callContext struct {
 	vals     map[*Binding]*ctxValues
 	summary  *funcSummary
 	fx       facts
-	touch    [2]touchMemo
+	touch    [4]touchMemo
 	maybe    maybeMemo
 	returns  []Value
 	retState factState

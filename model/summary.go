@@ -37,6 +37,9 @@ type event struct {
 	alt   []event
 	guard GuardKind
 	site  Site
+	// ncclArm, on a branch, is the 1-based index of the arm that runs only
+	// when the process group's backend is NCCL (processgroup.go), or 0.
+	ncclArm int8
 }
 
 // eachNested calls fn on each event list nested in e, in execution order
@@ -313,6 +316,16 @@ func (b *builder) branch(arms [][]event) {
 	}
 }
 
+// branchOn emits the two arms of a test, marking the one that runs only
+// under an NCCL process group.
+func (b *builder) branchOn(test syntax.Expr, arms [][]event) {
+	n := len(b.out)
+	b.branch(arms)
+	if len(b.out) > n && len(arms[0])+len(arms[1]) > 0 {
+		b.out[n].ncclArm = b.ncclArm(test)
+	}
+}
+
 func (b *builder) classFor(d *syntax.ClassDef) *Class {
 	for _, c := range b.m.Classes {
 		if c.Def == d {
@@ -414,7 +427,7 @@ func (b *builder) ifStmt(s *syntax.If) {
 		b.notLoaders = saved
 	})
 	els := b.sub(func() { b.stmts(s.Else) })
-	b.branch([][]event{then, els})
+	b.branchOn(s.Test, [][]event{then, els})
 }
 
 // forkTest recognises the tests that split the child of os.fork() from the
@@ -591,7 +604,7 @@ func (b *builder) expr(e syntax.Expr) {
 		}
 	case *syntax.IfExp:
 		b.expr(e.Test)
-		b.branch([][]event{b.sub(func() { b.expr(e.Body) }), b.sub(func() { b.expr(e.Else) })})
+		b.branchOn(e.Test, [][]event{b.sub(func() { b.expr(e.Body) }), b.sub(func() { b.expr(e.Else) })})
 	case *syntax.BoolOp:
 		b.expr(e.X)
 		b.branch([][]event{b.sub(func() { b.expr(e.Y) }), nil})
