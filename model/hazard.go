@@ -94,10 +94,11 @@ type ChildUse struct {
 	API      string // what it calls there
 	Targets  []Target
 	// Assumed is set for DataLoader workers whose dataset code could not be
-	// resolved: treated as CPU-only (the usual training loop moves batches to
-	// the GPU in the parent).
+	// resolved, or that touch a value whose device could not be evaluated
+	// (Evidence, Reason): treated as CPU-only (the usual training loop moves
+	// batches to the GPU in the parent).
 	Assumed bool
-	// Reason explains ChildUnknown.
+	// Reason explains ChildUnknown, and an Assumed verdict with Evidence.
 	Reason string
 }
 

@@ -22,7 +22,10 @@ pool's ` + "`map`" + `, ` + "`functools.partial`" + ` arguments, ` + "`initargs`
 object was constructed with. A method called on a CPU tensor (` + "`torch.tensor([i]).float()`" + `) is
 not CUDA use; the same method on a tensor the parent put on the GPU is. When the analysis cannot
 tell on which device a value the child touches lives (a device read from the environment), the
-message says so instead of guessing.
+message says so instead of guessing; for DataLoader workers such a value is taken to be on the
+CPU, as datasets almost always are, and reported as CFL003. Code the child reaches only under an
+NCCL process group (` + "`if dist.get_backend() == \"nccl\":`" + `) does not count once the child set up
+its group with another backend.
 
 Any initializer counts: torch, cupy, jax, numba, cuda.core, cuda.bindings, pycuda, tensorflow
 and more (the catalog lists them, with the measurement behind each). Calls that only ask the

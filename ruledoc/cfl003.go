@@ -15,8 +15,9 @@ var CFL003 = &Doc{
 	WhatItDoes: `Checks for the same forks as CFL001 — a process forking after CUDA was initialized in it —
 when the children provably never touch CUDA: CPU-only pool tasks, and the usual PyTorch
 training loop, whose ` + "`DataLoader`" + ` workers load and collate batches on the CPU while the parent
-moves them to the GPU. DataLoader workers whose dataset code cannot be seen are assumed CPU-only
-and reported here rather than as CFL001. A ` + "`Manager()`" + `'s server process is not reported: it runs
+moves them to the GPU. DataLoader workers whose dataset code cannot be seen, or whose dataset
+touches a value on a device the analysis cannot tell (a device read from the environment), are
+assumed CPU-only and reported here rather than as CFL001; the message says which. A ` + "`Manager()`" + `'s server process is not reported: it runs
 only multiprocessing's own server loop, so no edit of the program makes it touch CUDA.
 
 Not selected by default: select it with ` + "`--select CFL003`" + ` or ` + "`extend-select = [\"CFL003\"]`" + `.`,

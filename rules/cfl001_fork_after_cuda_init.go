@@ -47,7 +47,7 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 	default:
 		what := "the children never touch CUDA"
 		if z.Child.Assumed {
-			what = "the workers' dataset code could not be seen and is assumed CPU-only"
+			what = assumedCPU(z.Child)
 		}
 		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
 			subject, detail, start, what, versions(z))

@@ -45,7 +45,7 @@ func (r reporter) reportForkserver(z *model.Hazard, code string) {
 	case model.ChildNoCUDA:
 		what := "the children never touch CUDA"
 		if z.Child.Assumed {
-			what = "the workers' dataset code could not be seen and is assumed CPU-only"
+			what = assumedCPU(z.Child)
 		}
 		children = fmt.Sprintf("%s, so this works %s, but any CUDA use in the children would fail", what, versions(z))
 	}

@@ -197,9 +197,19 @@ func (r reporter) childRelated(z *model.Hazard) []analysis.RelatedInformation {
 			out = append(out, r.related(z.Child.Evidence, "The child uses CUDA here (%s)", apiName(z.Child.API)))
 		case model.ChildUnknown:
 			out = append(out, r.related(z.Child.Evidence, "The child may use CUDA here"))
+		case model.ChildNoCUDA:
+			out = append(out, r.related(z.Child.Evidence, "The device of what the workers touch here could not be told"))
 		}
 	}
 	return out
+}
+
+// assumedCPU says why DataLoader workers are taken to stay on the CPU.
+func assumedCPU(u model.ChildUse) string {
+	if u.Reason != "" {
+		return u.Reason + "; the workers are assumed to stay on the CPU, as datasets almost always do"
+	}
+	return "the workers' dataset code could not be seen and is assumed CPU-only"
 }
 
 func apiName(api string) string {
