@@ -1,6 +1,10 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // Python's builtins that pass values through: list(xs), sorted(xs),
 // enumerate(xs), zip(a, b), next(it), dict(k=v), getattr(obj, "name"). The
@@ -98,6 +102,17 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 				r.value(v)
 			}
 		}
+	case "len":
+		// len(xs[:k]) is at most k, whatever xs holds: DGL's notebook
+		// keeps one GPU (devices = [...][:1]) and spawns only when
+		// len(devices) > 1.
+		k, ok := ev.sliceLimit(c, sc)
+		if !ok {
+			return false
+		}
+		for i := 0; i <= k; i++ {
+			r.value(Value{Kind: VInt, Int: i})
+		}
 	case "getattr":
 		if len(c.Args) >= 2 {
 			if s, ok := c.Args[1].Value.(*syntax.String); ok && !s.Interpolated {
@@ -108,6 +123,45 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 		return false
 	}
 	return true
+}
+
+// maxSliceLimit bounds the lengths len() enumerates for a sliced sequence.
+const maxSliceLimit = 8
+
+// sliceLimit returns k when len's argument is a sequence sliced as xs[:k]
+// or xs[0:k] with a small constant k, written in the call or bound once to
+// the name it passes.
+func (ev *evaluator) sliceLimit(c *syntax.Call, sc *Scope) (int, bool) {
+	if len(c.Args) != 1 || c.Args[0].Keyword != "" || c.Args[0].Star != 0 {
+		return 0, false
+	}
+	e := c.Args[0].Value
+	if n, ok := e.(*syntax.Name); ok {
+		bs := lookup(n.ID, sc)
+		if len(bs) != 1 || bs[0].Kind != BindAssign || len(bs[0].Index) > 0 {
+			return 0, false
+		}
+		e = bs[0].Value
+		sc = bs[0].Scope
+	}
+	s, ok := e.(*syntax.Subscript)
+	if !ok || len(s.Index) != 1 {
+		return 0, false
+	}
+	o, ok := s.Index[0].(*syntax.Opaque)
+	if !ok || o.Kind != "slice" {
+		return 0, false
+	}
+	text := strings.ReplaceAll(string(sc.Module.Src[o.Start:o.End]), " ", "")
+	text = strings.TrimPrefix(text, "0")
+	if !strings.HasPrefix(text, ":") {
+		return 0, false
+	}
+	k, ok := parseInt(text[1:])
+	if !ok || k < 0 || k > maxSliceLimit {
+		return 0, false
+	}
+	return k, true
 }
 
 // super is super() in a method: the method's receiver seen as an instance
