@@ -132,24 +132,14 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 					continue
 				}
 			}
-			ctx := ev.contextFor(v, ev.callArgs(c, sc))
-			r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
-			v.Func.referenced = true
-			r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
-			if m.Prog.extra[qualifiedName(v.Func)] {
-				r.effect(effect{kind: effInit, api: qualifiedName(v.Func), site: site})
-			}
+			ev.callLocal(&r, v, c, sc, site)
 		case VClass:
 			ev.instantiate(&r, v.Class, c, sc, site)
 		case VInstance:
 			// A callable object (metric(x)): its __call__ runs on the
 			// instance. The instance's own device still counts below.
-			if f := ev.method(v.Class, "__call__", 0); f != nil {
-				fv := Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}
-				ctx := ev.contextFor(fv, ev.callArgs(c, sc))
-				r.effect(effect{kind: effCall, fn: f, site: site, ctx: ctx})
-				f.referenced = true
-				r.values = add(r.values, ev.returnsIn(f, ctx)...)
+			if fv, ok := ev.callTarget(v); ok {
+				ev.callLocal(&r, fv, c, sc, site)
 			}
 			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
 		case VPath:
@@ -180,6 +170,33 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	ev.mapAny(&r, callees, c, sc, site) // launchers.go
 	ev.argumentEffects(&r, c, sc, site)
 	return r
+}
+
+// callLocal is the call of a local function value: its events in the
+// call's context, and what it returns.
+func (ev *evaluator) callLocal(r *callResult, v Value, c *syntax.Call, sc *Scope, site Site) {
+	ctx := ev.contextFor(v, ev.callArgs(c, sc))
+	r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
+	v.Func.referenced = true
+	r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
+	if sc.Module.Prog.extra[qualifiedName(v.Func)] {
+		r.effect(effect{kind: effInit, api: qualifiedName(v.Func), site: site})
+	}
+}
+
+// callTarget is the function value that calling v runs: v itself for a
+// local function, the bound __call__ for an instance of a class that
+// defines one (a callable object).
+func (ev *evaluator) callTarget(v Value) (Value, bool) {
+	switch v.Kind {
+	case VFunc:
+		return v, true
+	case VInstance:
+		if f := ev.method(v.Class, "__call__", 0); f != nil {
+			return Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}, true
+		}
+	}
+	return Value{}, false
 }
 
 // argumentEffects covers what a call does with its arguments: passing a

@@ -613,7 +613,7 @@ func (ev *evaluator) knownCallee(e syntax.Expr, sc *Scope) bool {
 		switch v.Kind {
 		case VFunc, VClass, VPath, VObjMethod, VConst, VInt, VStr:
 		case VInstance:
-			if ev.method(v.Class, "__call__", 0) == nil {
+			if _, ok := ev.callTarget(v); !ok {
 				return false
 			}
 		default:

@@ -394,20 +394,11 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope, args func() 
 	added := false
 	var handed *argList
 	for _, v := range ev.expr(e, sc) {
-		var f *Function
-		fv := v
-		switch v.Kind {
-		case VFunc:
-			f = v.Func
-		case VInstance:
-			// A callable object: its __call__ runs, on the instance.
-			if f = ev.method(v.Class, "__call__", 0); f != nil {
-				fv = Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}
-			}
-		case VConst:
+		if v.Kind == VConst {
 			continue // target=None
 		}
-		if f != nil {
+		if fv, ok := ev.callTarget(v); ok {
+			f := fv.Func
 			f.referenced = true
 			if handed == nil {
 				l := args()

@@ -564,39 +564,35 @@ func (t *touchWalk) walk(events []event, g groupState) groupState {
 		switch e.kind {
 		case evEffect:
 			g = t.effect(&e.eff, g)
-		case evBranch:
-			var out groupState
-			first := true
-			for j, arm := range e.arms {
-				if int(e.ncclArm) == j+1 && g == groupNoNCCL {
-					continue
-				}
-				end := t.walk(arm, g)
-				if first {
-					out, first = end, false
-				} else {
-					out = out.join(end)
-				}
-			}
-			g = out
 		case evLoop:
 			g = g.join(t.walk(e.body, g))
 		default:
-			var out groupState
-			first := true
-			e.eachNested(func(list []event) bool {
-				end := t.walk(list, g)
-				if first {
-					out, first = end, false
-				} else {
-					out = out.join(end)
-				}
-				return !t.found
-			})
-			g = out
+			g = t.alternatives(e, g)
 		}
 	}
 	return g
+}
+
+// alternatives walks the lists nested in e (a branch's arms, a guard's
+// body and alt) one after the other, each from state g, and joins the
+// states they end in. A branch's NCCL-only arm is skipped when g rules it
+// out.
+func (t *touchWalk) alternatives(e *event, g groupState) groupState {
+	out, first, arm := g, true, int8(0)
+	e.eachNested(func(list []event) bool {
+		arm++
+		if arm == e.ncclArm && g == groupNoNCCL {
+			return true
+		}
+		end := t.walk(list, g)
+		if first {
+			out, first = end, false
+		} else {
+			out = out.join(end)
+		}
+		return !t.found
+	})
+	return out
 }
 
 func (t *touchWalk) effect(e *effect, g groupState) groupState {
