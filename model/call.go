@@ -27,7 +27,6 @@ const (
 	effNVMLRestore                     // the end of a with block that set it
 	effOpaqueCall                      // calls code the model cannot see (a callable parameter)
 	effMaybeUse                        // touches a value whose device could not be evaluated: api names it
-	effProcessGroup                    // init_process_group: api is the backend when it is known not to be NCCL (processgroup.go)
 )
 
 // effect is one thing a call does.
@@ -175,7 +174,9 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 // callLocal is the call of a local function value: its events in the
 // call's context, and what it returns.
 func (ev *evaluator) callLocal(r *callResult, v Value, c *syntax.Call, sc *Scope, site Site) {
-	ctx := ev.contextFor(v, ev.callArgs(c, sc))
+	args := ev.callArgs(c, sc)
+	args.backend = ev.backendAt(c, sc)
+	ctx := ev.contextFor(v, args)
 	r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
 	v.Func.referenced = true
 	r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
@@ -373,8 +374,11 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 			r.effect(effect{kind: effNVMLCheck, site: site})
 		}
 	}
-	if initProcessGroupPaths[path] {
-		r.effect(ev.processGroupEffect(c, sc, site))
+	if backendQueryPaths[path] {
+		if b := ev.backendIn(sc); b != "" {
+			r.value(Value{Kind: VStr, Str: b})
+			return
+		}
 	}
 	if sc.Module.Prog.extra[path] {
 		r.effect(effect{kind: effInit, api: path, site: site})

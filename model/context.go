@@ -54,6 +54,9 @@ type argList struct {
 	// when spreadOnly: those mappings are all the call did not expand.
 	spread     []Value
 	spreadOnly bool
+	// backend is the process group's backend known where the call runs,
+	// when it is not NCCL (processgroup.go).
+	backend string
 	// call is the functools.partial call that bound a process API
 	// (partial(DataLoader, num_workers=8)), whose arguments the API's
 	// table row reads as written; scope is where it was made.
@@ -80,11 +83,14 @@ type callContext struct {
 	params   map[*Binding][]Value
 	complete bool
 	depth    int
+	// backend is the process group's backend the call runs under, when it
+	// is known not to be NCCL (processgroup.go).
+	backend string
 
 	vals     map[*Binding]*ctxValues
 	summary  *funcSummary
 	fx       facts
-	touch    [4]touchMemo
+	touch    [2]touchMemo
 	maybe    maybeMemo
 	returns  []Value
 	retState factState
@@ -247,8 +253,8 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			complete: args.complete && v.Partial.complete,
 		}
 	}
-	c := &callContext{fn: f, params: map[*Binding][]Value{}, complete: args.complete}
-	worth := false
+	c := &callContext{fn: f, params: map[*Binding][]Value{}, complete: args.complete, backend: args.backend}
+	worth := args.backend != ""
 	ps := f.Params()
 	i := 0
 	if v.Self != nil && len(ps) > 0 && isSelfParam(f, ps[0].Name) && !isStatic(f) {
@@ -431,7 +437,7 @@ func (vs *valueState) intern(c *callContext) *callContext {
 			depth = max(depth, hashValue(&h, v, 0))
 		}
 	}
-	key := ctxKey{c.fn, c.outer, c.complete, h.Sum64()}
+	key := ctxKey{c.fn, c.outer, c.complete, c.backend, h.Sum64()}
 	for _, old := range vs.contexts[key] {
 		if sameParams(old, c) {
 			return old
@@ -454,6 +460,7 @@ type ctxKey struct {
 	fn       *Function
 	outer    *callContext
 	complete bool
+	backend  string
 	hash     uint64
 }
 

@@ -540,7 +540,11 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
 			return []Value{attrResult(v, name)}
 		}
-		return []Value{{Kind: VPath, Path: catalog.Canonical(v.Path + "." + name), Method: v.Method, Dev: v.Dev}}
+		path := catalog.Canonical(v.Path + "." + name)
+		if s, ok := backendConstants[path]; ok {
+			return []Value{{Kind: VStr, Str: s}} // dist.Backend.NCCL is "nccl"
+		}
+		return []Value{{Kind: VPath, Path: path, Method: v.Method, Dev: v.Dev}}
 	case VModule:
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
 			return vs

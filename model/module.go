@@ -33,7 +33,7 @@ type Module struct {
 	objects     map[syntax.Span]*Object
 	top         *funcSummary // the module body's summary
 	fx          facts
-	touch       [4]touchMemo
+	touch       [2]touchMemo
 	used        map[string]bool // see usedNames
 	cuda        factState       // see cudaPossible
 	cudaResult  bool
@@ -140,7 +140,7 @@ type Function struct {
 	importsLocal bool
 	summary      *funcSummary
 	fx           facts
-	touch        [4]touchMemo
+	touch        [2]touchMemo
 	returnValues []Value
 	returnsDone  bool
 	returnsBusy  bool

@@ -464,7 +464,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if site, api, ok, _ := s.funcTouches(t.Func, t.Ctx, st, groupUnknown, 0); ok {
+		if site, api, ok := s.funcTouches(t.Func, t.Ctx, st, 0); ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
 			return u
 		}
@@ -510,7 +510,6 @@ type touchMemo struct {
 	site  Site
 	api   string
 	ok    bool
-	group groupState // the process group after the events, when !ok
 }
 
 // opaque reports the first call of code the model cannot see in a child's
@@ -535,124 +534,61 @@ func (s *simulator) touches(events []event, st *simState, depth int) (Site, stri
 	if depth > maxCallDepth {
 		return Site{}, "", false
 	}
-	t := touchWalk{s: s, st: st, depth: depth}
-	t.walk(events, groupUnknown)
-	return t.site, t.api, t.found
-}
-
-// touchWalk visits a summary's effects in execution order, every arm of a
-// branch one after the other, as effects does, but for the arms that run
-// only under an NCCL process group once the walk has seen the group set up
-// without one (processgroup.go). It stops at the first touch.
-type touchWalk struct {
-	s     *simulator
-	st    *simState
-	depth int
-	site  Site
-	api   string
-	found bool
-}
-
-// walk visits events with the process group in state g and returns the
-// state after them.
-func (t *touchWalk) walk(events []event, g groupState) groupState {
-	for i := range events {
-		if t.found {
-			return g
-		}
-		e := &events[i]
+	for e := range effects(events) {
 		switch e.kind {
-		case evEffect:
-			g = t.effect(&e.eff, g)
-		case evLoop:
-			g = g.join(t.walk(e.body, g))
-		default:
-			g = t.alternatives(e, g)
+		case effInit:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
+			}
+			return e.site, e.api, true
+		case effUse:
+			if e.cond == condDefaultDevice && !st.defaultCUDA {
+				continue
+			}
+			return e.site, e.api, true
+		case effCall:
+			if site, api, ok := s.funcTouches(e.fn, e.ctx, st, depth+1); ok {
+				return site, api, true
+			}
+		case effImport:
+			if site, api, ok := s.moduleTouches(e.mod, st, depth+1); ok {
+				return site, api, true
+			}
 		}
 	}
-	return g
-}
-
-// alternatives walks the lists nested in e (a branch's arms, a guard's
-// body and alt) one after the other, each from state g, and joins the
-// states they end in. A branch's NCCL-only arm is skipped when g rules it
-// out.
-func (t *touchWalk) alternatives(e *event, g groupState) groupState {
-	out, first, arm := g, true, int8(0)
-	e.eachNested(func(list []event) bool {
-		arm++
-		if arm == e.ncclArm && g == groupNoNCCL {
-			return true
-		}
-		end := t.walk(list, g)
-		if first {
-			out, first = end, false
-		} else {
-			out = out.join(end)
-		}
-		return !t.found
-	})
-	return out
-}
-
-func (t *touchWalk) effect(e *effect, g groupState) groupState {
-	s, st := t.s, t.st
-	switch e.kind {
-	case effInit, effUse:
-		if e.cond == condDefaultDevice && !st.defaultCUDA {
-			return g
-		}
-		t.site, t.api, t.found = e.site, e.api, true
-	case effCall:
-		t.site, t.api, t.found, g = s.funcTouches(e.fn, e.ctx, st, g, t.depth+1)
-	case effImport:
-		t.site, t.api, t.found, g = s.moduleTouches(e.mod, st, g, t.depth+1)
-	case effProcessGroup:
-		if e.api != "" {
-			return groupNoNCCL
-		}
-		return groupUnknown
-	}
-	return g
+	return Site{}, "", false
 }
 
 // moduleTouches memoizes touches for importing a module (its top level).
-func (s *simulator) moduleTouches(m *Module, st *simState, g groupState, depth int) (Site, string, bool, groupState) {
-	return s.memoTouches(&m.touch, m.topSummary, st, g, depth)
+func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, string, bool) {
+	return s.memoTouches(&m.touch, m.topSummary, st, depth)
 }
 
 // funcTouches memoizes touches for a function's summary (in a context).
-func (s *simulator) funcTouches(f *Function, c *callContext, st *simState, g groupState, depth int) (Site, string, bool, groupState) {
+func (s *simulator) funcTouches(f *Function, c *callContext, st *simState, depth int) (Site, string, bool) {
 	if c != nil {
-		return s.memoTouches(&c.touch, func() []event { return summaryIn(f, c) }, st, g, depth)
+		return s.memoTouches(&c.touch, func() []event { return summaryIn(f, c) }, st, depth)
 	}
-	return s.memoTouches(&f.touch, f.summaryOf, st, g, depth)
+	return s.memoTouches(&f.touch, f.summaryOf, st, depth)
 }
 
 // memoTouches runs touches over events once per value of the default
-// device and of what is known of the process group (the only state it
-// depends on), cutting recursion. It also returns what is known of the
-// process group after the events (a helper that sets up a gloo group).
-func (s *simulator) memoTouches(memo *[4]touchMemo, events func() []event, st *simState, g groupState, depth int) (Site, string, bool, groupState) {
-	i := int(g) * 2
+// device (the only state it depends on), cutting recursion.
+func (s *simulator) memoTouches(memo *[2]touchMemo, events func() []event, st *simState, depth int) (Site, string, bool) {
+	t := &memo[0]
 	if st.defaultCUDA {
-		i++
+		t = &memo[1]
 	}
-	t := &memo[i]
 	switch t.state {
 	case factDone:
-		return t.site, t.api, t.ok, t.group
+		return t.site, t.api, t.ok
 	case factBusy:
-		return Site{}, "", false, g
+		return Site{}, "", false
 	}
 	t.state = factBusy
-	w := touchWalk{s: s, st: st, depth: depth}
-	end := g
-	if depth <= maxCallDepth {
-		end = w.walk(events(), g)
-	}
-	*t = touchMemo{state: factDone, site: w.site, api: w.api, ok: w.found, group: end}
-	return w.site, w.api, w.found, end
+	site, api, ok := s.touches(events(), st, depth)
+	*t = touchMemo{state: factDone, site: site, api: api, ok: ok}
+	return site, api, ok
 }
 
 // hazardSet collects hazards, merging the same hazard found on several

@@ -37,9 +37,6 @@ type event struct {
 	alt   []event
 	guard GuardKind
 	site  Site
-	// ncclArm, on a branch, is the 1-based index of the arm that runs only
-	// when the process group's backend is NCCL (processgroup.go), or 0.
-	ncclArm int8
 }
 
 // eachNested calls fn on each event list nested in e, in execution order
@@ -316,16 +313,6 @@ func (b *builder) branch(arms [][]event) {
 	}
 }
 
-// branchOn emits the two arms of a test, marking the one that runs only
-// under an NCCL process group.
-func (b *builder) branchOn(test syntax.Expr, arms [][]event) {
-	n := len(b.out)
-	b.branch(arms)
-	if len(b.out) > n && len(arms[0])+len(arms[1]) > 0 {
-		b.out[n].ncclArm = b.ncclArm(test)
-	}
-}
-
 func (b *builder) classFor(d *syntax.ClassDef) *Class {
 	for _, c := range b.m.Classes {
 		if c.Def == d {
@@ -427,7 +414,7 @@ func (b *builder) ifStmt(s *syntax.If) {
 		b.notLoaders = saved
 	})
 	els := b.sub(func() { b.stmts(s.Else) })
-	b.branchOn(s.Test, [][]event{then, els})
+	b.branch([][]event{then, els})
 }
 
 // forkTest recognises the tests that split the child of os.fork() from the
@@ -604,7 +591,17 @@ func (b *builder) expr(e syntax.Expr) {
 		}
 	case *syntax.IfExp:
 		b.expr(e.Test)
-		b.branchOn(e.Test, [][]event{b.sub(func() { b.expr(e.Body) }), b.sub(func() { b.expr(e.Else) })})
+		if t, ok := b.ev.truth(e.Test, b.sc); ok {
+			// A decided test takes one arm, as in an if statement and
+			// in the expression's value (eval.go).
+			if t {
+				b.expr(e.Body)
+			} else {
+				b.expr(e.Else)
+			}
+			return
+		}
+		b.branch([][]event{b.sub(func() { b.expr(e.Body) }), b.sub(func() { b.expr(e.Else) })})
 	case *syntax.BoolOp:
 		b.expr(e.X)
 		b.branch([][]event{b.sub(func() { b.expr(e.Y) }), nil})
