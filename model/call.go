@@ -321,17 +321,7 @@ func forEachReturn(body []syntax.Stmt, fn func(syntax.Expr)) {
 // subclass of multiprocessing.Process becomes a process object whose child
 // runs the class's run method.
 func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc *Scope, site Site) {
-	inst := Value{Kind: VInstance, Class: c}
-	if init := ev.method(c, "__init__", 0); init != nil {
-		ctx := ev.contextFor(Value{Kind: VFunc, Func: init, Self: c}, ev.callArgs(call, sc))
-		if ctx != nil && len(init.Params()) > 0 && !isStatic(init) {
-			// The instance carries its constructor call, whose self it is.
-			inst.Env = ctx
-			ctx.params[paramBinding(init, 0)] = []Value{{Kind: VInstance, Class: c, Self: c, Env: ctx}}
-		}
-		r.effect(effect{kind: effCall, fn: init, site: site, ctx: ctx})
-		init.referenced = true
-	}
+	inst := ev.construct(r, c, func() argList { return ev.callArgs(call, sc) }, site)
 	for _, base := range ev.basePaths(c, 0) {
 		if ev.subclassStart(r, c, base, call, sc, site) { // launchers.go
 			return
@@ -353,6 +343,24 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 		}
 	}
 	r.value(inst)
+}
+
+// construct runs a local class's __init__, if it has one, with the
+// arguments args gives, and returns the instance it makes, which carries
+// the constructor's context.
+func (ev *evaluator) construct(r *callResult, c *Class, args func() argList, site Site) Value {
+	inst := Value{Kind: VInstance, Class: c}
+	if init := ev.method(c, "__init__", 0); init != nil {
+		ctx := ev.contextFor(Value{Kind: VFunc, Func: init, Self: c}, args())
+		if ctx != nil && len(init.Params()) > 0 && !isStatic(init) {
+			// The instance carries its constructor call, whose self it is.
+			inst.Env = ctx
+			ctx.params[paramBinding(init, 0)] = []Value{{Kind: VInstance, Class: c, Self: c, Env: ctx}}
+		}
+		r.effect(effect{kind: effCall, fn: init, site: site, ctx: ctx})
+		init.referenced = true
+	}
+	return inst
 }
 
 // pathCall handles a call of a library API.

@@ -103,5 +103,7 @@
 // torch.multiprocessing, DataLoader: that is package procapi's table, whose
 // calls procapi.go handles, and procapi.ImportSetters, the libraries that set
 // the start method when imported). The library calls that iterate a
-// DataLoader, or hand it on, are iteration.go's loaderCalls table.
+// DataLoader, or hand it on, are iteration.go's loaderCalls table; those that
+// run the program's own code in the calling process (python-fire's
+// Fire(main)) are runners.go's runners table.
 package model

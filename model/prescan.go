@@ -199,6 +199,12 @@ func calleeIdents(f *Function) ([]string, bool) {
 		case *syntax.Call:
 			if id := lastIdent(n.Func); id != "" {
 				idents[id] = true
+				if runnerIdents[id] {
+					// fire.Fire(main): the runner calls main.
+					for _, id := range componentIdents(f.Module, n) {
+						idents[id] = true
+					}
+				}
 			}
 		case *syntax.Import:
 			for _, a := range n.Names {
@@ -225,6 +231,35 @@ func calleeIdents(f *Function) ([]string, bool) {
 		list = append(list, id)
 	}
 	return list, local
+}
+
+// componentIdents are the identifiers a runner call's arguments name,
+// and those of the values of a dict display among them: what the runner
+// may call. A class of m named there adds its methods, which the runner may
+// call on the instance it makes (runMembers).
+func componentIdents(m *Module, c *syntax.Call) []string {
+	var out []string
+	for _, a := range c.Args {
+		vals := []syntax.Expr{a.Value}
+		if d, ok := a.Value.(*syntax.Dict); ok {
+			vals = d.Values
+		}
+		for _, v := range vals {
+			id := lastIdent(v)
+			if id == "" {
+				continue
+			}
+			out = append(out, id)
+			for _, cl := range m.Classes {
+				if cl.Name == id {
+					for name := range cl.Methods {
+						out = append(out, name)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // cudaPossible reports whether code of m, or of the local modules it

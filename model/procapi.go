@@ -175,6 +175,10 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 		r.effect(effect{kind: effStart, obj: o, site: site})
 	case procapi.StartOnce:
 		r.effect(effect{kind: effStart, obj: o, once: true, site: site})
+	case procapi.Chain:
+		// A pipeline over the same loader: iterating it starts the
+		// loader's workers (and a persistent loader's only once).
+		r.value(Value{Kind: VObject, Obj: o})
 	}
 }
 

@@ -20,6 +20,7 @@ import multiprocessing
 import multiprocess
 import torch_geometric
 import dgl
+import webdataset
 import monai
 import accelerate
 import lightning
@@ -371,6 +372,9 @@ func checkMethodCall(t *testing.T, src string, api *procapi.API, m *Module, r ca
 		if len(starts) != 0 {
 			t.Errorf("%s: starts %+v", call, starts)
 		}
+	}
+	if returned := len(r.values) == 1 && r.values[0].Kind == VObject && r.values[0].Obj == o; returned != (api.Kind == procapi.Chain) {
+		t.Errorf("%s: values %+v; returns the receiver %v, want %v", call, r.values, returned, api.Kind == procapi.Chain)
 	}
 	works := 0
 	for _, tg := range o.Targets {

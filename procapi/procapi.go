@@ -95,12 +95,17 @@ const (
 	Hand
 	// Send sends Args through the channel to whoever reads it.
 	Send
+	// Chain returns an object that starts the receiver's processes when it
+	// is used as the receiver would be: the model takes it for the
+	// receiver (webdataset's loader.batched(16), a pipeline whose first
+	// stage is the same DataLoader).
+	Chain
 )
 
 func (k Kind) String() string {
 	names := [...]string{"?", "fork", "process", "pool", "executor", "loader", "launch", "manager",
 		"launcher", "trainer", "map-any",
-		"channel", "context", "set-method", "preload", "start", "start-once", "hand", "send"}
+		"channel", "context", "set-method", "preload", "start", "start-once", "hand", "send", "chain"}
 	if int(k) < len(names) {
 		return names[k]
 	}

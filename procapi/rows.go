@@ -108,6 +108,20 @@ var rows = []API{
 		Note: "DataLoader(dataset, batch_size, shuffle, follow_batch, exclude_keys, **kwargs) hands its keywords to torch's DataLoader: " +
 			"num_workers comes by keyword only (the other positions are torch's, as the model has always read them)"},
 
+	// webdataset's WebLoader is no subclass but a pipeline whose first stage
+	// is torch's DataLoader(*args, **kw): the same arguments at the same
+	// positions, and iterating it iterates that DataLoader (DataPipeline.invoke
+	// calls iter() on it). Its fluid methods (the Chain row below) return a
+	// copy of the pipeline over the same DataLoader.
+	{Kind: Loader, Family: "multiprocessing", Names: []string{"webdataset.WebLoader", "webdataset.compat.WebLoader", "webdataset.dataset.WebLoader"},
+		Workers: pos(5, "num_workers"), Method: loaderContext, Dataset: loaderDataset, Targets: loaderTargets,
+		Persistent: loaderPersistent, PinMemory: loaderPinMemory,
+		Evidence: "webdataset/webdataset src/webdataset/compat.py (class WebLoader(DataPipeline, FluidInterface): __init__(*args, **kw) calls " +
+			"super().__init__(DataLoader(*args, **kw)), from 0.2.0 on); webdataset/dataset.py in 0.1.x (def WebLoader(*args, **kw): " +
+			"Processor(DataLoader(*args, **kw), identity)); pipeline.py DataPipeline.invoke (iter() of a DataLoader stage)",
+		Note: "the workers start each time the WebLoader (or a chain on it) is iterated, as torch's DataLoader's do. " +
+			"webdataset.loader.WebLoader (2019 only, removed in February 2020) was a different class with its own processes and 4 workers by default: not this row"},
+
 	{Kind: Loader, Family: "multiprocessing", Names: []string{"dgl.dataloading.GraphDataLoader", "dgl.dataloading.dataloader.GraphDataLoader"},
 		Workers: kw("num_workers"), Method: kw("multiprocessing_context"), Dataset: pos(0, "dataset"),
 		Targets:    []Arg{pos(1, "collate_fn"), kw("worker_init_fn")},
@@ -231,6 +245,15 @@ var rows = []API{
 	{Kind: Start, On: Trainer, Names: []string{"__call__"}, Common: true,
 		Evidence: "https://joblib.readthedocs.io/en/stable/generated/joblib.Parallel.html",
 		Note:     "Parallel(...)(delayed(f)(x) for x in xs): the workers run f (model/launchers.go reads the delayed calls)"},
+	{Kind: Chain, On: Loader,
+		Names: []string{"batched", "unbatched", "listed", "unlisted", "log_keys", "shuffle", "map", "decode", "map_dict", "select",
+			"to_tuple", "map_tuple", "slice", "rename", "rsample", "rename_keys", "extract_keys", "xdecode", "mcached", "lmdb_cached",
+			"compose", "with_epoch", "with_length", "repeat", "then"},
+		Evidence: "webdataset/webdataset src/webdataset/compat.py (FluidInterface: each method returns self.compose(stage), or self); " +
+			"pipeline.py (DataPipeline.compose copies the pipeline and its stage list, so the copy's first stage is the same DataLoader; " +
+			"with_epoch, with_length and repeat return self); 0.1.x dataset.py Composable.then/compose and Shorthands",
+		Note: "webdataset's fluid interface on a WebLoader: wds.WebLoader(ds, num_workers=4).unbatched().shuffle(1000).batched(32). " +
+			"torch's DataLoader has none of these methods, so the row cannot mistake one of its calls"},
 	{Kind: StartOnce, On: Executor, Names: []string{"map"}, Common: true,
 		Targets:  []Arg{pos(0, "fn")},
 		Args:     []Arg{binds(rest(1), BindsZip)},
