@@ -4,8 +4,9 @@
 //
 //   - modules with their scopes and bindings: imports and aliases (import torch
 //     as th, from torch import cuda, relative imports, local modules of the
-//     project), functions, classes and methods, the main guards as written
-//     (guard.go: conjunctions, early exits, current_process().name);
+//     project, star imports of local modules: starimport.go), functions,
+//     classes and methods, the main guards as written (guard.go:
+//     conjunctions, early exits, current_process().name);
 //   - abstract values for expressions (value.go, eval.go): qualified paths of
 //     library APIs ("torch.cuda.is_available", "cupy.cuda.Device().use"),
 //     local functions and classes, string and int constants, multiprocessing

@@ -24,8 +24,8 @@ import (
 // can. The filter keeps to uses in the scope itself: code in a nested
 // function or lambda runs when it is called, after any rebinding.
 
-// A kill is a plain assignment statement that hides earlier bindings of
-// its name from the uses it runs before:
+// A kill is a plain assignment statement (or a def or class statement) that
+// hides earlier bindings of its name from the uses it runs before:
 //
 //   - it dominates the later statements of its own statement list, so it
 //     hides every binding made before it from the uses there;
@@ -38,7 +38,7 @@ import (
 //     was bound before the if).
 type kill struct {
 	stmt  syntax.Span
-	value syntax.Expr // the assigned expression
+	value syntax.Expr // the assigned expression (nil for a def or class)
 	from  int         // it hides the bindings from here up to the statement (-1: all before it)
 	until int         // from the uses before this offset
 }
@@ -232,9 +232,19 @@ func addListKills(kills map[string][]kill, list []syntax.Stmt) {
 	}
 }
 
-// addKill records s if it is a plain assignment: x = v, a, b = v. (x += v
-// may extend x in place; `x: T` binds nothing.)
+// addKill records s if it is a plain assignment: x = v, a, b = v, or a
+// def or class statement, which assigns its name just as well (a function
+// defined after `from helpers import *` replaces the helper of that name).
+// (x += v may extend x in place; `x: T` binds nothing.)
 func addKill(kills map[string][]kill, s syntax.Stmt, from, until int) {
+	switch d := s.(type) {
+	case *syntax.FunctionDef:
+		kills[d.Name] = append(kills[d.Name], kill{stmt: d.Span, from: from, until: until})
+		return
+	case *syntax.ClassDef:
+		kills[d.Name] = append(kills[d.Name], kill{stmt: d.Span, from: from, until: until})
+		return
+	}
 	a, ok := s.(*syntax.Assign)
 	if !ok || a.Op != "=" || a.Value == nil {
 		return

@@ -30,6 +30,10 @@ func TestReachingBindings(t *testing.T) {
 		{"if arm under try", "try:\n    if c:\n        x = 'b'\n        f()\n        x = 'c'\nexcept E:\n    use(x)\n", []string{"b", "c"}},
 		{"library wrapper of itself", "import lib\nx = 'a'\nx = lib.wrap(x)\nuse(x)\n", []string{"a"}},
 		{"library call of another name", "import lib\ny = 'c'\nx = 'a'\nx = lib.wrap(y)\nuse(x)\n", nil},
+		{"def rebinding", "x = 'a'\ndef x():\n    pass\nuse(x)\n", nil},
+		{"class rebinding", "x = 'a'\nclass x:\n    pass\nuse(x)\n", nil},
+		{"conditional def", "x = 'a'\nif c:\n    def x():\n        pass\nuse(x)\n", []string{"a"}},
+		{"def after the use", "x = 'a'\nuse(x)\ndef x():\n    pass\n", []string{"a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -287,7 +287,8 @@ func (ev *evaluator) fresh() func() {
 	return func() { ev.depth = depth; ev.nest-- }
 }
 
-// lookup finds the bindings a name refers to from scope sc.
+// lookup finds the bindings a name refers to from scope sc (a module's
+// star imports' included: bindingsOf).
 func lookup(name string, sc *Scope) []*Binding {
 	first := true
 	for s := sc; s != nil; s = s.Parent {
@@ -296,9 +297,9 @@ func lookup(name string, sc *Scope) []*Binding {
 		}
 		first = false
 		if s.Kind != ModuleScope && s.Globals[name] {
-			return s.Module.Scope.Bindings[name]
+			return s.Module.Scope.bindingsOf(name)
 		}
-		if bs := s.Bindings[name]; len(bs) > 0 {
+		if bs := s.bindingsOf(name); len(bs) > 0 {
 			return bs
 		}
 	}
@@ -404,6 +405,12 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 		}
 		if sub := m.importedModule(JoinDotted(mod, b.Attr), level); sub != nil {
 			return []Value{{Kind: VModule, Mod: sub}}
+		}
+		if b.star {
+			// A name a local module exports but has no value for here:
+			// one its __all__ lists but it never binds, or a cycle of
+			// star imports cut. Not a library's attribute.
+			return nil
 		}
 		if level > 0 {
 			return unknown()
@@ -517,7 +524,7 @@ func passthroughDecorator(path string) bool {
 // moduleAttr is the value of a local module's global name.
 func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
 	var out []Value
-	for _, b := range m.Scope.Bindings[name] {
+	for _, b := range m.Scope.bindingsOf(name) {
 		out = add(out, ev.binding(b)...)
 	}
 	return out

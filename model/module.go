@@ -48,7 +48,8 @@ type Module struct {
 	// escaped are the loaders made here that are kept in a container the
 	// model does not follow (iteration.go, escape).
 	escaped       map[*Object]bool
-	notebookCells // see CellLine
+	notebookCells             // see CellLine
+	star          starImports // see starimport.go
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
@@ -117,6 +118,12 @@ type Binding struct {
 	Param  *syntax.Param
 	Scope  *Scope // where Value is evaluated
 
+	// comprehension marks a comprehension's variable, bound in the
+	// enclosing scope here though Python 3 gives it a scope of its own.
+	comprehension bool
+	// star marks a name bound by `from m import *` of a local module m
+	// that exports it (starimport.go).
+	star       bool
 	evaluating bool
 	values     []Value
 	evaluated  bool
@@ -246,6 +253,11 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 			ix.bind(sc, b)
 		}
 	case *syntax.ImportFrom:
+		if s.Star && sc.Kind == ModuleScope {
+			// Its names are bound when the scope is first read
+			// (starimport.go).
+			ix.m.star.stmts = append(ix.m.star.stmts, s)
+		}
 		for _, a := range s.Names {
 			name := a.AsName
 			if name == "" {
@@ -371,7 +383,7 @@ func (ix *indexer) exprBindings(e syntax.Expr, sc *Scope) {
 			ix.targets(n.Target, sc, &Binding{Kind: BindAssign, Value: n.Value, Span: n.Target.Pos()})
 		case *syntax.Comprehension:
 			for _, g := range n.Generators {
-				ix.targets(g.Target, sc, &Binding{Kind: BindIter, Value: g.Iter, Span: g.Target.Pos()})
+				ix.targets(g.Target, sc, &Binding{Kind: BindIter, Value: g.Iter, Span: g.Target.Pos(), comprehension: true})
 			}
 		case *syntax.Lambda:
 			ix.lambda(n, sc)

@@ -312,6 +312,11 @@ func (m *Module) cudaPossibleUncached() bool {
 					return true
 				}
 			}
+			for _, dep := range m.starSubmodules(s) {
+				if dep.cudaPossible() {
+					return true
+				}
+			}
 		}
 	}
 	return false

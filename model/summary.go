@@ -364,6 +364,11 @@ func (b *builder) importFrom(s *syntax.ImportFrom) {
 	if s.Module != "" || s.Level > 0 {
 		b.importName(s.Module, s.Level, s.Span)
 	}
+	if s.Star {
+		for _, sub := range b.m.starSubmodules(s) {
+			b.effect(effect{kind: effImport, mod: sub, site: Site{b.m, s.Span}, api: sub.Name})
+		}
+	}
 	for _, a := range s.Names {
 		full := JoinDotted(s.Module, a.Name)
 		if mod := b.m.importedModule(full, s.Level); mod != nil {

@@ -109,8 +109,9 @@ func TestPrefilterSkipsNothingThatMatters(t *testing.T) {
 
 // TestPrefilterThroughLocalHelpers: files with no CUDA and no process API of
 // their own that reach both through local helpers (imported plainly, from a
-// package, relatively, as a submodule attribute, and named only in a
-// set_forkserver_preload list) keep their findings, checked together or
+// package, relatively, as a submodule attribute, by star imports, as a
+// submodule a star import takes from its package's __all__, and named only
+// in a set_forkserver_preload list) keep their findings, checked together or
 // alone; a file that reaches neither is skipped.
 func TestPrefilterThroughLocalHelpers(t *testing.T) {
 	dir := t.TempDir()
@@ -135,11 +136,20 @@ func TestPrefilterThroughLocalHelpers(t *testing.T) {
 	write("warmup.py", "import torch\ntorch.cuda.init()\n")
 	write("fs_user.py", "import multiprocessing as mp\n\ndef work(x):\n    return x\n\nif __name__ == '__main__':\n    mp.set_start_method('forkserver')\n    mp.set_forkserver_preload(['warmup'])\n    mp.Process(target=work, args=(1,)).start()\n")
 	write("unrelated.py", "import json\n\ndef f(x):\n    return json.dumps(x)\n")
+	// Star imports: the names come from the modules imported, and
+	// `from starpkg import *` imports the submodule its __all__ names. An
+	// os.fork() keeps a file only with CUDA in its reach (a Pool would keep
+	// it alone: CFL005).
+	write("forkhelp.py", "import os\n\ndef fork_child():\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    os.waitpid(pid, 0)\n")
+	write("star_user.py", "from gpuhelp import *\nfrom forkhelp import *\n\nif __name__ == '__main__':\n    init()\n    fork_child()\n")
+	write("starpkg/__init__.py", "__all__ = ['boot']\n")
+	write("starpkg/boot.py", "import torch\ntorch.cuda.init()\n")
+	write("pkgstar_user.py", "from starpkg import *\nfrom forkhelp import fork_child\n\nif __name__ == '__main__':\n    fork_child()\n")
 
 	got, res := run(t, dir, false)
 	want, _ := run(t, dir, true)
 	same(t, "all files", got, want)
-	for _, f := range []string{"plain_user.py", "pkg/sub/job.py", "attr_user.py", "fs_user.py"} {
+	for _, f := range []string{"plain_user.py", "pkg/sub/job.py", "attr_user.py", "fs_user.py", "star_user.py", "pkgstar_user.py"} {
 		g, _ := run(t, dir, false, filepath.Join(dir, f))
 		w, _ := run(t, dir, true, filepath.Join(dir, f))
 		same(t, f, g, w)

@@ -1,0 +1,2 @@
+"""A package that re-exports its module's names."""
+from .launch import *
