@@ -27,7 +27,8 @@ import (
 // call with the same arguments shares one, and they stay affordable by
 // being made only when an argument carries something (a constant, a
 // function, an object, a device: not a value the model knows nothing
-// about), at most maxContextsPerFunc per function and nested at most
+// about), at most maxContextsPerFunc per function for each module
+// simulated as __main__ (valueState.newEntry) and nested at most
 // maxContextDepth deep (a context whose values carry contexts).
 //
 // Values carry contexts too (Value.Env): an instance carries the context of

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // TestContextBindsParameters checks that a call's arguments reach the
@@ -162,6 +163,39 @@ func TestContextsAreCapped(t *testing.T) {
 	}
 	if n := m.Prog.values().perFunc[m.Funcs[0]]; n != maxContextsPerFunc {
 		t.Errorf("%d contexts, want %d", n, maxContextsPerFunc)
+	}
+}
+
+// TestEachEntryGetsContexts checks that the cap on a function's contexts
+// holds per module simulated as __main__: a script analyzed after many
+// others that call the same helper with other arguments still gets a
+// context of its own for its call.
+func TestEachEntryGetsContexts(t *testing.T) {
+	files := memSource{"/p/gpu.py": "import torch\n\n\ndef setup(device):\n    return torch.zeros(1, device=device)\n"}
+	script := "import os\n\nimport gpu\n\ngpu.setup(%q)\npid = os.fork()\n"
+	var paths []string
+	for i := range maxContextsPerFunc + 2 {
+		p := fmt.Sprintf("/p/cpu%02d.py", i)
+		files[p] = fmt.Sprintf(script, fmt.Sprintf("cpu:%d", i))
+		paths = append(paths, p)
+	}
+	files["/p/train.py"] = fmt.Sprintf(script, "cuda")
+	paths = append(paths, "/p/train.py")
+	prog := NewProgram(files, Options{})
+	var mods []*Module
+	for _, p := range paths {
+		m, err := prog.Module(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods = append(mods, m)
+	}
+	var found []string
+	for _, z := range prog.Analyze(mods, target.Default()) {
+		found = append(found, fmt.Sprintf("%v in %s", z.Kind, z.Entry.Path))
+	}
+	if len(found) != 1 || found[0] != fmt.Sprintf("%v in /p/train.py", ForkAfterInit) {
+		t.Errorf("hazards: %v, want the fork after gpu.setup(\"cuda\") in /p/train.py alone", found)
 	}
 }
 
