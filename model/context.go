@@ -27,7 +27,8 @@ import (
 // call with the same arguments shares one, and they stay affordable by
 // being made only when an argument carries something (a constant, a
 // function, an object, a device: not a value the model knows nothing
-// about), at most maxContextsPerFunc per function and nested at most
+// about), at most maxContextsPerFunc per function for each module
+// simulated as __main__ (valueState.newEntry) and nested at most
 // maxContextDepth deep (a context whose values carry contexts).
 //
 // Values carry contexts too (Value.Env): an instance carries the context of
@@ -365,6 +366,33 @@ func (ev *evaluator) globalFromContexts(b *Binding) ([]Value, bool) {
 	return out, true
 }
 
+// setByCalls evaluates an instance attribute that a method other than the
+// constructor assigns (`self._dataloader = dataloader` in a
+// set_dataloader(self, dataloader)) as the calls of that method on the
+// instance v left it: in each of the method's contexts whose receiver is v,
+// an instance made by the same constructor call (the same Env), or, for
+// instances made without a context of their own, of the same class. Read
+// elsewhere, the assignment is evaluated with the method's parameters
+// unknown. Only the calls evaluated so far count: a setter is called
+// before the attribute is read, in the order the simulation follows.
+func (ev *evaluator) setByCalls(v Value, b *Binding) []Value {
+	f := b.Scope.Func
+	if f == nil || b.Scope != f.Scope || len(f.Params()) == 0 || isStatic(f) {
+		return nil
+	}
+	self := paramBinding(f, 0)
+	var out []Value
+	for _, c := range f.Module.Prog.values().byFunc[f] {
+		for _, r := range c.params[self] {
+			if r.Kind == VInstance && r.Env == v.Env && (v.Env != nil || r.Class == v.Class) {
+				out = add(out, ev.bindingIn(c, b)...)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // paramIndex finds the parameter a keyword argument names.
 func paramIndex(ps []syntax.Param, name string) int {
 	for j, p := range ps {
@@ -498,7 +526,11 @@ func hashValue(h *maphash.Hash, v Value, depth int) int {
 }
 
 // sameParams reports whether two contexts of one function bind the same
-// values.
+// values: a, interned, and b, not yet. The constructor context a binds self
+// to the instance it makes, whose Env is a itself (instantiate does that
+// once a is interned); b, made for a call with the same arguments, binds
+// it without one yet, and is the same context: the same call evaluated
+// twice (for its effects, for its value) makes one instance.
 func sameParams(a, b *callContext) bool {
 	if len(a.params) != len(b.params) {
 		return false
@@ -509,7 +541,11 @@ func sameParams(a, b *callContext) bool {
 			return false
 		}
 		for i := range av {
-			if !deepSame(&av[i], &bv[i], 0) {
+			x := av[i]
+			if x.Kind == VInstance && x.Env == a {
+				x.Env = nil
+			}
+			if !deepSame(&x, &bv[i], 0) {
 				return false
 			}
 		}

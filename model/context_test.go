@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // TestContextBindsParameters checks that a call's arguments reach the
@@ -70,6 +71,75 @@ h = pick(unknown_name)
 	}
 }
 
+// TestOneInstancePerCall checks that a constructor call evaluated twice
+// (for its effects, for its value) makes one instance: the same context,
+// whose self is the instance.
+func TestOneInstancePerCall(t *testing.T) {
+	src := `class Holder:
+    def __init__(self, device):
+        self.device = device
+
+h = Holder("cuda")
+`
+	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+	c := m.File.Body[len(m.File.Body)-1].(*syntax.Assign).Value.(*syntax.Call)
+	var ev evaluator
+	first, second := ev.resolveCall(c, m.Scope).values, ev.resolveCall(c, m.Scope).values
+	if len(first) != 1 || len(second) != 1 || first[0].Kind != VInstance || first[0].Env == nil {
+		t.Fatalf("Holder(\"cuda\") = %+v, then %+v: want an instance made in a context", first, second)
+	}
+	if first[0].Env != second[0].Env {
+		t.Errorf("two contexts for one call: %p, %p", first[0].Env, second[0].Env)
+	}
+}
+
+// TestAttributesSetByMethods checks an instance attribute assigned by a
+// method other than the constructor, and read through a property with a
+// setter: what the calls of the method on that instance assigned.
+func TestAttributesSetByMethods(t *testing.T) {
+	src := `import torch
+
+class Holder:
+    def __init__(self, name):
+        self.name = name
+        self._weights = None
+
+    def load(self, weights):
+        self._weights = weights
+
+    @property
+    def weights(self):
+        return self._weights
+
+    @weights.setter
+    def weights(self, w):
+        self._weights = w
+
+gpu = Holder("gpu")
+cpu = Holder("cpu")
+gpu.load(torch.zeros(1, device="cuda"))
+cpu.load(torch.zeros(1, device="cpu"))
+a = gpu.weights
+b = cpu.weights
+c = gpu._weights
+`
+	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+	for _, st := range m.File.Body {
+		if e, ok := st.(*syntax.ExprStmt); ok {
+			m.Eval(e.X, m.Scope) // the load calls, in order
+		}
+	}
+	for name, want := range map[string]Device{"a": DevCUDA, "b": DevCPU, "c": DevCUDA} {
+		d := DevNone
+		for _, v := range m.Eval(&syntax.Name{ID: name}, m.Scope) {
+			d = d.join(held(v))
+		}
+		if d != want {
+			t.Errorf("%s: on %v, want %v", name, d, want)
+		}
+	}
+}
+
 // TestContextsAreCapped checks that a function called with ever new
 // constants stops getting contexts of its own.
 func TestContextsAreCapped(t *testing.T) {
@@ -93,6 +163,39 @@ func TestContextsAreCapped(t *testing.T) {
 	}
 	if n := m.Prog.values().perFunc[m.Funcs[0]]; n != maxContextsPerFunc {
 		t.Errorf("%d contexts, want %d", n, maxContextsPerFunc)
+	}
+}
+
+// TestEachEntryGetsContexts checks that the cap on a function's contexts
+// holds per module simulated as __main__: a script analyzed after many
+// others that call the same helper with other arguments still gets a
+// context of its own for its call.
+func TestEachEntryGetsContexts(t *testing.T) {
+	files := memSource{"/p/gpu.py": "import torch\n\n\ndef setup(device):\n    return torch.zeros(1, device=device)\n"}
+	script := "import os\n\nimport gpu\n\ngpu.setup(%q)\npid = os.fork()\n"
+	var paths []string
+	for i := range maxContextsPerFunc + 2 {
+		p := fmt.Sprintf("/p/cpu%02d.py", i)
+		files[p] = fmt.Sprintf(script, fmt.Sprintf("cpu:%d", i))
+		paths = append(paths, p)
+	}
+	files["/p/train.py"] = fmt.Sprintf(script, "cuda")
+	paths = append(paths, "/p/train.py")
+	prog := NewProgram(files, Options{})
+	var mods []*Module
+	for _, p := range paths {
+		m, err := prog.Module(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods = append(mods, m)
+	}
+	var found []string
+	for _, z := range prog.Analyze(mods, target.Default()) {
+		found = append(found, fmt.Sprintf("%v in %s", z.Kind, z.Entry.Path))
+	}
+	if len(found) != 1 || found[0] != fmt.Sprintf("%v in /p/train.py", ForkAfterInit) {
+		t.Errorf("hazards: %v, want the fork after gpu.setup(\"cuda\") in /p/train.py alone", found)
 	}
 }
 

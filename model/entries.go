@@ -24,6 +24,7 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 			if !m.topFacts().starts {
 				continue
 			}
+			p.values().newEntry()
 			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
 			st := newState()
 			s.run(m.topSummary(), st)

@@ -108,7 +108,8 @@ type Hazard struct {
 	// At is where the problem is reported: the initialization, or, when it
 	// runs inside a library the entry imports or calls, the entry's own
 	// import or call that leads there (the first frame of Init.Chain into
-	// the library); the process start for StartAtImport.
+	// the library); for StartAtImport, the process start, or in the same
+	// way the entry's call that leads to it inside a library.
 	At      Site
 	Init    *InitRecord // nil for StartAtImport
 	Start   *StartRecord

@@ -21,6 +21,9 @@ import (
 //   - a library call known to iterate the loaders it is handed, a Lightning
 //     Trainer's fit (loaderCalls), or one that may and whose result the
 //     program drops;
+//   - a library method known to iterate the loaders its object was made
+//     with: composer's trainer.fit() after Trainer(train_dataloader=loader)
+//     (loaderCalls' kept);
 //   - a local function it is passed to that iterates the parameter: the
 //     summary of a function records the iteration of its parameters, and each
 //     call records which loaders it hands to which parameter (effCall's
@@ -116,7 +119,14 @@ type loaderCall struct {
 	names, methods []string
 	// hooks are methods of a local object passed to the call (a Lightning
 	// module or data module) whose returned loaders the call iterates.
-	hooks    []loaderHook
+	hooks []loaderHook
+	// kept are the arguments of the receiver's constructor whose loaders a
+	// method iterates (composer's trainer.fit() iterates the
+	// train_dataloader and eval_dataloader of Trainer(...)). The
+	// constructor is the part of each of names before "().": the
+	// receiver is followed to a call of it through the names it is
+	// assigned to (callOf).
+	kept     []keptLoader
 	evidence string
 }
 
@@ -127,6 +137,15 @@ type loaderHook struct {
 	method  string
 	pos     int
 	keyword string
+}
+
+// keptLoader is an argument of a constructor whose loaders a method of the
+// object it makes iterates, unless the method is handed loaders of that
+// kind itself (its argument at pos or keyword).
+type keptLoader struct {
+	ctorKeyword string
+	pos         int
+	keyword     string
 }
 
 // loaderCalls is the table of library calls that iterate DataLoaders or
@@ -154,6 +173,24 @@ var loaderCalls = []loaderCall{
 		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#test: test(model, dataloaders, ckpt_path, verbose, datamodule)"},
 	{use: useIterates, methods: []string{"predict"}, hooks: []loaderHook{{"predict_dataloader", 1, "dataloaders"}},
 		evidence: "https://lightning.ai/docs/pytorch/stable/common/trainer.html#predict: predict(model, dataloaders, datamodule, return_predictions, ckpt_path)"},
+	// MosaicML Composer's Trainer is handed its loaders when it is made
+	// (keywords only) and iterates them in fit() and eval(), unless those
+	// are handed loaders of their own. Matched by name, ahead of the
+	// Lightning rows' method names.
+	{use: useIterates, names: []string{"composer.Trainer().fit", "composer.trainer.Trainer().fit", "composer.trainer.trainer.Trainer().fit"},
+		kept: []keptLoader{{"train_dataloader", -1, "train_dataloader"}, {"eval_dataloader", -1, "eval_dataloader"}},
+		evidence: "https://docs.mosaicml.com/projects/composer/en/stable/api_reference/generated/composer.Trainer.html: " +
+			"Trainer(*, model, train_dataloader=None, ..., eval_dataloader=None, ...) and fit(*, train_dataloader=None, ..., eval_dataloader=None, ...), " +
+			"whose arguments \"override the values specified when constructing the Trainer\"; composer/trainer/trainer.py (6405188) " +
+			"_train_loop iterates State.dataloader, the train_dataloader's DataSpec.dataloader, in _iter_dataloader: iter(self.state.dataloader), " +
+			"and _run_evaluators the evaluators' loaders (eval_interval, default 1: every epoch)"},
+	{use: useIterates, names: []string{"composer.Trainer().eval", "composer.trainer.Trainer().eval", "composer.trainer.trainer.Trainer().eval"},
+		kept: []keptLoader{{"eval_dataloader", 0, "eval_dataloader"}},
+		evidence: "https://docs.mosaicml.com/projects/composer/en/stable/api_reference/generated/composer.Trainer.html#composer.Trainer.eval: " +
+			"eval(eval_dataloader=None, subset_num_batches=-1); \"If not provided, defaults to using the eval_dataloader provided to the trainer init()\""},
+	{use: useIterates, names: []string{"composer.Trainer().predict", "composer.trainer.Trainer().predict", "composer.trainer.trainer.Trainer().predict"},
+		evidence: "https://docs.mosaicml.com/projects/composer/en/stable/api_reference/generated/composer.Trainer.html#composer.Trainer.predict: " +
+			"predict(dataloader, subset_num_batches=-1, *, return_outputs=True) iterates the loader it is handed"},
 }
 
 // The table's indexes: by qualified name and by method name.
@@ -173,7 +210,10 @@ var loaderCallsByName, loaderCallsByMethod = func() (map[string]*loaderCall, map
 
 // hookCallIdents are the method names of the calls that iterate the
 // loaders their arguments' hooks make: a function calling one may start
-// processes though it names no process API (trainer.fit(model)).
+// processes though it names no process API (trainer.fit(model)). The rows
+// that iterate their receiver's loaders add none: composer's fit is one of
+// these names already, and `eval` would name every evaluation loop
+// (model.eval()).
 func hookCallIdents() []string {
 	var out []string
 	for _, lc := range loaderCalls {
@@ -336,16 +376,21 @@ func (ev *evaluator) hookLoaders(lc *loaderCall, c *syntax.Call, sc *Scope) []*O
 // to, and the parameters of the function being summarized that it may come
 // from, directly or through assignments, wrappers and local functions that
 // return their argument.
-func (b *builder) loaderSources(e syntax.Expr) loaderSrc {
+func (b *builder) loaderSources(e syntax.Expr) loaderSrc { return b.loaderSourcesIn(e, b.sc) }
+
+// loaderSourcesIn is loaderSources for an expression of scope sc: only the
+// names it reads that are bound in the summarized function lead to its
+// parameters.
+func (b *builder) loaderSourcesIn(e syntax.Expr, sc *Scope) loaderSrc {
 	var src loaderSrc
-	for _, v := range b.ev.expr(e, b.sc) {
+	for _, v := range b.ev.expr(e, sc) {
 		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
 			src.addObj(v.Obj)
 		}
 	}
 	if b.sc.Kind == FunctionScope && b.sc.Func != nil {
 		w := paramWalk{ev: &b.ev, fn: b.sc.Func, src: &src, seen: map[*Binding]bool{}}
-		w.expr(e, b.sc, 0)
+		w.expr(e, sc, 0)
 	}
 	return src
 }
@@ -518,14 +563,18 @@ func (b *builder) bindLoaders(c *syntax.Call, f *Function, implicit bool) []para
 
 // iterate records that e is iterated at site: the loaders it may be start
 // their workers there.
-func (b *builder) iterate(e syntax.Expr, site Site) {
+func (b *builder) iterate(e syntax.Expr, site Site) { b.iterateIn(e, b.sc, site) }
+
+// iterateIn is iterate for an expression of scope sc, the summarized one
+// or one it sees (a constructor call at the top level of its module).
+func (b *builder) iterateIn(e syntax.Expr, sc *Scope, site Site) {
 	if e == nil {
 		return
 	}
-	if n, ok := e.(*syntax.Name); ok && slices.Contains(b.notLoaders, n.ID) {
+	if n, ok := e.(*syntax.Name); ok && sc == b.sc && slices.Contains(b.notLoaders, n.ID) {
 		return // under `if isinstance(x, Sequence):`, x is not a loader
 	}
-	if src := b.loaderSources(e); !src.empty() {
+	if src := b.loaderSourcesIn(e, sc); !src.empty() {
 		b.effect(effect{kind: effIterate, src: src, site: site})
 	}
 }
@@ -555,6 +604,9 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 				b.effect(effect{kind: effIterate, src: loaderSrc{objs: objs}, site: site})
 			}
 		}
+		if lc != nil && len(lc.kept) > 0 {
+			b.keptLoaders(lc, c, site)
+		}
 	case useWraps:
 		b.hfTrainerLoader(c)
 		if dropped && b.libraryCallee(c) {
@@ -563,6 +615,48 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 			}
 		}
 	}
+}
+
+// keptLoaders records the iteration, at site, of the loaders that the
+// constructor of c's receiver was handed and that lc iterates (composer's
+// trainer.fit() after trainer = Trainer(train_dataloader=loader)), but for
+// the kinds c is handed loaders of itself. A kept argument written as a
+// list or tuple (eval_dataloader=[Evaluator(...), ...]) is iterated element
+// by element.
+func (b *builder) keptLoaders(lc *loaderCall, c *syntax.Call, site Site) {
+	a, ok := c.Func.(*syntax.Attribute)
+	if !ok {
+		return
+	}
+	ctor, sc := b.callOf(a.X, b.sc, lc.keptBy())
+	if ctor == nil {
+		return
+	}
+	for _, k := range lc.kept {
+		if argExpr(c, k.pos, k.keyword) != nil {
+			continue // handed loaders of its own of this kind
+		}
+		arg := argExpr(ctor, -1, k.ctorKeyword)
+		if seq, ok := arg.(*syntax.Sequence); ok {
+			for _, el := range seq.Elts {
+				b.iterateIn(el, sc, site)
+			}
+			continue
+		}
+		b.iterateIn(arg, sc, site)
+	}
+}
+
+// keptBy are the constructors of the objects whose method lc is: each of
+// its names up to the last "().".
+func (lc *loaderCall) keptBy() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range lc.names {
+		if i := strings.LastIndex(n, "()."); i >= 0 {
+			out[n[:i]] = true
+		}
+	}
+	return out
 }
 
 // libraryCallee reports whether c calls a library function or a library
@@ -693,11 +787,11 @@ func (b *builder) hfTrainerLoader(c *syntax.Call) {
 	if !ok || (a.Attr != "train" && a.Attr != "evaluate" && a.Attr != "predict") {
 		return
 	}
-	ctor := b.callOf(a.X, b.sc, hfTrainers)
+	ctor, _ := b.callOf(a.X, b.sc, hfTrainers)
 	if ctor == nil {
 		return
 	}
-	ta := b.callOf(argExpr(ctor, 1, "args"), b.sc, hfTrainingArgs)
+	ta, _ := b.callOf(argExpr(ctor, 1, "args"), b.sc, hfTrainingArgs)
 	if ta == nil {
 		return
 	}
@@ -731,19 +825,20 @@ func (b *builder) hfTrainerLoader(c *syntax.Call) {
 }
 
 // callOf finds the call of one of the classes in paths that e is, directly
-// or through the names it is assigned to in its scope.
-func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) *syntax.Call {
+// or through the names it is assigned to in its scope, and the scope of
+// that call.
+func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) (*syntax.Call, *Scope) {
 	seen := map[*Binding]bool{}
-	var find func(e syntax.Expr, sc *Scope, depth int) *syntax.Call
-	find = func(e syntax.Expr, sc *Scope, depth int) *syntax.Call {
+	var find func(e syntax.Expr, sc *Scope, depth int) (*syntax.Call, *Scope)
+	find = func(e syntax.Expr, sc *Scope, depth int) (*syntax.Call, *Scope) {
 		if e == nil || depth > maxParamWalk {
-			return nil
+			return nil, nil
 		}
 		switch e := e.(type) {
 		case *syntax.Call:
 			for _, v := range b.ev.expr(e.Func, sc) {
 				if v.Kind == VPath && paths[v.Path] {
-					return e
+					return e, sc
 				}
 			}
 		case *syntax.Name:
@@ -752,12 +847,12 @@ func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) *synta
 					continue
 				}
 				seen[bd] = true
-				if c := find(bd.Value, bd.Scope, depth+1); c != nil {
-					return c
+				if c, csc := find(bd.Value, bd.Scope, depth+1); c != nil {
+					return c, csc
 				}
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	return find(e, sc, 0)
 }

@@ -11,6 +11,7 @@ import (
 func TestLoaderUse(t *testing.T) {
 	src := `import itertools
 import accelerate
+import composer
 import lightning as L
 from tqdm import tqdm
 from torch.utils.data import DataLoader
@@ -28,6 +29,7 @@ def local(loader):
 accelerator = accelerate.Accelerator()
 trainer = L.Trainer()
 loader = DataLoader([1, 2], num_workers=2)
+ctrainer = composer.Trainer(model=None, train_dataloader=loader)
 `
 	tests := []struct {
 		call string
@@ -48,16 +50,44 @@ loader = DataLoader([1, 2], num_workers=2)
 		{"self.fabric.setup_dataloaders(loader)", useReturns},
 		{"trainer.fit(loader)", useIterates},
 		{"self.trainer.validate(dataloaders=loader)", useIterates},
+		{"ctrainer.fit()", useIterates},
+		{"ctrainer.eval()", useIterates},
+		{"ctrainer.predict(loader)", useIterates},
+		{"composer.trainer.Trainer(model=None).fit(train_dataloader=loader)", useIterates},
+		{"composer.Trainer(model=None)", useWraps},
 		{"local(loader)", useLocal},
 		{"DataLoader(loader)", useIgnores},
+	}
+	// The calls whose row iterates the loaders their receiver was made
+	// with (composer's Trainer), not those its hooks return (Lightning's).
+	kept := map[string]bool{
+		"ctrainer.fit()": true, "ctrainer.eval()": true,
+		"composer.trainer.Trainer(model=None).fit(train_dataloader=loader)": true,
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": src + "x = " + tt.call + "\n"}, "/p/m.py")
 		a := m.File.Body[len(m.File.Body)-1].(*syntax.Assign)
 		c := a.Value.(*syntax.Call)
 		var ev evaluator
-		if got, _ := ev.loaderUse(c, m.Scope); got != tt.want {
+		got, lc := ev.loaderUse(c, m.Scope)
+		if got != tt.want {
 			t.Errorf("%s: use %d, want %d", tt.call, got, tt.want)
+		}
+		if got := lc != nil && len(lc.kept) > 0; got != kept[tt.call] {
+			t.Errorf("%s: its row iterates its receiver's loaders: %v, want %v", tt.call, got, kept[tt.call])
+		}
+	}
+}
+
+// TestLoaderCallRows checks the table's rows: each cites its evidence, and
+// a row that iterates its receiver's loaders names the constructor.
+func TestLoaderCallRows(t *testing.T) {
+	for _, lc := range loaderCalls {
+		if lc.evidence == "" {
+			t.Errorf("%v%v: no evidence", lc.names, lc.methods)
+		}
+		if len(lc.kept) > 0 && (len(lc.methods) > 0 || len(lc.keptBy()) != len(lc.names)) {
+			t.Errorf("%v%v: a row with kept loaders is matched by qualified names, each a constructor's method", lc.names, lc.methods)
 		}
 	}
 }

@@ -642,21 +642,33 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 // library is reported at the last step of its call chain still in the
 // project, so that each script importing the library gets its own finding
 // where its author can act (a lazy import, the start method,
-// PYTORCH_NVML_BASED_CUDA_CHECK before the import) and a noqa there.
+// PYTORCH_NVML_BASED_CUDA_CHECK before the import) and a noqa there. So is
+// a start at import time (the script's top-level trainer.fit() that
+// iterates a loader deep in the library: the script is what the children
+// re-import, and what moves under the main guard); the other starts are
+// reported where they are.
 func anchor(z *Hazard) Site {
-	if z.Kind == StartAtImport || z.Init == nil {
+	switch {
+	case z.Kind == StartAtImport:
+		return ownSite(z.Entry, z.Start.Site, z.Start.Chain)
+	case z.Init == nil:
 		return z.Start.Site
 	}
-	entry := z.Entry
-	if ownCode(entry, z.Init.Site.Mod) {
-		return z.Init.Site
+	return ownSite(z.Entry, z.Init.Site, z.Init.Chain)
+}
+
+// ownSite is site when it is in entry's own code, else the last step of
+// the call chain that leads there from entry still in it.
+func ownSite(entry *Module, site Site, chain []Frame) Site {
+	if ownCode(entry, site.Mod) {
+		return site
 	}
-	for i := len(z.Init.Chain) - 1; i >= 0; i-- {
-		if f := z.Init.Chain[i]; ownCode(entry, f.Site.Mod) {
+	for i := len(chain) - 1; i >= 0; i-- {
+		if f := chain[i]; ownCode(entry, f.Site.Mod) {
 			return f.Site
 		}
 	}
-	return z.Init.Site
+	return site
 }
 
 // ownCode reports whether m is code of entry's own project rather than a

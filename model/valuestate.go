@@ -13,7 +13,8 @@ import (
 type valueState struct {
 	maybe map[*Function]*maybeMemo
 	// contexts are the call contexts made so far, by key (context.go), and
-	// perFunc how many each function has.
+	// perFunc how many each function has been given for the module
+	// simulated now (newEntry).
 	contexts map[ctxKey][]*callContext
 	seed     maphash.Seed
 	perFunc  map[*Function]int
@@ -41,6 +42,14 @@ type valueState struct {
 	// argOptions are the add_argument calls of each module (namespace.go).
 	argOptions map[*Module][]option
 }
+
+// newEntry gives every function a fresh budget of contexts
+// (maxContextsPerFunc) for the next module simulated as __main__. The
+// contexts made so far stay, and are shared when a call binds the same
+// values again; only the cap is per module, so that what a script's
+// calls bind does not depend on how many contexts the modules checked
+// before it used up (a repository's examples that each make a Trainer).
+func (vs *valueState) newEntry() { clear(vs.perFunc) }
 
 // ctxSite is a call site in a context.
 type ctxSite struct {

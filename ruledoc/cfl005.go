@@ -16,7 +16,9 @@ var CFL005 = &Doc{
 ` + "`if __name__ == \"__main__\":`" + ` (directly or through functions called from there), when the start
 method is "spawn" or "forkserver" — including the defaults: "forkserver" on Linux from Python 3.14,
 "spawn" on macOS and Windows. A ` + "`DataLoader`" + ` starts its workers where it is iterated, so a loader
-built at the top level and iterated under the main guard is not one.
+built at the top level and iterated under the main guard is not one. A start inside a library
+the script calls (a trainer's ` + "`fit()`" + ` iterating the loader it was given) is reported at the
+script's own call, the line to move under the guard.
 
 A Streamlit app (a script importing ` + "`streamlit`" + `, run by ` + "`streamlit run`" + `) cannot have a main
 guard: there only starts made unconditionally at the top level are reported. A start behind a

@@ -24,7 +24,7 @@ var CFL005 = &analysis.Analyzer{
 		if z.Kind != model.StartAtImport {
 			return
 		}
-		at := z.Start.Site
+		at := z.At
 		msg := fmt.Sprintf("Children are started at %s at import time, outside `if __name__ == \"__main__\":`; each child re-imports this module and stops with RuntimeError while bootstrapping %s. Move the start under the main guard",
 			r.startsRef(z, at), versions(z))
 		d := r.diagnostic(ruledoc.CFL005.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z))
