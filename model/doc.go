@@ -12,14 +12,17 @@
 //     local functions and classes, string and int constants, multiprocessing
 //     contexts, process/pool/executor/DataLoader objects, and where tensors,
 //     modules and arrays live (device.go) — a simple, flow-insensitive
-//     constant propagation;
+//     constant propagation; reading a property of a local class's
+//     instance (@property, cached_property, property(getter)) is the value
+//     its getter returns on that instance (property.go);
 //   - per-function event summaries (summary.go): the CUDA initializations
 //     (looked up in package catalog), process starts with their start method
 //     and the code each child runs, start-method settings, local imports and
 //     calls into other local functions, in execution order, with branches and
-//     loops kept as such; a DataLoader starts its workers where it is
-//     iterated, which iteration.go decides (for, iter(), a trainer's fit,
-//     through wrappers and into the local functions it is passed to);
+//     loops kept as such; a property's getter runs where the property is
+//     read; a DataLoader starts its workers where it is iterated, which
+//     iteration.go decides (for, iter(), a trainer's fit, through wrappers
+//     and into the local functions it is passed to);
 //   - lazy imports (lazy.go, PEP 810, Python 3.15): an import made lazy by the
 //     `lazy` keyword or __lazy_modules__ does what it does where its name is
 //     first read, on the versions that have lazy imports;

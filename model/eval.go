@@ -564,6 +564,11 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		}
 		return unknown()
 	case VClass, VInstance:
+		if g, ctx, ok := ev.getterCall(v, name); ok {
+			// A property: the read runs the getter (property.go).
+			g.referenced = true
+			return ev.returnsIn(g, ctx)
+		}
 		vs := ev.classAttr(v, name, 0)
 		if v.Kind == VInstance {
 			var props []Value

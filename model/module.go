@@ -142,8 +142,10 @@ type Function struct {
 	Decorators []syntax.Expr
 
 	referenced bool
-	// callees and importsLocal are what the prescan reads (calleeIdents).
+	// callees, reads and importsLocal are what the prescan reads
+	// (calleeIdents).
 	callees      []string
+	reads        []string
 	importsLocal bool
 	summary      *funcSummary
 	fx           facts
@@ -191,6 +193,9 @@ type Class struct {
 	Methods  map[string]*Function
 	// SelfAttrs holds `self.x = value` bindings made in any method.
 	SelfAttrs map[string][]*Binding
+	// getters are the getters of the properties the class body defines
+	// with a decorator (property.go), by name.
+	getters map[string]*Function
 }
 
 func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
@@ -209,7 +214,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	ix.stmts(f.Body, m.Scope, "")
 	m.Guards = topGuards(f.Body)
 	for _, fn := range m.Funcs {
-		fn.callees, fn.importsLocal = calleeIdents(fn)
+		fn.callees, fn.reads, fn.importsLocal = calleeIdents(fn)
 	}
 	m.importFiles = m.importPaths()
 	return m
@@ -430,6 +435,7 @@ func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
 	ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: f})
 	if f.Class != nil {
 		f.Class.Methods[d.Name] = f
+		f.Class.noteAccessor(f)
 	}
 	for _, dec := range d.Decorators {
 		ix.exprBindings(dec, sc)

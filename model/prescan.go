@@ -49,6 +49,9 @@ type prescan struct {
 	byBase map[string][]*Class
 	// callers maps a callee identifier to the functions calling it.
 	callers map[string][]*Function
+	// getters maps the names of the properties of the loaded classes to
+	// the names of their getters: reading one calls them (property.go).
+	getters map[string][]string
 	// bad are the identifiers whose callers may start: starts and the
 	// names of the functions that may.
 	bad map[string]bool
@@ -57,7 +60,7 @@ type prescan struct {
 
 func newPrescan() *prescan {
 	ps := &prescan{seen: map[*Module]bool{}, starts: map[string]bool{}, byBase: map[string][]*Class{},
-		callers: map[string][]*Function{}, bad: map[string]bool{}, may: map[*Function]bool{}}
+		callers: map[string][]*Function{}, getters: map[string][]string{}, bad: map[string]bool{}, may: map[*Function]bool{}}
 	for id := range startIdents {
 		ps.starts[id], ps.bad[id] = true, true
 	}
@@ -90,6 +93,35 @@ func (p *Program) mayStart() map[*Function]bool {
 			ps.addClass(c)
 		}
 	}
+	// A property read calls its getter: the functions reading a property
+	// of an added class, those loaded before included, call the getter.
+	fresh := map[string][]string{}
+	for _, m := range added {
+		for _, c := range m.Classes {
+			for _, pn := range propertyNames(c) {
+				if !slicesContain(ps.getters[pn.name], pn.getter) {
+					ps.getters[pn.name] = append(ps.getters[pn.name], pn.getter)
+					fresh[pn.name] = append(fresh[pn.name], pn.getter)
+				}
+			}
+		}
+	}
+	if len(fresh) > 0 {
+		isAdded := map[*Module]bool{}
+		for _, m := range added {
+			isAdded[m] = true
+		}
+		for _, m := range p.Loaded() {
+			if isAdded[m] {
+				continue
+			}
+			for _, f := range m.Funcs {
+				if ps.readGetters(f, fresh) {
+					ps.markMay(f)
+				}
+			}
+		}
+	}
 	for _, m := range added {
 		for _, f := range m.Funcs {
 			seed := f.importsLocal
@@ -97,12 +129,25 @@ func (p *Program) mayStart() map[*Function]bool {
 				ps.callers[id] = append(ps.callers[id], f)
 				seed = seed || ps.bad[id]
 			}
-			if seed {
+			if ps.readGetters(f, ps.getters) || seed {
 				ps.markMay(f)
 			}
 		}
 	}
 	return ps.may
+}
+
+// readGetters records f as a caller of the getters of the properties in
+// getters it reads by name, and reports whether one of them may start.
+func (ps *prescan) readGetters(f *Function, getters map[string][]string) bool {
+	seed := false
+	for _, a := range f.reads {
+		for _, id := range getters[a] {
+			ps.callers[id] = append(ps.callers[id], f)
+			seed = seed || ps.bad[id]
+		}
+	}
+	return seed
 }
 
 // addClass records a class: a start identifier at once when one of its
@@ -190,12 +235,16 @@ func lastIdent(e syntax.Expr) string {
 
 // calleeIdents lists the identifiers a function's body (its nested
 // definitions included) calls — f(...) gives f, x.m(...) gives m — and
-// whether it imports a local module (whose top level then runs).
-func calleeIdents(f *Function) ([]string, bool) {
+// those it reads as attributes (x.a gives a: the read runs a's getter where
+// a is a property), and whether it imports a local module (whose top level
+// then runs).
+func calleeIdents(f *Function) (calls, reads []string, local bool) {
 	idents := map[string]bool{}
-	local := false
+	attrs := map[string]bool{}
 	visit := func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Attribute:
+			attrs[n.Attr] = true
 		case *syntax.Call:
 			if id := lastIdent(n.Func); id != "" {
 				idents[id] = true
@@ -226,11 +275,14 @@ func calleeIdents(f *Function) ([]string, bool) {
 			syntax.Inspect(s, visit)
 		}
 	}
-	list := make([]string, 0, len(idents))
+	calls = make([]string, 0, len(idents))
 	for id := range idents {
-		list = append(list, id)
+		calls = append(calls, id)
 	}
-	return list, local
+	for id := range attrs {
+		reads = append(reads, id)
+	}
+	return calls, reads, local
 }
 
 // componentIdents are the identifiers a runner call's arguments name,

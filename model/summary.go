@@ -545,6 +545,7 @@ func (b *builder) expr(e syntax.Expr) {
 		dropped := b.dropped == e
 		if a, ok := e.Func.(*syntax.Attribute); ok {
 			b.expr(a.X)
+			b.propertyRead(a) // obj.prop(...): the getter runs first
 		} else {
 			b.expr(e.Func)
 		}
@@ -563,6 +564,11 @@ func (b *builder) expr(e syntax.Expr) {
 		}
 	case *syntax.Attribute:
 		b.expr(e.X)
+		if b.propertyRead(e) {
+			// The getter's events are the read's; its value is not a
+			// library attribute nor one the instance holds.
+			return
+		}
 		b.attrRead(e)
 		b.selfAttrRead(e)
 	case *syntax.Name:
@@ -654,6 +660,39 @@ func (b *builder) expr(e syntax.Expr) {
 			b.iterate(e.Children[0], Site{b.m, e.Span})
 		}
 	}
+}
+
+// propertyRead runs, where obj.name is read, the getter of a property
+// name is on obj's local class (property.go), as a method call runs the
+// method; it reports whether it did.
+func (b *builder) propertyRead(a *syntax.Attribute) bool {
+	found := false
+	site := Site{b.m, a.Span}
+	type run struct {
+		g   *Function
+		ctx *callContext
+	}
+	var ran []run
+next:
+	for _, v := range b.ev.expr(a.X, b.sc) {
+		g, ctx, ok := b.ev.getterCall(v, a.Attr)
+		if !ok {
+			continue
+		}
+		found = true
+		for _, r := range ran {
+			if r == (run{g, ctx}) {
+				continue next
+			}
+		}
+		ran = append(ran, run{g, ctx})
+		g.referenced = true
+		b.effect(effect{kind: effCall, fn: g, site: site, ctx: ctx})
+		if b.m.Prog.extra[qualifiedName(g)] {
+			b.effect(effect{kind: effInit, api: qualifiedName(g), site: site})
+		}
+	}
+	return found
 }
 
 // attrRead handles attribute reads that initialize CUDA by themselves
