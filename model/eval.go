@@ -45,7 +45,7 @@ type evaluator struct {
 	// deciding holds the if statements whose tests are being evaluated to
 	// tell a dead arm's bindings (dominance.go): met again, a cycle.
 	deciding map[*syntax.If]bool
-	// reading holds the property getters being read (propertyValues): met
+	// reading holds the property getters being read (propertyRead): met
 	// again, a cycle.
 	reading map[*Function]bool
 }
@@ -567,22 +567,15 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		if g, ctx, ok := ev.getterCall(v, name); ok {
 			// A property: the read runs the getter (property.go).
 			g.referenced = true
-			return ev.returnsIn(g, ctx)
+			return ev.propertyRead(g, ctx)
 		}
 		vs := ev.classAttr(v, name, 0)
 		if v.Kind == VInstance {
-			var props []Value
 			for i := range vs {
 				if vs[i].Kind == VFunc && vs[i].Self != nil {
 					// A bound method: self is the receiver.
 					vs[i].Self, vs[i].Env = v.Class, v.Env
-					if isProperty(vs[i].Func) {
-						props = append(props, vs[i])
-					}
 				}
-			}
-			if props != nil {
-				return ev.propertyValues(vs, props)
 			}
 		}
 		return vs
@@ -611,9 +604,6 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 		return unknown()
 	}
 	if f := c.Methods[name]; f != nil {
-		if g := propertyGetter(c, name); g != nil {
-			f = g // not the @name.setter defined after it
-		}
 		fv := ev.funcValue(f)
 		if v.Kind == VInstance {
 			fv.Self = c
@@ -660,80 +650,6 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 		return unknown()
 	}
 	return out
-}
-
-// propertyValues replaces, in the values of an instance's attribute, the
-// bound property getters props with what they return for the instance
-// (state.dataloader, where `@property def dataloader(self): return
-// self._dataloader`). A property is read as any attribute is, afresh at
-// each read, not memoized as a call's returns are: what it returns may be
-// set later by a method (setByCalls).
-func (ev *evaluator) propertyValues(vs, props []Value) []Value {
-	var out []Value
-	for _, v := range vs {
-		if v.Kind != VFunc || v.Self == nil || !isProperty(v.Func) {
-			out = add(out, v)
-		}
-	}
-	for _, p := range props {
-		got := ev.propertyRead(p)
-		if len(got) == 0 {
-			got = unknown()
-		}
-		out = add(out, got...)
-	}
-	return out
-}
-
-// propertyRead evaluates what the bound getter p returns, in the context of
-// its receiver.
-func (ev *evaluator) propertyRead(p Value) []Value {
-	f := p.Func
-	if f.Def == nil || ev.reading[f] {
-		return nil
-	}
-	if ev.reading == nil {
-		ev.reading = map[*Function]bool{}
-	}
-	ev.reading[f] = true
-	saved := ev.ctx
-	ev.ctx = ev.contextFor(p, argList{complete: true})
-	defer func() { ev.ctx = saved; delete(ev.reading, f) }()
-	var out []Value
-	forEachReturn(f.Def.Body, func(e syntax.Expr) {
-		out = add(out, ev.expr(e, f.Scope)...)
-	})
-	return out
-}
-
-// isProperty reports whether f is decorated with @property or
-// @functools.cached_property: reading the attribute runs it.
-func isProperty(f *Function) bool {
-	for _, d := range f.Decorators {
-		switch d := d.(type) {
-		case *syntax.Name:
-			if d.ID == "property" || d.ID == "cached_property" {
-				return true
-			}
-		case *syntax.Attribute:
-			if d.Attr == "cached_property" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// propertyGetter is the @property getter that class c defines as name,
-// or nil: Methods holds the last def of a name, the setter of a property
-// that has one.
-func propertyGetter(c *Class, name string) *Function {
-	for _, b := range c.Scope.Bindings[name] {
-		if b.Kind == BindDef && b.Func != nil && isProperty(b.Func) {
-			return b.Func
-		}
-	}
-	return nil
 }
 
 // basePaths returns the external base classes of a local class, following

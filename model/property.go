@@ -143,6 +143,38 @@ func (ev *evaluator) getterCall(v Value, name string) (g *Function, ctx *callCon
 	return g, ctx, true
 }
 
+// propertyRead evaluates what getter g returns in ctx, the context of its
+// receiver. A property is read as any attribute is, afresh at each read,
+// not memoized as a call's returns are: what it returns may be set later by
+// a method (setByCalls; composer's State.dataloader, set by
+// set_dataloader). reading cuts a getter that reads itself.
+func (ev *evaluator) propertyRead(g *Function, ctx *callContext) []Value {
+	if ev.reading[g] {
+		return nil
+	}
+	if ev.reading == nil {
+		ev.reading = map[*Function]bool{}
+	}
+	ev.reading[g] = true
+	saved := ev.ctx
+	if ctx != nil {
+		ev.ctx = ctx
+	}
+	defer func() { ev.ctx = saved; delete(ev.reading, g) }()
+	var out []Value
+	if g.Lambda != nil {
+		out = ev.expr(g.Lambda.Body, g.Scope)
+	} else {
+		forEachReturn(g.Def.Body, func(e syntax.Expr) {
+			out = add(out, ev.expr(e, g.Scope)...)
+		})
+	}
+	if len(out) == 0 {
+		return unknown()
+	}
+	return out
+}
+
 // accessedName is a property's name and the name of its getter.
 type accessedName struct{ name, getter string }
 
