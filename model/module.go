@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +31,11 @@ type Module struct {
 	// objects created by calls (pools, processes, loaders, contexts), keyed by
 	// the call's span, so that every evaluation of the same expression sees
 	// the same object.
-	objects     map[syntax.Span]*Object
+	objects map[syntax.Span]*Object
+	// setsUpGroup: the source names init_process_group, so its functions
+	// may set up a process group (processgroup.go); read once, as bytes,
+	// because the question is asked at every local call.
+	setsUpGroup bool
 	top         *funcSummary // the module body's summary
 	fx          facts
 	touch       [2]touchMemo
@@ -217,6 +222,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 		fn.callees, fn.reads, fn.importsLocal = calleeIdents(fn)
 	}
 	m.importFiles = m.importPaths()
+	m.setsUpGroup = bytes.Contains(src, []byte("init_process_group"))
 	return m
 }
 

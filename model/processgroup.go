@@ -77,9 +77,12 @@ func (ev *evaluator) backendIn(sc *Scope) string {
 }
 
 // backendAt is the backend known where call c runs: set up before it in
-// its function's body, else inherited from the function's context.
+// its function's body, else inherited from the function's context. Only
+// bodies in modules that name init_process_group are read (a setup helper
+// of another module, called from a module that does not, is not seen):
+// the question is asked at every local call.
 func (ev *evaluator) backendAt(c *syntax.Call, sc *Scope) string {
-	if f := sc.Func; f != nil && f.Def != nil && sc == f.Scope {
+	if f := sc.Func; f != nil && f.Def != nil && sc == f.Scope && f.Module.setsUpGroup {
 		if b, ok := ev.backendBefore(f.Def.Body, c.Span.Start, sc, 0); ok {
 			return b
 		}
@@ -164,7 +167,7 @@ func (ev *evaluator) setsBackend(s syntax.Stmt, sc *Scope, depth int) (string, b
 			switch {
 			case v.Kind == VPath && initProcessGroupPaths[v.Path]:
 				return ev.backendOf(c, sc), true
-			case v.Kind == VFunc && v.Path == "" && v.Func.Def != nil && depth < maxBackendCallDepth:
+			case v.Kind == VFunc && v.Path == "" && v.Func.Def != nil && depth < maxBackendCallDepth && v.Func.Module.setsUpGroup:
 				// setup(rank, "gloo") that calls init_process_group:
 				// read in the context of this call.
 				if b, ok := ev.backendInCall(v, c, sc, depth); ok {
