@@ -269,16 +269,22 @@ func (ev *evaluator) returns(f *Function) []Value {
 	}
 	f.returnsBusy = true
 	defer ev.fresh()()
-	var out []Value
-	if f.Lambda != nil {
-		out = ev.expr(f.Lambda.Body, f.Scope)
-	} else {
-		forEachReturn(f.Def.Body, func(e syntax.Expr) {
-			out = add(out, ev.expr(e, f.Scope)...)
-		})
-	}
+	out := ev.returnValues(f)
 	f.returnsBusy = false
 	f.returnValues, f.returnsDone = out, true
+	return out
+}
+
+// returnValues evaluates what f returns (a lambda's body, the values of
+// its return statements) in the evaluator's current context, unmemoized.
+func (ev *evaluator) returnValues(f *Function) []Value {
+	if f.Lambda != nil {
+		return ev.expr(f.Lambda.Body, f.Scope)
+	}
+	var out []Value
+	forEachReturn(f.Def.Body, func(e syntax.Expr) {
+		out = add(out, ev.expr(e, f.Scope)...)
+	})
 	return out
 }
 

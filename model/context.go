@@ -601,14 +601,7 @@ func (ev *evaluator) returnsIn(f *Function, c *callContext) []Value {
 	saved := ev.ctx
 	ev.ctx = c
 	defer ev.fresh()()
-	var out []Value
-	if f.Lambda != nil {
-		out = ev.expr(f.Lambda.Body, f.Scope)
-	} else {
-		forEachReturn(f.Def.Body, func(e syntax.Expr) {
-			out = add(out, ev.expr(e, f.Scope)...)
-		})
-	}
+	out := ev.returnValues(f)
 	ev.ctx = saved
 	c.returns, c.retState = out, factDone
 	return out

@@ -149,7 +149,7 @@ func (ev *evaluator) getterCall(v Value, name string) (g *Function, ctx *callCon
 // a method (setByCalls; composer's State.dataloader, set by
 // set_dataloader). reading cuts a getter that reads itself.
 func (ev *evaluator) propertyRead(g *Function, ctx *callContext) []Value {
-	if ev.reading[g] {
+	if ev.reading[g] || ev.nest >= maxNest {
 		return nil
 	}
 	if ev.reading == nil {
@@ -161,14 +161,8 @@ func (ev *evaluator) propertyRead(g *Function, ctx *callContext) []Value {
 		ev.ctx = ctx
 	}
 	defer func() { ev.ctx = saved; delete(ev.reading, g) }()
-	var out []Value
-	if g.Lambda != nil {
-		out = ev.expr(g.Lambda.Body, g.Scope)
-	} else {
-		forEachReturn(g.Def.Body, func(e syntax.Expr) {
-			out = add(out, ev.expr(e, g.Scope)...)
-		})
-	}
+	defer ev.fresh()()
+	out := ev.returnValues(g)
 	if len(out) == 0 {
 		return unknown()
 	}
