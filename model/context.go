@@ -323,7 +323,7 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			c.params[paramBinding(f, j)] = []Value{d}
 		case syntax.ParamNormal, syntax.ParamKwOnly:
 			b := paramBinding(f, j)
-			if _, bound := c.params[b]; bound || !spreadKnown || j == 0 && v.Self != nil && isSelfParam(f, ps[0].Name) {
+			if _, bound := c.params[b]; bound || !spreadKnown { // self and cls are bound above
 				continue
 			}
 			vs := args.spread
