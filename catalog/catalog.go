@@ -145,6 +145,9 @@ type ArgRef struct {
 	Pos         int    // positional index, -1 if it can only be passed by keyword
 	Keyword     string // keyword name, "" if positional-only
 	DefaultCUDA bool   // an absent argument means CUDA (torch.amp.GradScaler())
+	// LikeInput: an absent argument means the device of the input, the
+	// first positional argument (torch.zeros_like(x) allocates where x is).
+	LikeInput bool
 }
 
 // Evidence says why a row is believed.

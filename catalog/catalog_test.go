@@ -350,7 +350,7 @@ func TestConditions(t *testing.T) {
 		{Call, "torch.cuda.is_available", UnlessNVMLCheck, RoleNone, ArgRef{}},
 		{Call, "torch.zeros", DeviceArgOrDefault, RoleNone, ArgRef{Pos: -1, Keyword: "device"}},
 		{Call, "torch.tensor", DeviceArgOrDefault, RoleNone, ArgRef{Pos: -1, Keyword: "device"}},
-		{Call, "torch.zeros_like", DeviceArg, RoleNone, ArgRef{Pos: -1, Keyword: "device"}},
+		{Call, "torch.zeros_like", DeviceArg, RoleNone, ArgRef{Pos: -1, Keyword: "device", LikeInput: true}},
 		{Method, ".to", DeviceArg, RoleNone, ArgRef{Pos: 0, Keyword: "device"}},
 		{Call, "torch.amp.GradScaler", DeviceArg, RoleNone, ArgRef{Pos: 0, Keyword: "device", DefaultCUDA: true}},
 		{Call, "torch.autocast", DeviceArg, RoleNone, ArgRef{Pos: 0, Keyword: "device_type"}},

@@ -18,6 +18,7 @@ var (
 	deviceKw     = ArgRef{Pos: -1, Keyword: "device"} // torch factories: device= is keyword-only
 	devicePos0   = ArgRef{Pos: 0, Keyword: "device"}  // x.to(device), torch.Generator(device)
 	scalerDevice = ArgRef{Pos: 0, Keyword: "device", DefaultCUDA: true}
+	likeDevice   = ArgRef{Pos: -1, Keyword: "device", LikeInput: true} // torch.*_like(x, device=)
 )
 
 const (
@@ -207,19 +208,19 @@ var rows = []Entry{
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (factory with device=; same allocation path as torch.zeros and torch.ones, measured)")},
 	{Name: "torch.empty_strided", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (factory with device=; same allocation path as torch.zeros and torch.ones, measured)")},
-	{Name: "torch.zeros_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.zeros_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: extra("torch: torch.zeros_like(t, device='cuda')"), Note: torchLikeNote},
-	{Name: "torch.ones_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.ones_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
-	{Name: "torch.empty_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.empty_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
-	{Name: "torch.full_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.full_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
-	{Name: "torch.rand_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.rand_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
-	{Name: "torch.randn_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.randn_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
-	{Name: "torch.randint_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: deviceKw,
+	{Name: "torch.randint_like", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: likeDevice,
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
 	{Name: "torch.set_default_device", Shape: Call, Lib: "torch", Effect: NoEffect, Role: RoleSetDefaultDevice, Device: devicePos0,
 		Evidence: oracle("torch: torch.set_default_device('cuda')"),

@@ -482,6 +482,10 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 	dev := DevCUDA // where the row puts the result when it applies
 	switch e.When {
 	case catalog.DeviceArg:
+		if e.Device.LikeInput && argExpr(c, e.Device.Pos, e.Device.Keyword) == nil {
+			ev.likeInput(r, api, c, sc, site)
+			return
+		}
 		missing := DevNone
 		if e.Device.DefaultCUDA {
 			missing = DevCUDA
@@ -529,6 +533,22 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 	}
 	r.effect(effect{kind: effectKindOf(e), entry: e, api: displayAPI(api, e), cond: cond, site: site})
 	r.value(Value{Kind: VPath, Path: name, Dev: dev})
+}
+
+// likeInput handles a factory given no device that allocates where its
+// input lives (torch.ones_like(x)): it touches x's device, as a method of x
+// would, and its result lives there. A CUDA input's own initialization was
+// seen where it was made.
+func (ev *evaluator) likeInput(r *callResult, api string, c *syntax.Call, sc *Scope, site Site) {
+	d := DevNone
+	in := argExpr(c, 0, "input")
+	if in != nil {
+		d = heldDeep(ev.expr(in, sc), 0)
+	}
+	if u, ok := deviceUse(d, useName(d, api, sc.Module, in), site); ok {
+		r.effect(u)
+	}
+	r.value(Value{Kind: VPath, Path: api + "()", Dev: d})
 }
 
 func displayAPI(api string, e *catalog.Entry) string {
