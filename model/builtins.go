@@ -185,7 +185,9 @@ func (ev *evaluator) super(sc *Scope) []Value {
 				continue
 			}
 			for _, s := range self {
-				out = add(out, Value{Kind: VInstance, Class: bv.Class, Env: s.Env})
+				// Methods are looked up from the base; self stays the
+				// instance (receiverClass).
+				out = add(out, Value{Kind: VInstance, Class: bv.Class, Self: receiverClass(s), Env: s.Env})
 			}
 			return true
 		}

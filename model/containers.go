@@ -8,7 +8,8 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 // procs.insert(0, p), procs[i] = p); a dict, what is stored under its keys
 // (d[k] = v, d.setdefault(k, v), d.update(...)); a list kept in an instance
 // attribute (self.workers = []), what any method of the class appends to
-// self.workers. That is what makes `for p in procs: p.start()` and
+// self.workers, evaluated as that method's calls on the instance store it
+// (instanceAppends). That is what makes `for p in procs: p.start()` and
 // `procs[0].start()` starts of the processes put there.
 
 // maxAppended caps the elements appends add to one container value.
@@ -22,37 +23,129 @@ type appended struct {
 	key   string // the constant string key it is stored under, if any
 }
 
-// withAppends adds to the lists and dicts a binding evaluates to the
-// elements stored into them after it.
+// withAppends adds to the lists and dicts a binding of a name evaluates to
+// the elements its scope stores into them. An instance attribute's are added
+// where it is read, for the instance read (instanceAppends).
 func (ev *evaluator) withAppends(b *Binding, vs []Value) []Value {
-	hasContainer := false
-	for _, v := range vs {
-		hasContainer = hasContainer || v.Kind == VList || v.Kind == VDict
-	}
-	if !hasContainer {
+	if !hasContainer(vs) || selfAttrClass(b) != nil {
 		return vs
 	}
-	var stored []appended
-	if c := selfAttrClass(b); c != nil {
-		stored = b.Scope.Module.Prog.values().classAppends(c)[b.Name]
-	} else {
-		stored = b.Scope.Module.Prog.values().scopeAppends(b.Scope)[b.Name]
-	}
+	stored := b.Scope.Module.Prog.values().scopeAppends(b.Scope)[b.Name]
 	if len(stored) == 0 {
 		return vs
 	}
 	var elems []Value
 	var keys []string
 	for _, a := range stored {
-		got := ev.expr(a.value, a.sc)
-		if a.each {
-			got = iterElems(got)
+		elems, keys = storedElems(elems, keys, a, ev.expr(a.value, a.sc))
+	}
+	return withElems(vs, elems, keys)
+}
+
+// instanceAppends adds to the lists and dicts vs, the values of attribute
+// name of instance v of class c, what c's methods store into them. Each
+// store is evaluated as the calls that made it ran: one in the constructor
+// call that made v in that call's context; one in another method in the
+// contexts of that method's calls on v (allennlp's metrics accumulate
+// `self.sums[tau] += dist_reduce_sum(x)` in __call__, on the device the
+// worker's process group picks). A store no call on v has been evaluated
+// for yet is evaluated with the method's parameters unknown.
+func (ev *evaluator) instanceAppends(v Value, c *Class, name string, vs []Value) []Value {
+	if !hasContainer(vs) {
+		return vs
+	}
+	stored := c.Scope.Module.Prog.values().classAppends(c)[name]
+	if len(stored) == 0 {
+		return vs
+	}
+	var elems []Value
+	var keys []string
+	for i := range stored {
+		a := &stored[i]
+		if ev.appending[a] {
+			continue // the value stored reads the container back: a cycle
 		}
-		for _, v := range got {
-			if len(elems) < maxAppended {
-				elems, keys = append(elems, v), append(keys, a.key)
+		if ev.appending == nil {
+			ev.appending = map[*appended]bool{}
+		}
+		ev.appending[a] = true
+		for _, ctx := range ev.storingContexts(v, a.sc) {
+			elems, keys = storedElems(elems, keys, *a, ev.exprIn(ctx, a.value, a.sc))
+		}
+		delete(ev.appending, a)
+	}
+	return withElems(vs, elems, keys)
+}
+
+// storingContexts are the contexts to evaluate an assignment or a store
+// made in method scope sc on instance v in: the constructor call that made
+// v, when sc is its function's; else the contexts of sc's function whose
+// receiver is v (`self._dataloader = dataloader` in a set_dataloader(self,
+// dataloader) read as each call of it on v set it); else, when no such
+// call has been evaluated yet, nil: the store read with the method's
+// parameters unknown. Only the calls evaluated so far count: a setter is
+// called before the attribute is read, in the order the simulation
+// follows.
+func (ev *evaluator) storingContexts(v Value, sc *Scope) []*callContext {
+	if owner := v.Env.owning(sc); owner != nil {
+		return []*callContext{owner}
+	}
+	f := sc.Func
+	var out []*callContext
+	if f != nil && sc == f.Scope && len(f.Params()) > 0 && !isStatic(f) {
+		self := paramBinding(f, 0)
+		for _, ctx := range f.Module.Prog.values().byFunc[f] {
+			if hasReceiver(ctx, self, v) {
+				out = append(out, ctx)
 			}
 		}
+	}
+	if len(out) == 0 {
+		return []*callContext{nil}
+	}
+	return out
+}
+
+// exprIn evaluates e, in scope sc, in context c (nil: outside of any).
+func (ev *evaluator) exprIn(c *callContext, e syntax.Expr, sc *Scope) []Value {
+	if ev.nest >= maxNest {
+		return unknown()
+	}
+	saved := ev.ctx
+	ev.ctx = c
+	defer func() { ev.ctx = saved }()
+	defer ev.fresh()()
+	return ev.expr(e, sc)
+}
+
+// hasContainer reports whether some value is a list or a dict.
+func hasContainer(vs []Value) bool {
+	for _, v := range vs {
+		if v.Kind == VList || v.Kind == VDict {
+			return true
+		}
+	}
+	return false
+}
+
+// storedElems appends to elems and keys the values got that store a puts
+// into a container, up to maxAppended elements.
+func storedElems(elems []Value, keys []string, a appended, got []Value) ([]Value, []string) {
+	if a.each {
+		got = iterElems(got)
+	}
+	for _, v := range got {
+		if len(elems) < maxAppended {
+			elems, keys = append(elems, v), append(keys, a.key)
+		}
+	}
+	return elems, keys
+}
+
+// withElems adds elems, stored under keys, to the lists and dicts of vs.
+func withElems(vs []Value, elems []Value, keys []string) []Value {
+	if len(elems) == 0 {
+		return vs
 	}
 	out := make([]Value, len(vs))
 	for i, v := range vs {

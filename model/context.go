@@ -366,31 +366,17 @@ func (ev *evaluator) globalFromContexts(b *Binding) ([]Value, bool) {
 	return out, true
 }
 
-// setByCalls evaluates an instance attribute that a method other than the
-// constructor assigns (`self._dataloader = dataloader` in a
-// set_dataloader(self, dataloader)) as the calls of that method on the
-// instance v left it: in each of the method's contexts whose receiver is v,
-// an instance made by the same constructor call (the same Env), or, for
-// instances made without a context of their own, of the same class. Read
-// elsewhere, the assignment is evaluated with the method's parameters
-// unknown. Only the calls evaluated so far count: a setter is called
-// before the attribute is read, in the order the simulation follows.
-func (ev *evaluator) setByCalls(v Value, b *Binding) []Value {
-	f := b.Scope.Func
-	if f == nil || b.Scope != f.Scope || len(f.Params()) == 0 || isStatic(f) {
-		return nil
-	}
-	self := paramBinding(f, 0)
-	var out []Value
-	for _, c := range f.Module.Prog.values().byFunc[f] {
-		for _, r := range c.params[self] {
-			if r.Kind == VInstance && r.Env == v.Env && (v.Env != nil || r.Class == v.Class) {
-				out = add(out, ev.bindingIn(c, b)...)
-				break
-			}
+// hasReceiver reports whether c, a context of a method whose receiver
+// parameter is self, is a call on instance v: on an instance made by the
+// same constructor call (the same Env) or, for instances made without a
+// context of their own, of the same class.
+func hasReceiver(c *callContext, self *Binding, v Value) bool {
+	for _, r := range c.params[self] {
+		if r.Kind == VInstance && r.Env == v.Env && (v.Env != nil || receiverClass(r) == receiverClass(v)) {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // paramIndex finds the parameter a keyword argument names.

@@ -115,13 +115,29 @@ class Holder:
     def weights(self, w):
         self._weights = w
 
+class Counter:
+    def __init__(self):
+        self.total = None
+        self.seen = []
+
+    def add(self, t):
+        self.total = t
+        self.seen.append(t.sum())
+
+class SubCounter(Counter):
+    pass
+
 gpu = Holder("gpu")
 cpu = Holder("cpu")
 gpu.load(torch.zeros(1, device="cuda"))
 cpu.load(torch.zeros(1, device="cpu"))
+sub = SubCounter()
+sub.add(torch.ones(2, device="cpu"))
 a = gpu.weights
 b = cpu.weights
 c = gpu._weights
+d = sub.total
+e = sub.seen[0]
 `
 	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
 	for _, st := range m.File.Body {
@@ -129,7 +145,7 @@ c = gpu._weights
 			m.Eval(e.X, m.Scope) // the load calls, in order
 		}
 	}
-	for name, want := range map[string]Device{"a": DevCUDA, "b": DevCPU, "c": DevCUDA} {
+	for name, want := range map[string]Device{"a": DevCUDA, "b": DevCPU, "c": DevCUDA, "d": DevCPU, "e": DevCPU} {
 		d := DevNone
 		for _, v := range m.Eval(&syntax.Name{ID: name}, m.Scope) {
 			d = d.join(held(v))

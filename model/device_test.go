@@ -52,6 +52,12 @@ func TestDevices(t *testing.T) {
 		{"cuda.to_device(np.ones(3))", DevCUDA},
 		{"cuda.to_device(np.ones(3)).copy_to_host()", DevCPU},
 		{"list(gpu.chunk(2))[0]", DevCUDA},
+		{"torch.ones_like(gpu)", DevCUDA},
+		{"torch.ones_like(torch.tensor([1, 2])).bool()", DevDefault},
+		{"torch.zeros_like(gpu, device='cpu')", DevCPU},
+		{"torch.zeros(2).to(torch.ones_like(torch.zeros(2, device='cpu')).device)", DevCPU},
+		{"(gpu if os.environ['G'] else None).float()", DevCUDA},
+		{"torch.zeros(2, device=(torch.ones(2, device='cpu') if os.environ['G'] else None).device)", DevCPU},
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": prelude + "x = " + tt.expr + "\n"}, "/p/m.py")
@@ -92,5 +98,21 @@ func TestDeviceNamed(t *testing.T) {
 		if got := ev.deviceNamed(b.Value, m.Scope); got != tt.want {
 			t.Errorf("%s names %v, want %v", tt.expr, got, tt.want)
 		}
+	}
+}
+
+// TestUnpackOfUnknownLength checks that names unpacked from a list whose
+// length the model cannot tell (a comprehension's one representative
+// element) each get its elements.
+func TestUnpackOfUnknownLength(t *testing.T) {
+	src := "import torch\ngpu = torch.zeros(3, device='cuda')\n" +
+		"a, b, x = (t.detach() for t in (gpu, gpu, gpu))\n"
+	m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+	d := DevNone
+	for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
+		d = d.join(held(v))
+	}
+	if d != DevCUDA {
+		t.Errorf("x: on %v, want %v", d, DevCUDA)
 	}
 }

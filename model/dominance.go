@@ -23,6 +23,16 @@ import (
 // bindings made after it (later in the list, or in a loop's next pass) still
 // can. The filter keeps to uses in the scope itself: code in a nested
 // function or lambda runs when it is called, after any rebinding.
+//
+// For the same reason a binding that comes after the use in the text
+// reaches it only through a loop around both: in
+//
+//	predictions, gold_labels, mask = self.detach_tensors(predictions, gold_labels, mask)
+//	if mask is None:
+//	    mask = torch.ones_like(gold_labels).bool()
+//
+// (allennlp's metrics) the mask passed in is the parameter, never the mask
+// made below.
 
 // A kill is a plain assignment statement (or a def or class statement) that
 // hides earlier bindings of its name from the uses it runs before:
@@ -76,7 +86,11 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 		}
 	}
 	bs = ev.liveArms(bs, sc)
-	if own == nil && len(hiding) == 0 {
+	later := false
+	for _, b := range bs {
+		later = later || (b.Scope == sc && b.Span.Start > pos)
+	}
+	if own == nil && len(hiding) == 0 && !later {
 		return bs
 	}
 	out := make([]*Binding, 0, len(bs))
@@ -85,6 +99,9 @@ bindings:
 		if b.Scope == sc {
 			if own != nil && own.stmt.Contains(b.Span) {
 				continue // bound by the statement the use is in
+			}
+			if b.Span.Start > pos && !sc.inLoop(pos, b.Span.Start) {
+				continue // bound after the use, with no loop back to it
 			}
 			for _, k := range hiding {
 				if k.hides(b) {
@@ -119,6 +136,10 @@ func (sc *Scope) killsOf() map[string][]kill {
 	eachBlock(body, false, func(block []syntax.Stmt, inTry bool) {
 		addListKills(sc.kills, block)
 		for _, s := range block {
+			switch s.(type) {
+			case *syntax.For, *syntax.While:
+				sc.loops = append(sc.loops, s.Pos())
+			}
 			ifs, ok := s.(*syntax.If)
 			if !ok {
 				continue
@@ -133,6 +154,19 @@ func (sc *Scope) killsOf() map[string][]kill {
 		}
 	})
 	return sc.kills
+}
+
+// inLoop reports whether a loop statement of sc's own body holds both
+// offsets: code at the later one may run before code at the earlier one,
+// on the loop's next pass.
+func (sc *Scope) inLoop(a, b int) bool {
+	sc.killsOf() // finds the loops
+	for _, l := range sc.loops {
+		if l.Start <= a && b < l.End {
+			return true
+		}
+	}
+	return false
 }
 
 // eachBlock calls fn with list and with every statement list nested in

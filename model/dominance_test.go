@@ -11,6 +11,7 @@ import (
 // TestReachingBindings checks which assignments reach a use: one that
 // dominates the use hides the bindings before it; conditional ones, later
 // ones (a loop's next pass) and those on other paths (an except arm) do not.
+// One made after the use reaches it only through a loop around both.
 func TestReachingBindings(t *testing.T) {
 	tests := []struct {
 		name, src string
@@ -34,6 +35,10 @@ func TestReachingBindings(t *testing.T) {
 		{"class rebinding", "x = 'a'\nclass x:\n    pass\nuse(x)\n", nil},
 		{"conditional def", "x = 'a'\nif c:\n    def x():\n        pass\nuse(x)\n", []string{"a"}},
 		{"def after the use", "x = 'a'\nuse(x)\ndef x():\n    pass\n", []string{"a"}},
+		{"assigned after the use", "def g(x='p'):\n    use(x)\n    if x is None:\n        x = 'q'\n", []string{"p"}},
+		{"assigned after the use in a while", "x = 'a'\nwhile c:\n    use(x)\n    if d:\n        x = 'b'\n", []string{"a", "b"}},
+		{"assigned after the use, a loop after both", "x = 'a'\nuse(x)\nx = 'b'\nfor i in r:\n    x = 'c'\n", []string{"a"}},
+		{"used in a nested function", "x = 'a'\ndef h():\n    use(x)\nx = 'b'\n", []string{"a", "b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

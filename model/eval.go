@@ -48,6 +48,9 @@ type evaluator struct {
 	// reading holds the property getters being read (propertyRead): met
 	// again, a cycle.
 	reading map[*Function]bool
+	// appending holds the instance-attribute stores being evaluated
+	// (instanceAppends): met again, a cycle.
+	appending map[*appended]bool
 }
 
 // eachBase calls fn with the values of each of c's positional base
@@ -60,10 +63,18 @@ func (ev *evaluator) eachBase(c *Class, fn func(vals []Value) (stop bool)) {
 	if ev.inBases == nil {
 		ev.inBases = map[*Class]bool{}
 	}
-	ev.inBases[c] = true
-	defer delete(ev.inBases, c)
 	for _, base := range c.Def.Bases {
-		if base.Keyword == "" && fn(ev.expr(base.Value, c.Scope.Parent)) {
+		if base.Keyword != "" {
+			continue
+		}
+		// Only the base expression's own evaluation is the cycle to cut:
+		// fn may well look c up again, for an attribute of an instance of
+		// a subclass whose value reads another (a method of a base of
+		// c met while an attribute found in a base of c is evaluated).
+		ev.inBases[c] = true
+		vals := ev.expr(base.Value, c.Scope.Parent)
+		delete(ev.inBases, c)
+		if fn(vals) {
 			return
 		}
 	}
@@ -459,6 +470,12 @@ func unpack(vs []Value, idx []int) []Value {
 			switch {
 			case v.Kind == VList && i >= 0 && i < len(v.Elems):
 				next = add(next, v.Elems[i])
+			case v.Kind == VList && i >= 0 && len(v.Elems) > 0:
+				// More names than the elements the model holds: a list
+				// of a length it cannot tell (a comprehension's
+				// representative element, appends), any of them, as
+				// `a, b, c = (x.detach() for x in tensors)` unpacks it.
+				next = add(next, v.Elems...)
 			case v.Kind == VObject && v.Obj.Kind == ObjFork && i == 0:
 				// pid, fd = os.forkpty()
 				next = add(next, v)
@@ -546,6 +563,14 @@ func (ev *evaluator) attr(vals []Value, name string) []Value {
 
 func (ev *evaluator) attrOf(v Value, name string) []Value {
 	switch v.Kind {
+	case VConst:
+		if v.Int == int(syntax.ConstNone) {
+			// None has no attributes: the read raises, and gives no
+			// value (x.detach() on the None of `x.detach() if
+			// isinstance(x, torch.Tensor) else x`). A name that may be
+			// None or a tensor reads the tensor's.
+			return nil
+		}
 	case VPath:
 		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
 			return []Value{attrResult(v, name)}
@@ -569,12 +594,12 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 			g.referenced = true
 			return ev.propertyRead(g, ctx)
 		}
-		vs := ev.classAttr(v, name, 0)
+		vs := ev.classAttr(v, name)
 		if v.Kind == VInstance {
 			for i := range vs {
 				if vs[i].Kind == VFunc && vs[i].Self != nil {
 					// A bound method: self is the receiver.
-					vs[i].Self, vs[i].Env = v.Class, v.Env
+					vs[i].Self, vs[i].Env = receiverClass(v), v.Env
 				}
 			}
 		}
@@ -594,12 +619,28 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 	return unknown()
 }
 
+// receiverClass is the class of the instance v stands for: its own, or,
+// for super(), the class of the self it was made from (v.Class is then
+// the base the lookup starts at).
+func receiverClass(v Value) *Class {
+	if v.Self != nil {
+		return v.Self
+	}
+	return v.Class
+}
+
 // classAttr looks a name up on a local class or instance: methods (bound for
 // instances), self.x attributes, class-level bindings, then local base
 // classes; for external bases it yields the base's path so that, say,
 // self.cuda() on an nn.Module subclass is still seen as a method call.
-func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
-	c := v.Class
+func (ev *evaluator) classAttr(v Value, name string) []Value {
+	return ev.classAttrIn(v, v.Class, name, 0)
+}
+
+// classAttrIn looks name up in class c, v's class or one of its bases.
+// Instance attributes are evaluated for v itself: the calls on v that set
+// them are those whose receiver is v, whichever class defines the method.
+func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Value {
 	if depth > 8 {
 		return unknown()
 	}
@@ -613,15 +654,17 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 	var out []Value
 	if v.Kind == VInstance {
 		for _, b := range c.SelfAttrs[name] {
-			if owner := v.Env.owning(b.Scope); owner != nil {
-				// Set in the constructor call that made v.
-				out = add(out, ev.bindingIn(owner, b)...)
-				continue
+			// Set in the constructor call that made v, or by another
+			// method: as the calls of it on v set it.
+			for _, ctx := range ev.storingContexts(v, b.Scope) {
+				if ctx == nil {
+					out = add(out, ev.binding(b)...)
+				} else {
+					out = add(out, ev.bindingIn(ctx, b)...)
+				}
 			}
-			out = add(out, ev.binding(b)...)
-			// Set by another method: as the calls of it on v set it.
-			out = add(out, ev.setByCalls(v, b)...)
 		}
+		out = ev.instanceAppends(v, c, name, out)
 	}
 	for _, b := range c.Scope.Bindings[name] {
 		out = add(out, ev.binding(b)...)
@@ -633,11 +676,11 @@ func (ev *evaluator) classAttr(v Value, name string, depth int) []Value {
 		for _, bv := range base {
 			switch bv.Kind {
 			case VClass:
-				nv := bv
+				in := bv
 				if v.Kind == VInstance {
-					nv.Kind, nv.Env = VInstance, v.Env
+					in = v
 				}
-				if vs := ev.classAttr(nv, name, depth+1); len(vs) > 0 && vs[0].Kind != VUnknown {
+				if vs := ev.classAttrIn(in, bv.Class, name, depth+1); len(vs) > 0 && vs[0].Kind != VUnknown {
 					out = add(out, vs...)
 				}
 			case VPath:

@@ -90,6 +90,7 @@ type Scope struct {
 
 	kills  map[string][]kill // plain assignments, by name (dominance.go)
 	ifArms []ifArm           // the if statements of its own body
+	loops  []syntax.Span     // the for and while statements of its own body
 }
 
 // BindingKind says how a name got its value.

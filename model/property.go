@@ -146,7 +146,7 @@ func (ev *evaluator) getterCall(v Value, name string) (g *Function, ctx *callCon
 // propertyRead evaluates what getter g returns in ctx, the context of its
 // receiver. A property is read as any attribute is, afresh at each read,
 // not memoized as a call's returns are: what it returns may be set later by
-// a method (setByCalls; composer's State.dataloader, set by
+// a method (storingContexts; composer's State.dataloader, set by
 // set_dataloader). reading cuts a getter that reads itself.
 func (ev *evaluator) propertyRead(g *Function, ctx *callContext) []Value {
 	if ev.reading[g] || ev.nest >= maxNest {

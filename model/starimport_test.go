@@ -90,6 +90,8 @@ func TestStarImportBindings(t *testing.T) {
 		{"a later def hides it", memSource{"/p/main.py": "from helpers import *\ndef x(): pass\nuse(x)\n"},
 			"func:x@/p/main.py"},
 		{"a use before the later assignment", memSource{"/p/main.py": "from helpers import *\nuse(x)\nx = 'own'\n"},
+			"str:helper"},
+		{"a use in a loop before the later assignment", memSource{"/p/main.py": "from helpers import *\nfor i in range(2):\n    use(x)\n    x = 'own'\n"},
 			"str:helper,str:own"},
 		{"an earlier binding it may override", memSource{"/p/main.py": "x = 'own'\nfrom helpers import *\nuse(x)\n"},
 			"str:helper,str:own"},
