@@ -35,9 +35,16 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 			if isProcessLibrary(m) || !m.cudaPossible() {
 				continue
 			}
+			fresh := false
 			for _, f := range m.Funcs {
 				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
 					continue
+				}
+				if !fresh {
+					// A module's uncalled functions (a test module's tests)
+					// share one budget of contexts, as a main module does.
+					p.values().newEntry()
+					fresh = true
 				}
 				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
 				st := newState()
@@ -46,7 +53,8 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 				s.importOnly = false
 				st.phase = PhaseMain
 				s.stack = []*Function{f}
-				s.run(f.summaryOf(), st)
+				var ev evaluator
+				s.run(summaryIn(f, ev.parametrizedContext(f)), st)
 			}
 		}
 		// Widen each hazard found on the representative to its whole class.
