@@ -378,6 +378,19 @@ func elemsOrUnknown(vs []Value) []Value {
 	return vs
 }
 
+// hostBuiltins are the builtin functions a child may run that run none of
+// the program's code and touch no GPU unless handed GPU objects: not eval,
+// exec, compile, __import__, getattr and the like, which may run any.
+var hostBuiltins = map[string]bool{
+	"abs": true, "all": true, "any": true, "ascii": true, "bin": true, "bool": true,
+	"bytes": true, "callable": true, "chr": true, "dict": true, "divmod": true, "enumerate": true,
+	"float": true, "format": true, "frozenset": true, "hash": true, "hex": true, "id": true,
+	"int": true, "isinstance": true, "len": true, "list": true, "max": true, "min": true,
+	"oct": true, "ord": true, "pow": true, "print": true, "range": true, "repr": true,
+	"reversed": true, "round": true, "set": true, "sorted": true, "str": true, "sum": true,
+	"tuple": true, "type": true, "zip": true,
+}
+
 // addTarget resolves a callable handed to a child (target=, pool.map(f),
 // executor.submit(f), initializer=) and records it once, in the context of
 // what the child is handed (args, made on demand).
@@ -394,6 +407,10 @@ func (ev *evaluator) addTarget(o *Object, e syntax.Expr, sc *Scope, args func() 
 	desc := string(sc.Module.Src[e.Pos().Start:e.Pos().End])
 	if len(desc) > 60 {
 		desc = desc[:57] + "..."
+	}
+	if n, ok := e.(*syntax.Name); ok && hostBuiltins[n.ID] && len(lookup(n.ID, sc)) == 0 {
+		o.Targets = append(o.Targets, Target{Site: site, Desc: desc, Builtin: true})
+		return
 	}
 	added := false
 	var handed *argList

@@ -454,6 +454,9 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 	}
 	unresolved, hidden := "", ""
 	for _, t := range o.Targets {
+		if t.Builtin {
+			continue // what it is handed was checked above
+		}
 		if t.Func == nil {
 			if t.API != "" {
 				u.Verdict, u.Evidence, u.API = ChildUsesCUDA, t.Site, t.API

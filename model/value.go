@@ -115,6 +115,10 @@ type Target struct {
 	// API is set for a library function the catalog says touches CUDA
 	// (executor.submit(cuda.to_device, ...)).
 	API string
+	// Builtin marks one of Python's builtin functions that runs none of
+	// the program's code and no GPU work of its own (pool.map(len, xs)):
+	// the child uses CUDA only through what it is handed.
+	Builtin bool
 	// Ctx binds Func's parameters to what the parent hands the child
 	// (args=, the elements of a map's iterable, partial's arguments,
 	// initargs, the instance of a callable object or Process subclass); nil

@@ -185,7 +185,7 @@ func (r reporter) childRelated(z *model.Hazard) []analysis.RelatedInformation {
 			continue
 		}
 		seen[t.Site] = true
-		if t.Func != nil {
+		if t.Func != nil || t.Builtin {
 			out = append(out, r.related(t.Site, "The child runs `%s`", t.Desc))
 		} else {
 			out = append(out, r.related(t.Site, "The child runs `%s`, whose code could not be seen", t.Desc))
