@@ -38,6 +38,9 @@ type simState struct {
 	imported    cowSet[*Module]
 	startedOnce cowSet[*Object]
 	phase       Phase
+	// ended: this path left the function or the loop pass (a jump); the
+	// rest of the events on it do not run.
+	ended bool
 }
 
 func newState() *simState {
@@ -136,6 +139,10 @@ type simulator struct {
 	reported map[[2]Site]bool
 	// branches counts the branch arms being run.
 	branches int
+	// returned holds, for each function call being run, the states its
+	// returns left it in; jumped, for each loop being run, the states its
+	// break and continue statements left the pass in.
+	returned, jumped [][]*simState
 }
 
 // procKind is the process a simulation runs code in.
@@ -149,7 +156,7 @@ const (
 
 func (s *simulator) run(events []event, st *simState) {
 	for i := range events {
-		if s.budget <= 0 {
+		if s.budget <= 0 || st.ended {
 			return
 		}
 		s.budget--
@@ -163,16 +170,36 @@ func (s *simulator) run(events []event, st *simState) {
 			for _, arm := range e.arms {
 				c := st.clone()
 				s.run(arm, c)
-				ends = append(ends, c)
+				if !c.ended {
+					ends = append(ends, c)
+				}
 			}
 			s.branches--
+			if len(ends) == 0 {
+				st.ended = true // every arm jumped
+				return
+			}
 			*st = *ends[0]
 			st.join(ends[1:]...)
+		case evReturn:
+			if n := len(s.returned); n > 0 {
+				s.returned[n-1] = append(s.returned[n-1], st.clone())
+			}
+			st.ended = true
+		case evLoopJump:
+			if n := len(s.jumped); n > 0 {
+				s.jumped[n-1] = append(s.jumped[n-1], st.clone())
+			}
+			st.ended = true
 		case evLoop:
 			before := st.clone()
-			s.run(e.body, st)
-			s.run(e.body, st) // the second iteration sees the first one's state
-			st.join(before)
+			s.pass(e.body, st)
+			s.pass(e.body, st) // the second iteration sees the first one's state
+			if st.ended {
+				*st = *before // every pass returned: only skipping the loop goes on
+			} else {
+				st.join(before)
+			}
 		case evLazy:
 			if s.cfg.HasLazyImports() {
 				s.run(e.arms[0], st)
@@ -183,6 +210,47 @@ func (s *simulator) run(events []event, st *simState) {
 			s.guard(e, st)
 		}
 	}
+}
+
+// pass runs one pass of a loop body: the states its breaks and continues
+// left join the one at its end. st stays ended when every path of the pass
+// returned from the function.
+func (s *simulator) pass(body []event, st *simState) {
+	if st.ended {
+		return
+	}
+	s.jumped = append(s.jumped, nil)
+	s.run(body, st)
+	live := s.jumped[len(s.jumped)-1]
+	s.jumped = s.jumped[:len(s.jumped)-1]
+	if len(live) == 0 {
+		return
+	}
+	if !st.ended {
+		live = append(live, st)
+	}
+	merged := live[0].clone()
+	merged.join(live[1:]...)
+	merged.ended = false
+	*st = *merged
+}
+
+// call runs a function's events: the state after it joins those its
+// returns left it in with the one at its end.
+func (s *simulator) call(events []event, st *simState) {
+	s.returned = append(s.returned, nil)
+	s.run(events, st)
+	live := s.returned[len(s.returned)-1]
+	s.returned = s.returned[:len(s.returned)-1]
+	if !st.ended {
+		live = append(live, st)
+	}
+	if len(live) > 0 {
+		merged := live[0].clone()
+		merged.join(live[1:]...)
+		*st = *merged
+	}
+	st.ended = false
 }
 
 // guard runs the arm of a main guard that the process takes: the body as
@@ -250,7 +318,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
-		s.run(summaryIn(e.fn, e.ctx), st)
+		s.call(summaryIn(e.fn, e.ctx), st)
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]

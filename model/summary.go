@@ -25,6 +25,8 @@ const (
 	evLoop                    // zero or more runs of body
 	evGuard                   // a main guard: body runs only as __main__ (guard), alt only outside it
 	evLazy                    // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
+	evReturn                  // the function returns (return, raise): what follows on this path does not run
+	evLoopJump                // break or continue: the rest of the loop body does not run on this path
 )
 
 type event struct {
@@ -128,6 +130,11 @@ type builder struct {
 	// notLoaders are the names that the isinstance tests around the code
 	// being built say are not DataLoaders (iteration.go).
 	notLoaders []string
+	// loops counts the loop bodies being built, tries the try statements:
+	// break and continue are jumps only in a loop body, and none is
+	// emitted under a try, whose handlers and finally run however the
+	// body is left.
+	loops, tries int
 }
 
 func (b *builder) emit(e event) { b.out = append(b.out, e) }
@@ -187,10 +194,75 @@ func (b *builder) guard(s *syntax.If, t guardTest, rest []syntax.Stmt) bool {
 	return used
 }
 
+// stmts builds a statement list up to the statement that leaves it on
+// every path (a return, a raise, a break or continue, an if whose arms
+// all do): what follows it never runs.
 func (b *builder) stmts(list []syntax.Stmt) {
 	for _, s := range list {
 		b.stmt(s)
+		if b.leaves(s) {
+			return
+		}
 	}
+}
+
+// Jumps. Control leaves a function at a return or an uncaught raise and
+// a loop body's pass at a break or continue; the events after the jump on
+// its path do not run. The builder emits evReturn and evLoopJump there
+// (not under a try: its handlers and finally run however the body is
+// left; not at module level, where a raise ends the import and the guard
+// machinery handles the exits), and the simulation ends the path: what an
+// arm that returns did no longer flows into the code after the if (an
+// initialization in `if not isinstance(x, dict): return function(x)`
+// is not followed by the fork further down the function).
+
+// jump is the jump statement s makes, if any, as an event kind.
+func (b *builder) jump(s syntax.Stmt) (eventKind, bool) {
+	if b.tries > 0 || b.sc.Func == nil || b.sc != b.sc.Func.Scope {
+		return 0, false
+	}
+	switch s := s.(type) {
+	case *syntax.Return:
+		return evReturn, true
+	case *syntax.OtherStmt:
+		switch s.Kind {
+		case "raise_statement":
+			return evReturn, true
+		case "break_statement", "continue_statement":
+			return evLoopJump, b.loops > 0
+		}
+	}
+	return 0, false
+}
+
+// leaves reports whether s leaves its statement list on every path, as
+// the events built for it say: a jump, or an if whose taken arm (its test
+// decided) or every arm does.
+func (b *builder) leaves(s syntax.Stmt) bool {
+	if _, ok := b.jump(s); ok {
+		return true
+	}
+	ifs, ok := s.(*syntax.If)
+	if !ok || (b.top && b.sc == b.m.Scope) {
+		return false
+	}
+	if t, ok := b.ev.truth(ifs.Test, b.sc); ok {
+		if t {
+			return b.listLeaves(ifs.Body)
+		}
+		return b.listLeaves(ifs.Else)
+	}
+	return b.listLeaves(ifs.Body) && b.listLeaves(ifs.Else)
+}
+
+// listLeaves reports whether some statement of list leaves it.
+func (b *builder) listLeaves(list []syntax.Stmt) bool {
+	for _, s := range list {
+		if b.leaves(s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) stmt(s syntax.Stmt) {
@@ -234,14 +306,18 @@ func (b *builder) stmt(s syntax.Stmt) {
 	case *syntax.For:
 		b.expr(s.Iter)
 		b.iterate(s.Iter, Site{b.m, s.Iter.Pos()})
+		b.loops++
 		body := b.sub(func() { b.stmts(s.Body) })
+		b.loops--
 		if len(body) > 0 {
 			b.emit(event{kind: evLoop, body: body})
 		}
 		b.stmts(s.Else)
 	case *syntax.While:
 		b.expr(s.Test)
+		b.loops++
 		body := b.sub(func() { b.stmts(s.Body); b.expr(s.Test) })
+		b.loops--
 		if len(body) > 0 {
 			b.emit(event{kind: evLoop, body: body})
 		}
@@ -261,6 +337,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 			b.effect(effect{kind: effNVMLRestore, site: Site{b.m, s.Span}})
 		}
 	case *syntax.Try:
+		b.tries++
 		b.stmts(s.Body)
 		var arms [][]event
 		for _, h := range s.Handlers {
@@ -270,6 +347,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 		b.branch(append(arms, nil))
 		b.stmts(s.Else)
 		b.stmts(s.Finally)
+		b.tries--
 	case *syntax.Match:
 		b.expr(s.Subject)
 		var arms [][]event
@@ -298,6 +376,9 @@ func (b *builder) stmt(s syntax.Stmt) {
 		for _, e := range s.Exprs {
 			b.expr(e)
 		}
+	}
+	if k, ok := b.jump(s); ok {
+		b.emit(event{kind: k})
 	}
 }
 
