@@ -20,13 +20,13 @@ import (
 type eventKind uint8
 
 const (
-	evEffect eventKind = iota // a call's effect (eff)
-	evBranch                  // exclusive alternatives (arms)
-	evLoop                    // zero or more runs of body
-	evGuard                   // a main guard: body runs only as __main__ (guard), alt only outside it
-	evLazy                    // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
-	evReturn                  // the function returns (return, raise): what follows on this path does not run
-	evLoopJump                // break or continue: the rest of the loop body does not run on this path
+	evEffect   eventKind = iota // a call's effect (eff)
+	evBranch                    // exclusive alternatives (arms)
+	evLoop                      // zero or more runs of body
+	evGuard                     // a main guard: body runs only as __main__ (guard), alt only outside it
+	evLazy                      // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
+	evReturn                    // the function returns (return, raise): what follows on this path does not run
+	evLoopJump                  // break or continue: the rest of the loop body does not run on this path
 )
 
 type event struct {
