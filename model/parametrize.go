@@ -26,8 +26,8 @@ var parametrizePaths = map[string]bool{
 	"_pytest.mark.parametrize": true,
 }
 
-// paramPath is pytest.param(value, ..., id=...): one row of argvalues.
-const paramPath = "pytest.param"
+// paramPaths are pytest.param(value, ..., id=...): one row of argvalues.
+var paramPaths = map[string]bool{"pytest.param": true, "_pytest.mark.param": true}
 
 // parametrizedContext is the context entry f runs in: its parametrized
 // parameters bound to the values its decorators list; nil when it has none
@@ -110,10 +110,10 @@ func parametrizeNames(e syntax.Expr) []string {
 // value the evaluator reads as a list of such rows. A parameter whose
 // values cannot all be read gets unknown among them.
 func (ev *evaluator) parametrizeValues(e syntax.Expr, n int, sc *Scope) [][]Value {
-	out := make([][]Value, n)
 	if e == nil {
 		return nil
 	}
+	out := make([][]Value, n)
 	seq, ok := e.(*syntax.Sequence)
 	if !ok {
 		for _, row := range iterElems(ev.expr(e, sc)) {
@@ -122,7 +122,7 @@ func (ev *evaluator) parametrizeValues(e syntax.Expr, n int, sc *Scope) [][]Valu
 		return out
 	}
 	for _, row := range seq.Elts {
-		if c, ok := row.(*syntax.Call); ok && ev.isPath(c.Func, sc, map[string]bool{paramPath: true}) {
+		if c, ok := row.(*syntax.Call); ok && ev.isPath(c.Func, sc, paramPaths) {
 			ev.addRowExprs(out, positionalArgs(c), sc)
 			continue
 		}
