@@ -1,6 +1,12 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // Containers filled after they are made. Evaluation is flow-insensitive, so
 // a list bound once as `procs = []` holds, as its elements, whatever the
@@ -210,7 +216,12 @@ func (vs *valueState) classAppends(c *Class) map[string][]appended {
 		return got
 	}
 	out := map[string][]appended{}
-	for _, f := range c.Methods {
+	// In source order: the elements are capped (maxAppended), and map order
+	// would make which ones are kept vary from run to run.
+	methods := slices.SortedFunc(maps.Values(c.Methods), func(a, b *Function) int {
+		return cmp.Compare(a.NameSpan().Start, b.NameSpan().Start)
+	})
+	for _, f := range methods {
 		if f.Def == nil || len(f.Params()) == 0 {
 			continue
 		}
