@@ -836,10 +836,8 @@ func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) (*synt
 		}
 		switch e := e.(type) {
 		case *syntax.Call:
-			for _, v := range b.ev.expr(e.Func, sc) {
-				if v.Kind == VPath && paths[v.Path] {
-					return e, sc
-				}
+			if b.ev.isPath(e.Func, sc, paths) {
+				return e, sc
 			}
 		case *syntax.Name:
 			for _, bd := range lookup(e.ID, sc) {

@@ -196,14 +196,14 @@ func (b *builder) guard(s *syntax.If, t guardTest, rest []syntax.Stmt) bool {
 
 // stmts builds a statement list up to the statement that leaves it on
 // every path (a return, a raise, a break or continue, an if whose arms
-// all do): what follows it never runs.
-func (b *builder) stmts(list []syntax.Stmt) {
+// all do): what follows it never runs. It reports whether one did.
+func (b *builder) stmts(list []syntax.Stmt) (left bool) {
 	for _, s := range list {
-		b.stmt(s)
-		if b.leaves(s) {
-			return
+		if b.stmt(s) {
+			return true
 		}
 	}
+	return false
 }
 
 // Jumps. Control leaves a function at a return or an uncaught raise and
@@ -235,37 +235,10 @@ func (b *builder) jump(s syntax.Stmt) (eventKind, bool) {
 	return 0, false
 }
 
-// leaves reports whether s leaves its statement list on every path, as
-// the events built for it say: a jump, or an if whose taken arm (its test
-// decided) or every arm does.
-func (b *builder) leaves(s syntax.Stmt) bool {
-	if _, ok := b.jump(s); ok {
-		return true
-	}
-	ifs, ok := s.(*syntax.If)
-	if !ok || (b.top && b.sc == b.m.Scope) {
-		return false
-	}
-	if t, ok := b.ev.truth(ifs.Test, b.sc); ok {
-		if t {
-			return b.listLeaves(ifs.Body)
-		}
-		return b.listLeaves(ifs.Else)
-	}
-	return b.listLeaves(ifs.Body) && b.listLeaves(ifs.Else)
-}
-
-// listLeaves reports whether some statement of list leaves it.
-func (b *builder) listLeaves(list []syntax.Stmt) bool {
-	for _, s := range list {
-		if b.leaves(s) {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) stmt(s syntax.Stmt) {
+// stmt builds one statement and reports whether it leaves its statement
+// list on every path, as the events built for it say: a jump, or an if
+// whose taken arm (its test decided) or every arm does.
+func (b *builder) stmt(s syntax.Stmt) (left bool) {
 	switch s := s.(type) {
 	case *syntax.Import:
 		if b.lazyImport(s) {
@@ -302,7 +275,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 			b.sc = saved
 		}
 	case *syntax.If:
-		b.ifStmt(s)
+		return b.ifStmt(s)
 	case *syntax.For:
 		b.expr(s.Iter)
 		b.iterate(s.Iter, Site{b.m, s.Iter.Pos()})
@@ -379,7 +352,9 @@ func (b *builder) stmt(s syntax.Stmt) {
 	}
 	if k, ok := b.jump(s); ok {
 		b.emit(event{kind: k})
+		return true
 	}
+	return false
 }
 
 func (b *builder) branch(arms [][]event) {
@@ -466,22 +441,20 @@ func (b *builder) importFrom(s *syntax.ImportFrom) {
 
 // ifStmt handles the main guard, the child arm of `pid = os.fork()`, and
 // ordinary branches.
-func (b *builder) ifStmt(s *syntax.If) {
+func (b *builder) ifStmt(s *syntax.If) (left bool) {
 	if b.top && b.sc == b.m.Scope {
 		if t, ok := classifyGuard(s.Test); ok {
 			b.guard(s, t, nil)
-			return
+			return false
 		}
 	}
 	b.expr(s.Test)
 	if t, ok := b.ev.truth(s.Test, b.sc); ok {
 		// A test decided by constants takes one arm (truth.go).
 		if t {
-			b.stmts(s.Body)
-		} else {
-			b.stmts(s.Else)
+			return b.stmts(s.Body)
 		}
-		return
+		return b.stmts(s.Else)
 	}
 	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
 		if !obj.ChildFound {
@@ -490,17 +463,21 @@ func (b *builder) ifStmt(s *syntax.If) {
 			obj.ChildScope = b.sc
 			obj.ChildExecs = callsExec(childArm, b.sc)
 		}
+		// The parent's path ends at a jump in its arm; the statements
+		// after the if are the child's too, built from ChildBody alone.
 		b.stmts(parentArm)
-		return
+		return false
 	}
+	var thenLeft, elseLeft bool
 	then := b.sub(func() {
 		saved := b.notLoaders
 		b.notLoaders = append(b.notLoaders[:len(b.notLoaders):len(b.notLoaders)], b.ev.notLoaderNames(s.Test, b.sc)...)
-		b.stmts(s.Body)
+		thenLeft = b.stmts(s.Body)
 		b.notLoaders = saved
 	})
-	els := b.sub(func() { b.stmts(s.Else) })
+	els := b.sub(func() { elseLeft = b.stmts(s.Else) })
 	b.branch([][]event{then, els})
+	return thenLeft && elseLeft
 }
 
 // forkTest recognises the tests that split the child of os.fork() from the
