@@ -215,6 +215,36 @@ func TestRequiresPythonNarrowsVersions(t *testing.T) {
 	}
 }
 
+// TestSrcResolvesProjectImports: a test suite run with PYTHONPATH=tests
+// imports its helpers by their bare name; src = ["tests"] lets the model
+// find them, as it does ruff's first-party modules.
+func TestSrcResolvesProjectImports(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "tests/gpu_setup.py", "import torch\n\n\ndef warm_up():\n    torch.cuda.init()\n")
+	write(t, dir, "tests/unit/test_pool.py", `import multiprocessing as mp
+
+import gpu_setup
+
+
+def square(x):
+    return x * x
+
+
+def test_pool():
+    gpu_setup.warm_up()
+    with mp.get_context("fork").Pool(2) as pool:
+        assert pool.map(square, [1, 2]) == [1, 4]
+`)
+	if code, out, errs := run(t, dir, "check", "--no-cache", "--select", "ALL", "--format", "concise", "."); code != ExitClean {
+		t.Errorf("without src: exit %d, want %d (gpu_setup is not importable)\n%s\n%s", code, ExitClean, out, errs)
+	}
+	write(t, dir, "pyproject.toml", "[tool.cudaforklint]\nsrc = [\"tests\"]\n")
+	code, out, errs := run(t, dir, "check", "--no-cache", "--select", "ALL", "--format", "concise", ".")
+	if code != ExitFindings || !strings.Contains(out, "tests/gpu_setup.py:5:5: CFL003") {
+		t.Errorf("with src: exit %d, want a CFL003 at the helper's init\n%s\n%s", code, out, errs)
+	}
+}
+
 func TestNoqa(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "hazard.py", strings.Replace(hazard, "torch.cuda.init()", "torch.cuda.init()  # noqa: CFL001", 1))

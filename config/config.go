@@ -25,6 +25,11 @@
 //	platform                         "linux", "macos", "windows", "all", or a list
 //	extra-initializers               dotted names of the project's functions
 //	                                 that initialize CUDA ("mylab.gpu.setup")
+//	src                              directories searched for the project's
+//	                                 own modules, as ruff's src (what the
+//	                                 project puts on PYTHONPATH: "tests",
+//	                                 "python"), after the importing file's
+//	                                 package and the working directory
 //	cache-dir                        where `check` keeps its results cache
 //	                                 (default .cudaforklint_cache next to the
 //	                                 config file; read from the working
@@ -96,7 +101,7 @@ var DefaultExclude = []string{
 var knownKeys = []string{
 	"select", "extend-select", "ignore", "per-file-ignores", "extend-per-file-ignores",
 	"exclude", "extend-exclude", "respect-gitignore", "force-exclude",
-	"target-version", "platform", "extra-initializers", "cache-dir",
+	"target-version", "platform", "extra-initializers", "cache-dir", "src",
 }
 
 // Overrides are the command-line settings; nil / empty fields are unset.
@@ -128,8 +133,10 @@ type Config struct {
 	exclude           []ignorePattern
 	Targets           target.Set
 	ExtraInitializers []string
-	RespectGitignore  bool
-	ForceExclude      bool
+	// Src are the src directories, absolute (relative to Dir in the file).
+	Src              []string
+	RespectGitignore bool
+	ForceExclude     bool
 	// CacheDir is cache-dir, absolute (relative to Dir in the file); ""
 	// when unset.
 	CacheDir string
@@ -534,6 +541,21 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 			}
 		}
 		c.ExtraInitializers = list
+	}
+	if v := t.vals["src"]; v != nil {
+		list, err := ctx.stringList("src", v)
+		if err != nil {
+			return nil, err
+		}
+		for i, d := range list {
+			if d == "" {
+				return nil, ctx.errf(v.arr[i].line, "src: an empty directory name")
+			}
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(dir, d)
+			}
+			c.Src = append(c.Src, filepath.Clean(d))
+		}
 	}
 
 	// Targets: versions ∩ platforms. target-version and requires-python

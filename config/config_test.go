@@ -243,6 +243,15 @@ func TestExtraInitializers(t *testing.T) {
 	}
 }
 
+func TestSrc(t *testing.T) {
+	dir := tree(t, map[string]string{"pyproject.toml": "[tool.cudaforklint]\nsrc = [\"tests\", \"python/\", \"/opt/shared\"]\n"})
+	s := settings(t, loader(t, Overrides{}), filepath.Join(dir, "a.py"))
+	want := []string{filepath.Join(dir, "tests"), filepath.Join(dir, "python"), "/opt/shared"}
+	if !reflect.DeepEqual(s.Config.Src, want) {
+		t.Errorf("src %v, want %v (relative to the config's directory)", s.Config.Src, want)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -273,6 +282,8 @@ func TestErrors(t *testing.T) {
 			`cudaforklint.toml:1: respect-gitignore must be true or false, not a string`},
 		{"bad initializer", "cudaforklint.toml", "extra-initializers = [\"my-lab.setup\"]\n",
 			`cudaforklint.toml:1: extra-initializers: "my-lab.setup" is not a dotted name`},
+		{"empty src", "cudaforklint.toml", "src = [\"tests\", \"\"]\n",
+			`cudaforklint.toml:1: src: an empty directory name`},
 		{"per-file-ignores code", "pyproject.toml", "[tool.cudaforklint.per-file-ignores]\n\"a.py\" = [\"CFL9\"]\n",
 			`pyproject.toml:2: per-file-ignores."a.py": unknown rule selector "CFL9"`},
 		{"no version left", "pyproject.toml", "[project]\nrequires-python = \"<3.12\"\n[tool.cudaforklint]\ntarget-version = \"py313\"\nplatform = \"linux\"\n",

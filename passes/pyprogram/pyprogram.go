@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -143,12 +144,20 @@ func run(pass *analysis.Pass) (any, error) {
 	var checked []string
 	var extra []string
 	seenExtra := map[string]bool{}
+	roots := append([]string(nil), pol.Roots...)
 	for _, f := range pass.OtherFiles {
 		s := pol.File(f)
 		if s == nil {
 			continue
 		}
 		checked = append(checked, f)
+		if s.Config != nil {
+			for _, d := range s.Config.Src {
+				if !slices.Contains(roots, d) {
+					roots = append(roots, d)
+				}
+			}
+		}
 		for _, e := range s.ExtraInitializers {
 			if !seenExtra[e] {
 				seenExtra[e] = true
@@ -159,14 +168,14 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Strings(extra)
 	isFile := newDirCache().IsFile
 	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
-		model.Options{Roots: pol.Roots, ExtraInitializers: extra, Notebook: pol.Notebook})
+		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
 
 	files := checked
 	noqaOnly := map[string]bool{}
 	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
 	if !pol.ForceFull {
-		d := runPrefilter(checked, pass.ReadFile, isFile, pol.Roots, extra, pol.Workers)
+		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers)
 		files = nil
 		for _, f := range checked {
 			c := filepath.Clean(f)
