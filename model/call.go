@@ -177,7 +177,9 @@ func (ev *evaluator) callLocal(r *callResult, v Value, c *syntax.Call, sc *Scope
 	args := ev.callArgs(c, sc)
 	args.backend = ev.backendAt(c, sc)
 	ctx := ev.contextFor(v, args)
-	r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
+	if !v.Alt {
+		r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
+	}
 	v.Func.referenced = true
 	r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
 	if sc.Module.Prog.extra[qualifiedName(v.Func)] {
@@ -383,6 +385,11 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 		// partial(f, ...) calls f with the arguments bound here first.
 		ev.partial(r, c, sc, site)
 		return
+	case "importlib.import_module":
+		if mods := ev.importModuleValues(c, sc); len(mods) > 0 {
+			r.values = add(r.values, mods...)
+			return
+		}
 	case "os.environ.setdefault", "os.putenv":
 		if nvmlAssignment(c) {
 			r.effect(effect{kind: effNVMLCheck, site: site})

@@ -489,13 +489,14 @@ func hashValue(h *maphash.Hash, v Value, depth int) int {
 		class, self *Class
 		obj         *Object
 		interp      bool
+		alt         bool
 		n           int
 		dev         Device
 		env         *callContext
 		partial     *argList
 		method      MethodSpec
 		elems       int
-	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Int, v.Dev, v.Env, v.Partial, v.Method, len(v.Elems)})
+	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.Method, len(v.Elems)})
 	d := 0
 	if v.Env != nil {
 		d = v.Env.depth

@@ -108,7 +108,7 @@ next:
 // merged (comparing them would cost more than keeping both).
 func sameValue(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
-		a.Str == b.Str && a.Interp == b.Interp && a.Int == b.Int && a.Obj == b.Obj && a.Method == b.Method &&
+		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && a.Method == b.Method &&
 		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.Elems) == 0 && len(b.Elems) == 0
 }
 
@@ -268,6 +268,9 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 	case VNamespace:
 		return unknown()
 	case VPath:
+		if m, ok := sysModulesEntry(v, e, sc); ok {
+			return []Value{m}
+		}
 		return []Value{{Kind: VPath, Path: v.Path + "[]", Dev: v.Dev}}
 	case VFunc:
 		if v.Path != "" {
@@ -547,6 +550,9 @@ func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
 	for _, b := range m.Scope.bindingsOf(name) {
 		out = add(out, ev.binding(b)...)
 	}
+	if len(out) == 0 {
+		out = ev.dynamicAttr(m, name)
+	}
 	return out
 }
 
@@ -582,10 +588,13 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		return []Value{{Kind: VPath, Path: path, Method: v.Method, Dev: v.Dev}}
 	case VModule:
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
+			if v.Alt {
+				return alternatives(vs)
+			}
 			return vs
 		}
 		if sub := v.Mod.importedModule(JoinDotted(v.Mod.Name, name), 0); sub != nil {
-			return []Value{{Kind: VModule, Mod: sub}}
+			return []Value{{Kind: VModule, Mod: sub, Alt: v.Alt}}
 		}
 		return unknown()
 	case VClass, VInstance:

@@ -55,6 +55,7 @@ type Module struct {
 	escaped       map[*Object]bool
 	notebookCells             // see CellLine
 	star          starImports // see starimport.go
+	dynStores     []dynStore  // see dynattr.go
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
@@ -370,6 +371,8 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 			}
 		case *syntax.Starred:
 			walk(e.X, append(idx, -1))
+		case *syntax.Subscript:
+			ix.dynamicStoreOfTarget(e, tmpl.Value, sc)
 		case *syntax.Attribute:
 			// self.x = value inside a method: an instance attribute.
 			if n, ok := e.X.(*syntax.Name); ok && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID) {
@@ -400,6 +403,8 @@ func (ix *indexer) exprBindings(e syntax.Expr, sc *Scope) {
 		case *syntax.Lambda:
 			ix.lambda(n, sc)
 			return false
+		case *syntax.Call:
+			ix.dynamicStoreOfCall(n, sc)
 		}
 		return true
 	})

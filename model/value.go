@@ -37,6 +37,10 @@ type Value struct {
 	Class  *Class
 	Str    string
 	Interp bool
+	// Alt marks a module, or a function of one, that a dynamic import
+	// chooses among others (dynattr.go): calling it gives its values but
+	// not its effects, which depend on a choice the model cannot see.
+	Alt    bool
 	Int    int
 	Elems  []Value
 	Keys   []string   // VDict, VNamespace: the key of each element of Elems, "" when not a constant string

@@ -37,6 +37,9 @@ type valueState struct {
 	armTests     map[armKey]armTruth // decided if tests (dominance.go)
 	partialAPIs  map[ctxSite]*argList
 	partialCalls map[[2]*syntax.Call]*syntax.Call
+	// dynBusy marks the computed module attributes being evaluated
+	// (dynattr.go).
+	dynBusy map[dynKey]bool
 	// calls memoizes the values of calls (call.go).
 	calls map[callKey][]Value
 	// argOptions are the add_argument calls of each module (namespace.go).

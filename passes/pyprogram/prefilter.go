@@ -22,7 +22,9 @@ import (
 // ever sees code of the modules it loads, and the model loads a module only
 // through (1) an import statement, (2) an attribute of a loaded module that
 // names a submodule, or (3) a set_forkserver_preload name; in each case the
-// module's name is written, as a whole identifier, in a loaded module. A
+// module's name is written, as a whole identifier, in a loaded module; or
+// (4) importlib.import_module in a loaded module, whose computed names load
+// modules of that module's directory (model/dynattr.go). A
 // start is a call of a row of the process table (package procapi), whose
 // callee value is a path rooted at one of the row's roots (multiprocessing,
 // os, torch...) that goes through one of its identifiers (Pool, fork,
@@ -34,8 +36,9 @@ import (
 // So the prefilter over-approximates what each checked file can load (the
 // reach: the file, the local modules its import statements name, resolved as
 // the model resolves them, the submodules of every reached module whose name
-// appears anywhere, and names in string literals of files that mention
-// set_forkserver_preload), and keeps a file when its reach contains a row's
+// appears anywhere, names in string literals of files that mention
+// set_forkserver_preload, and every module of the directory of a file that
+// mentions import_module), and keeps a file when its reach contains a row's
 // root together with one of its identifiers, when a start of that row at
 // import time is a hazard by itself (CFL005; procapi's
 // Kind.StartAtImportMatters), or, for the other starts, such a pair and a
@@ -210,8 +213,9 @@ func (pf *prefilter) edge(from int, path string, pending []int) []int {
 }
 
 // resolveImports adds the edges of a node's import statements (every prefix
-// of every dotted name, as the model's importName tries them) and of the
-// module names in its strings when it mentions set_forkserver_preload.
+// of every dotted name, as the model's importName tries them), of the
+// module names in its strings when it mentions set_forkserver_preload, and
+// of every module of its directory when it mentions import_module.
 func (pf *prefilter) resolveImports(n int, pending []int) []int {
 	nd := pf.nodes[n]
 	if nd.keep {
@@ -241,6 +245,16 @@ func (pf *prefilter) resolveImports(n int, pending []int) []int {
 	}
 	for _, s := range nd.scan.strs {
 		prefixes(s, 0)
+	}
+	if nd.scan.bits&bitDynImport != 0 {
+		// importlib.import_module(".%s" % x, __package__): the model takes
+		// every module of the importing file's directory (model/dynattr.go).
+		dir := filepath.Dir(nd.path)
+		for entry := range pf.dirs.listing(dir) {
+			if name := strings.TrimSuffix(entry, ".py"); name != "__init__" {
+				try(name, 1)
+			}
+		}
 	}
 	return pending
 }

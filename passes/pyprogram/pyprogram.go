@@ -119,8 +119,8 @@ func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
 
 // source adapts Pass.ReadFile to model.Source.
 type source struct {
-	read   func(string) ([]byte, error)
-	isFile func(string) bool
+	read func(string) ([]byte, error)
+	dirs *dirCache
 }
 
 func (s source) Parse(path string) (*syntax.File, []byte, error) {
@@ -135,7 +135,17 @@ func (s source) Parse(path string) (*syntax.File, []byte, error) {
 	return f, src, nil
 }
 
-func (s source) IsFile(path string) bool { return s.isFile(path) }
+func (s source) IsFile(path string) bool { return s.dirs.IsFile(path) }
+
+// ListDir lists a directory for importlib's dynamic imports (model.DirLister).
+func (s source) ListDir(dir string) []string {
+	var out []string
+	for name := range s.dirs.listing(filepath.Clean(dir)) {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
 
 func run(pass *analysis.Pass) (any, error) {
 	pol := config.For(pass)
@@ -166,8 +176,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	sort.Strings(extra)
-	isFile := newDirCache().IsFile
-	prog := model.NewProgram(source{read: pass.ReadFile, isFile: isFile},
+	dirs := newDirCache()
+	isFile := dirs.IsFile
+	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs},
 		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
 

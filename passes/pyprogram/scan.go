@@ -23,9 +23,10 @@ import (
 // of its own below the flags; were there more than fit, they would share
 // bits, which only keeps more files.
 const (
-	bitCUDA    uint64 = 1 << (63 - iota) // a catalog library or CUDA method, an extra initializer
-	bitPreload                           // set_forkserver_preload: names modules in strings
-	bitNoqa                              // a noqa directive may be here (for the driver's noqa checks)
+	bitCUDA      uint64 = 1 << (63 - iota) // a catalog library or CUDA method, an extra initializer
+	bitPreload                             // set_forkserver_preload: names modules in strings
+	bitNoqa                                // a noqa directive may be here (for the driver's noqa checks)
+	bitDynImport                           // importlib.import_module: may load any module of its directory
 
 	// flagMethod marks, in baseTokens, a catalog method row: CUDA only when
 	// written after a dot. It is never set in a file's bits.
@@ -34,9 +35,9 @@ const (
 	flagImport
 )
 
-// tokenBits is how many bits below the five above the process table's
+// tokenBits is how many bits below the six above the process table's
 // tokens share.
-const tokenBits = 64 - 5
+const tokenBits = 64 - 6
 
 // startPattern is one process-starting row of procapi as the prefilter sees
 // it: a reach that holds one of its roots and one of its identifiers may
@@ -120,6 +121,7 @@ var baseTokens, startPatterns = func() (map[string]uint64, []startPattern) {
 		}
 	}
 	m["import"] |= flagImport
+	m["import_module"] |= bitDynImport
 	return m, patterns
 }()
 
