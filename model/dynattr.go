@@ -189,7 +189,9 @@ func (ev *evaluator) importModuleValues(c *syntax.Call, sc *Scope) []Value {
 	for level < len(name) && name[level] == '.' {
 		level++
 	}
-	if level > 0 && !ev.ownPackage(argExpr(c, 1, "package"), sc) {
+	if level > 1 || level > 0 && !ev.ownPackage(argExpr(c, 1, "package"), sc) {
+		// ("..x": not followed; the prefilter reaches the importing
+		// directory and the absolute names in strings only.)
 		return nil
 	}
 	if !dynamic {

@@ -215,7 +215,8 @@ func (pf *prefilter) edge(from int, path string, pending []int) []int {
 // resolveImports adds the edges of a node's import statements (every prefix
 // of every dotted name, as the model's importName tries them), of the
 // module names in its strings when it mentions set_forkserver_preload, and
-// of every module of its directory when it mentions import_module.
+// of every module of its directory and the module names in its strings
+// when it mentions import_module.
 func (pf *prefilter) resolveImports(n int, pending []int) []int {
 	nd := pf.nodes[n]
 	if nd.keep {

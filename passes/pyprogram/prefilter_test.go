@@ -150,12 +150,15 @@ func TestPrefilterThroughLocalHelpers(t *testing.T) {
 	// the backend module, and only it names CUDA.
 	write("dynpkg/__init__.py", "import importlib\nimport os\n\nmod = importlib.import_module('.' + os.environ['BACKEND'], __name__)\nfor k in dir(mod):\n    globals()[k] = getattr(mod, k)\n")
 	write("dynpkg/accel.py", "import torch\n\ndef boot():\n    torch.zeros(1).to('cuda:0')\n")
+	write("absdyn/__init__.py", "")
+	write("absdyn/warm.py", "import torch\n\ndef boot():\n    torch.cuda.init()\n")
+	write("jobs/absdyn_user.py", "import importlib\nfrom forkhelp import fork_child\n\nif __name__ == '__main__':\n    importlib.import_module('absdyn.warm').boot()\n    fork_child()\n")
 	write("dyn_user.py", "import dynpkg\nfrom forkhelp import fork_child\n\nif __name__ == '__main__':\n    dynpkg.boot()\n    fork_child()\n")
 
 	got, res := run(t, dir, false)
 	want, _ := run(t, dir, true)
 	same(t, "all files", got, want)
-	for _, f := range []string{"plain_user.py", "pkg/sub/job.py", "attr_user.py", "fs_user.py", "star_user.py", "pkgstar_user.py", "dyn_user.py"} {
+	for _, f := range []string{"plain_user.py", "pkg/sub/job.py", "attr_user.py", "fs_user.py", "star_user.py", "pkgstar_user.py", "dyn_user.py", "jobs/absdyn_user.py"} {
 		g, _ := run(t, dir, false, filepath.Join(dir, f))
 		w, _ := run(t, dir, true, filepath.Join(dir, f))
 		same(t, f, g, w)

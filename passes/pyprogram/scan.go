@@ -136,7 +136,7 @@ type impRef struct {
 type fileScan struct {
 	bits    uint64
 	imports []impRef
-	strs    []string // dotted names in string literals, when bitPreload is set
+	strs    []string // dotted names in string literals, when bitPreload or bitDynImport is set
 }
 
 func isIdentByte(b byte) bool { return identByte[b] }
@@ -229,7 +229,7 @@ func (sc *scanner) scan(src []byte) fileScan {
 		sc.tokens.add(id)
 		i = j
 	}
-	if fs.bits&bitPreload != 0 {
+	if fs.bits&(bitPreload|bitDynImport) != 0 {
 		fs.strs = dottedStrings(src)
 	}
 	return fs
