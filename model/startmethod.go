@@ -3,6 +3,7 @@ package model
 import (
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
+	"sort"
 )
 
 // Start methods: how each process start makes its children. A start uses
@@ -140,6 +141,11 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 			}
 		case VContext:
 			s = v.Method
+		case VInstance:
+			var ok bool
+			if s, ok = ev.wrappedContext(v, family); !ok {
+				continue
+			}
 		case VConst:
 			continue
 		default:
@@ -159,4 +165,49 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 		}
 	}
 	return spec
+}
+
+// wrappedContext is the start method of an instance of a local class used as
+// a multiprocessing context, a harness's wrapper around a real one
+// (xformers' SafeMpContext): the method of the processes its Process method
+// makes, or, for a class that delegates its attributes (__getattr__), of the
+// contexts its instances hold. ok is false when neither tells.
+func (ev *evaluator) wrappedContext(v Value, family string) (MethodSpec, bool) {
+	var specs []MethodSpec
+	if f := ev.method(v.Class, "Process", 0); f != nil {
+		for _, r := range ev.returns(f) {
+			if r.Kind == VObject && r.Obj.Kind == ObjProcess {
+				specs = append(specs, r.Obj.Method)
+			}
+		}
+	} else if ev.method(v.Class, "__getattr__", 0) != nil {
+		// The attributes read on the instance, in the context of the call
+		// that made it: Delegating("spawn") holds get_context(method).
+		names := make([]string, 0, len(v.Class.SelfAttrs))
+		for name := range v.Class.SelfAttrs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for _, x := range ev.attrOf(v, name) {
+				if x.Kind == VContext {
+					specs = append(specs, x.Method)
+				}
+			}
+		}
+	}
+	if len(specs) == 0 {
+		return MethodSpec{}, false
+	}
+	// Several: fork if it is one of them, as methodSpec keeps it.
+	out := specs[0]
+	for _, s := range specs[1:] {
+		if s.Kind != MethodExplicit || s.Method == target.Fork {
+			out = s
+		}
+	}
+	if out.Family == "" {
+		out.Family = family
+	}
+	return out, true
 }
