@@ -481,6 +481,9 @@ func (ix *indexer) class(d *syntax.ClassDef, sc *Scope, prefix string) {
 		ix.exprBindings(b.Value, sc)
 	}
 	ix.stmts(d.Body, c.Scope, c.QualName+".")
+	if init := dataclassInit(d); init != nil {
+		ix.function(init, c.Scope, c.QualName+".") // dataclass.go
+	}
 }
 
 func isSelfParam(f *Function, name string) bool {
