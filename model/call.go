@@ -331,7 +331,7 @@ func forEachReturn(body []syntax.Stmt, fn func(syntax.Expr)) {
 func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc *Scope, site Site) {
 	inst := ev.construct(r, c, func() argList { return ev.callArgs(call, sc) }, site)
 	for _, base := range ev.basePaths(c, 0) {
-		if ev.subclassStart(r, c, base, call, sc, site) { // launchers.go
+		if ev.subclassStart(r, c, base, ev.withUnpackedKwargs(call, sc), sc, site) { // launchers.go
 			return
 		}
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {

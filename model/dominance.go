@@ -117,6 +117,19 @@ bindings:
 	return out
 }
 
+// body is the statement list the scope's own code is written in.
+func (sc *Scope) body() []syntax.Stmt {
+	switch {
+	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
+		return sc.Func.Def.Body
+	case sc.Kind == ClassScope && sc.Class != nil && sc.Class.Def != nil:
+		return sc.Class.Def.Body
+	case sc.Kind == ModuleScope && sc.Module != nil && sc.Module.File != nil:
+		return sc.Module.File.Body
+	}
+	return nil
+}
+
 // killsOf are the kills of the scope's own body, by name, found once, in
 // the same walk as its if arms.
 func (sc *Scope) killsOf() map[string][]kill {
@@ -124,16 +137,7 @@ func (sc *Scope) killsOf() map[string][]kill {
 		return sc.kills
 	}
 	sc.kills = map[string][]kill{}
-	var body []syntax.Stmt
-	switch {
-	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
-		body = sc.Func.Def.Body
-	case sc.Kind == ClassScope && sc.Class != nil && sc.Class.Def != nil:
-		body = sc.Class.Def.Body
-	case sc.Kind == ModuleScope && sc.Module != nil && sc.Module.File != nil:
-		body = sc.Module.File.Body
-	}
-	eachBlock(body, false, func(block []syntax.Stmt, inTry bool) {
+	eachBlock(sc.body(), false, func(block []syntax.Stmt, inTry bool) {
 		addListKills(sc.kills, block)
 		for _, s := range block {
 			switch s.(type) {

@@ -48,6 +48,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 	if !ok {
 		return false
 	}
+	c = ev.withUnpackedKwargs(c, sc)
 	switch api.Kind {
 	case procapi.Context:
 		r.value(Value{Kind: VContext, Method: ev.methodSpec(argOf(c, api.Method), sc, family)})

@@ -37,6 +37,9 @@ type valueState struct {
 	armTests     map[armKey]armTruth // decided if tests (dominance.go)
 	partialAPIs  map[ctxSite]*argList
 	partialCalls map[[2]*syntax.Call]*syntax.Call
+	// unpacked are process API calls with their **dict arguments written
+	// out as keywords (kwargs.go).
+	unpacked map[*syntax.Call]*syntax.Call
 	// dynBusy marks the computed module attributes being evaluated
 	// (dynattr.go).
 	dynBusy map[dynKey]bool

@@ -1,0 +1,130 @@
+package model
+
+import (
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// Keyword arguments passed as a dict. Training code often collects a
+// loader's or a pool's options in a dict and unpacks it:
+//
+//	dataloader_kwargs = {"num_workers": self.data_num_workers, "pin_memory": True}
+//	dataloader_kwargs["batch_sampler"] = batch_sampler
+//	train_loader = DataLoader(self.dataset, **dataloader_kwargs)
+//
+// (YOLOX). The process table's arguments are read from the call as written
+// (argOf), so such a loader had no num_workers and never started. A call of
+// a process API is read instead as the call with the dict's entries
+// written out as keywords (withUnpackedKwargs): for `**name` where name has
+// one binding in the call's own scope, to a dict display with constant
+// keys (or dict(k=v, ...)), the display's entries and the constant-key
+// stores into it (`name["k"] = v`) made before the call in that scope's
+// own statements. Anything else is left as written.
+
+// withUnpackedKwargs returns c with its `**name` arguments written out as
+// keywords where they can be, or c itself.
+func (ev *evaluator) withUnpackedKwargs(c *syntax.Call, sc *Scope) *syntax.Call {
+	starred := false
+	for _, a := range c.Args {
+		starred = starred || a.Star == 2
+	}
+	if !starred {
+		return c
+	}
+	vs := sc.Module.Prog.values()
+	if m, ok := vs.unpacked[c]; ok {
+		return m
+	}
+	if vs.unpacked == nil {
+		vs.unpacked = map[*syntax.Call]*syntax.Call{}
+	}
+	out := c
+	var args []syntax.Arg
+	changed := false
+	for _, a := range c.Args {
+		if a.Star == 2 {
+			if kws, ok := ev.dictKeywords(a.Value, c, sc); ok {
+				args = append(args, kws...)
+				changed = true
+				continue
+			}
+		}
+		args = append(args, a)
+	}
+	if changed {
+		out = &syntax.Call{Span: c.Span, Func: c.Func, Args: args, ArgsSpan: c.ArgsSpan}
+	}
+	vs.unpacked[c] = out
+	return out
+}
+
+// dictKeywords are the keyword arguments `**e` stands for at call c, when
+// the model can list them.
+func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]syntax.Arg, bool) {
+	n, ok := e.(*syntax.Name)
+	if !ok {
+		return nil, false
+	}
+	bs := ev.reaching(lookup(n.ID, sc), n.ID, sc, c.Start)
+	if len(bs) != 1 || bs[0].Kind != BindAssign || bs[0].Scope != sc || len(bs[0].Index) > 0 {
+		return nil, false
+	}
+	b := bs[0]
+	var kws []syntax.Arg
+	switch d := b.Value.(type) {
+	case *syntax.Dict:
+		for i, key := range d.Keys {
+			k, ok := key.(*syntax.String)
+			if !ok || k.Interpolated || i >= len(d.Values) {
+				return nil, false // **spread or a computed key
+			}
+			kws = append(kws, syntax.Arg{Span: d.Values[i].Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: d.Values[i]})
+		}
+	case *syntax.Call:
+		if f, ok := d.Func.(*syntax.Name); !ok || f.ID != "dict" || len(lookup("dict", sc)) > 0 {
+			return nil, false
+		}
+		for _, a := range d.Args {
+			if a.Keyword == "" || a.Star != 0 {
+				return nil, false
+			}
+			kws = append(kws, a)
+		}
+	default:
+		return nil, false
+	}
+	// name["key"] = value after the binding and before the call, in the
+	// statements of the scope (not in nested blocks the call may not see).
+	for _, st := range sc.body() {
+		if st.Pos().Start <= b.Span.Start || st.Pos().Start >= c.Start {
+			continue
+		}
+		a, ok := st.(*syntax.Assign)
+		if !ok || a.Op != "=" && a.Op != "" || len(a.Targets) != 1 {
+			continue
+		}
+		s, ok := a.Targets[0].(*syntax.Subscript)
+		if !ok || len(s.Index) != 1 {
+			continue
+		}
+		if x, ok := s.X.(*syntax.Name); !ok || x.ID != n.ID {
+			continue
+		}
+		k, ok := s.Index[0].(*syntax.String)
+		if !ok || k.Interpolated {
+			return nil, false // a computed key: the keywords are not known
+		}
+		kws = setKeyword(kws, syntax.Arg{Span: a.Value.Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: a.Value})
+	}
+	return kws, true
+}
+
+// setKeyword replaces the keyword argument of the same name, or appends.
+func setKeyword(kws []syntax.Arg, a syntax.Arg) []syntax.Arg {
+	for i := range kws {
+		if kws[i].Keyword == a.Keyword {
+			kws[i] = a
+			return kws
+		}
+	}
+	return append(kws, a)
+}
