@@ -386,10 +386,16 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 		ev.partial(r, c, sc, site)
 		return
 	case "importlib.import_module":
+		// A local module, a library named by a constant, or a module the
+		// model cannot name: unknown, not a path of importlib's.
 		if mods := ev.importModuleValues(c, sc); len(mods) > 0 {
 			r.values = add(r.values, mods...)
-			return
+		} else if lib, ok := libraryImport(c); ok {
+			r.value(Value{Kind: VPath, Path: catalog.Canonical(lib)})
+		} else {
+			r.values = add(r.values, unknown()...)
 		}
+		return
 	case "os.environ.setdefault", "os.putenv":
 		if nvmlAssignment(c) {
 			r.effect(effect{kind: effNVMLCheck, site: site})

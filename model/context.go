@@ -136,7 +136,7 @@ func (ev *evaluator) bindingIn(c *callContext, b *Binding) []Value {
 	defer ev.fresh()()
 	var vs []Value
 	if b.Kind == BindParam && b.Scope == c.fn.Scope {
-		vs = ev.paramIn(c, b)
+		vs = ev.annotatedParam(b, ev.paramIn(c, b))
 	} else {
 		vs = ev.bindingUncached(b)
 		if b.Kind == BindAssign || b.Kind == BindWith {

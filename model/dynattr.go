@@ -341,3 +341,13 @@ func isIdentifier(s string) bool {
 	}
 	return s != ""
 }
+
+// libraryImport is the module importlib.import_module(name) names when
+// name is an absolute constant that is no local module: a library.
+func libraryImport(c *syntax.Call) (string, bool) {
+	s, ok := argExpr(c, 0, "name").(*syntax.String)
+	if !ok || s.Interpolated || s.Value == "" || strings.HasPrefix(s.Value, ".") {
+		return "", false
+	}
+	return s.Value, true
+}

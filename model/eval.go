@@ -446,6 +446,7 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 			// The default is one possible value: def f(device="cuda").
 			return add(unknown(), ev.expr(b.Param.Default, lookupParent(f.Scope.Parent))...)
 		}
+		return ev.annotatedParam(b, unknown())
 	}
 	return unknown()
 }

@@ -139,9 +139,10 @@ const (
 // Param is one function or lambda parameter.
 type Param struct {
 	Span
-	Name    string
-	Kind    ParamKind
-	Default Expr // nil when there is none
+	Name       string
+	Kind       ParamKind
+	Default    Expr // nil when there is none
+	Annotation Expr // nil when there is none
 }
 
 // ClassDef is a class definition with its decorators.

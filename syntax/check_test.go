@@ -160,6 +160,7 @@ var mayBeNil = map[string]bool{
 	"Assign.Annotation":   true,
 	"Return.Value":        true,
 	"Param.Default":       true,
+	"Param.Annotation":    true,
 	"Comprehension.Value": true,
 	"Dict.Keys[]":         true,
 }

@@ -908,7 +908,9 @@ func (c *conv) params(i int32) []Param {
 				case c.fld(m) == fValue:
 					p.Default = c.expr(m)
 				case c.fld(m) == fType:
-					// annotations are not kept
+					if x := c.expr(m); !isNil(x) {
+						p.Annotation = x
+					}
 				case km == kListSplatPattern: // *args: T
 					p.Name, p.Kind = c.splatName(m), ParamVarArgs
 					kwOnly = true

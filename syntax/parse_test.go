@@ -89,6 +89,18 @@ func TestFunctionDefs(t *testing.T) {
 	if len(fn.Params) != 2 || fn.Params[0] != want[0] || fn.Params[1] != want[1] {
 		t.Errorf("params %+v", fn.Params)
 	}
+
+	// Annotations are kept on the parameter (the model reads local class
+	// names from them), with or without a default, and on *args/**kwargs.
+	f = mustParse(t, "def g(exp: Exp, n: int = 2, *xs: T, **kw: nn.Module):\n    pass\n")
+	ps := f.Body[0].(*FunctionDef).Params
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Name+":"+Dump(p.Annotation))
+	}
+	if want := "exp:Exp n:int xs:T kw:(. nn Module)"; strings.Join(got, " ") != want {
+		t.Errorf("annotations %q, want %q", strings.Join(got, " "), want)
+	}
 }
 
 func TestClassDefs(t *testing.T) {
