@@ -17,8 +17,10 @@ import (
 // written out as keywords (withUnpackedKwargs): for `**name` where name has
 // one binding in the call's own scope, to a dict display with constant
 // keys (or dict(k=v, ...)), the display's entries and the constant-key
-// stores into it (`name["k"] = v`) made before the call in that scope's
-// own statements. Anything else is left as written.
+// stores into it (`name["k"] = v`) made before the call in that scope: one
+// among the scope's own statements replaces the entry, one nested in an
+// if or a loop may replace it. Any other change to the dict, or any other
+// shape, leaves the call as written.
 
 // withUnpackedKwargs returns c with its `**name` arguments written out as
 // keywords where they can be, or c itself.
@@ -92,30 +94,80 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 	default:
 		return nil, false
 	}
-	// name["key"] = value after the binding and before the call, in the
-	// statements of the scope (not in nested blocks the call may not see).
+	// name["key"] = value between the binding and the call: a store among
+	// the scope's own statements replaces the entry; one nested in an if, a
+	// loop or a try may or may not run, so the keyword is either value (a
+	// conditional expression whose test the model cannot decide). Any other
+	// change to the dict (update(), pop(), del, a computed key) leaves the
+	// call as written: its keywords are not known.
+	known := true
 	for _, st := range sc.body() {
-		if st.Pos().Start <= b.Span.Start || st.Pos().Start >= c.Start {
+		if st.Pos().End <= b.Span.Start || st.Pos().Start >= c.Start {
 			continue
 		}
-		a, ok := st.(*syntax.Assign)
-		if !ok || a.Op != "=" && a.Op != "" || len(a.Targets) != 1 {
-			continue
+		top, _ := st.(*syntax.Assign)
+		syntax.Inspect(st, func(x syntax.Node) bool {
+			switch x := x.(type) {
+			case *syntax.Assign:
+				for _, t := range x.Targets {
+					sub, ok := t.(*syntax.Subscript)
+					if !ok || !isNameExpr(sub.X, n.ID) {
+						continue
+					}
+					var k *syntax.String
+					if len(sub.Index) == 1 {
+						k, _ = sub.Index[0].(*syntax.String)
+					}
+					if k == nil || k.Interpolated || x.Op != "=" && x.Op != "" || len(x.Targets) != 1 || x.Value == nil {
+						known = false
+						continue
+					}
+					kw := syntax.Arg{Span: x.Value.Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: x.Value}
+					if x != top {
+						kw.Value = eitherOf(kws, k.Value, x.Value)
+					}
+					kws = setKeyword(kws, kw)
+				}
+			case *syntax.OtherStmt:
+				if x.Kind == "delete_statement" {
+					for _, e := range x.Exprs {
+						if sub, ok := e.(*syntax.Subscript); ok && isNameExpr(sub.X, n.ID) {
+							known = false
+						}
+					}
+				}
+			case *syntax.Call:
+				if a, ok := x.Func.(*syntax.Attribute); ok && isNameExpr(a.X, n.ID) && dictMutators[a.Attr] {
+					known = false
+				}
+			}
+			return known
+		})
+		if !known {
+			return nil, false
 		}
-		s, ok := a.Targets[0].(*syntax.Subscript)
-		if !ok || len(s.Index) != 1 {
-			continue
-		}
-		if x, ok := s.X.(*syntax.Name); !ok || x.ID != n.ID {
-			continue
-		}
-		k, ok := s.Index[0].(*syntax.String)
-		if !ok || k.Interpolated {
-			return nil, false // a computed key: the keywords are not known
-		}
-		kws = setKeyword(kws, syntax.Arg{Span: a.Value.Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: a.Value})
 	}
 	return kws, true
+}
+
+// eitherOf is a keyword's value when a store of v into it may or may not
+// run: `old if <undecided> else v`, or v when it had none.
+func eitherOf(kws []syntax.Arg, key string, v syntax.Expr) syntax.Expr {
+	for _, a := range kws {
+		if a.Keyword == key {
+			return &syntax.IfExp{Span: v.Pos(), Test: &syntax.Opaque{Span: v.Pos(), Kind: "undecided"}, Body: a.Value, Else: v}
+		}
+	}
+	return v
+}
+
+// dictMutators are the dict methods that change it.
+var dictMutators = map[string]bool{"update": true, "setdefault": true, "pop": true, "popitem": true, "clear": true, "__setitem__": true, "__delitem__": true}
+
+// isNameExpr reports whether e is the name id.
+func isNameExpr(e syntax.Expr, id string) bool {
+	n, ok := e.(*syntax.Name)
+	return ok && n.ID == id
 }
 
 // setKeyword replaces the keyword argument of the same name, or appends.

@@ -22,3 +22,17 @@ if __name__ == "__main__":
     torch.cuda.set_device(0)  # want "CFL003 `torch\\.cuda\\.set_device\\(\\)` initializes CUDA before the process forks at `iter\\(loader\\)`"
     prefetcher = Prefetcher(get_data_loader(list(range(64)), 4, None))
     print(prefetcher.next())
+
+
+def flagged_loader(dataset, use_workers):
+    # num_workers is 0 or 4: a store in an if may run.
+    options = {"num_workers": 0, "batch_size": 8}
+    if use_workers:
+        options["num_workers"] = 4
+    return DataLoader(dataset, **options)
+
+
+def train_flagged(flag):
+    torch.cuda.init()  # want "CFL003 `torch\\.cuda\\.init\\(\\)` initializes CUDA before the process forks at `flagged_loader\\(list\\(range\\(8\\)\\), flag\\)`"
+    for batch in flagged_loader(list(range(8)), flag):
+        print(batch)
