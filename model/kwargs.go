@@ -17,10 +17,11 @@ import (
 // written out as keywords (withUnpackedKwargs): for `**name` where name has
 // one binding in the call's own scope, to a dict display with constant
 // keys (or dict(k=v, ...)), the display's entries and the constant-key
-// stores into it (`name["k"] = v`) made before the call in that scope: one
-// among the scope's own statements replaces the entry, one nested in an
-// if or a loop may replace it. Any other change to the dict, or any other
-// shape, leaves the call as written.
+// changes made to it before the call in that scope (`name["k"] = v`,
+// update(k=v), setdefault("k", v), pop("k"), del name["k"]): one among the
+// scope's own statements always runs, one nested in an if or a loop may.
+// Any other change to the dict (a computed key, update(other), clear()),
+// or any other shape, leaves the call as written.
 
 // withUnpackedKwargs returns c with its `**name` arguments written out as
 // keywords where they can be, or c itself.
@@ -94,12 +95,11 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 	default:
 		return nil, false
 	}
-	// name["key"] = value between the binding and the call: a store among
-	// the scope's own statements replaces the entry; one nested in an if, a
-	// loop or a try may or may not run, so the keyword is either value (a
-	// conditional expression whose test the model cannot decide). Any other
-	// change to the dict (update(), pop(), del, a computed key) leaves the
-	// call as written: its keywords are not known.
+	// The changes between the binding and the call: one among the scope's
+	// own statements always runs; one nested in an if, a loop or a try may
+	// or may not, so a store makes the keyword either value (a conditional
+	// expression whose test the model cannot decide) and a removal keeps
+	// it. A change the model cannot list leaves the call as written.
 	known := true
 	for _, st := range sc.body() {
 		if st.Pos().End <= b.Span.Start || st.Pos().Start >= c.Start {
@@ -132,13 +132,48 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 				if x.Kind == "delete_statement" {
 					for _, e := range x.Exprs {
 						if sub, ok := e.(*syntax.Subscript); ok && isNameExpr(sub.X, n.ID) {
-							known = false
+							kws, known = removeKey(kws, sub.Index, isTopStmt(st, x))
 						}
 					}
 				}
 			case *syntax.Call:
-				if a, ok := x.Func.(*syntax.Attribute); ok && isNameExpr(a.X, n.ID) && dictMutators[a.Attr] {
-					known = false
+				a, ok := x.Func.(*syntax.Attribute)
+				if !ok || !isNameExpr(a.X, n.ID) || !dictMutators[a.Attr] {
+					break
+				}
+				top := isTopStmt(st, x)
+				switch a.Attr {
+				case "update":
+					// update(k=v, ...): stores of those keys.
+					for _, arg := range x.Args {
+						if arg.Keyword == "" || arg.Star != 0 {
+							known = false
+							break
+						}
+						kw := arg
+						if !top {
+							kw.Value = eitherOf(kws, arg.Keyword, arg.Value)
+						}
+						kws = setKeyword(kws, kw)
+					}
+				case "setdefault":
+					// setdefault("k", v): v when the key was not there.
+					k, ok := constKeyArg(x)
+					if !ok || len(x.Args) != 2 {
+						known = false
+						break
+					}
+					if !hasKeyword(kws, k.Value) {
+						kws = setKeyword(kws, syntax.Arg{Span: x.Args[1].Value.Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: x.Args[1].Value})
+					}
+				case "pop":
+					if len(x.Args) == 0 {
+						known = false
+						break
+					}
+					kws, known = removeKey(kws, []syntax.Expr{x.Args[0].Value}, top)
+				default:
+					known = false // clear(), popitem(): not followed
 				}
 			}
 			return known
@@ -163,6 +198,58 @@ func eitherOf(kws []syntax.Arg, key string, v syntax.Expr) syntax.Expr {
 
 // dictMutators are the dict methods that change it.
 var dictMutators = map[string]bool{"update": true, "setdefault": true, "pop": true, "popitem": true, "clear": true, "__setitem__": true, "__delitem__": true}
+
+// isTopStmt reports whether x is the statement st itself or its whole
+// expression: a change among the scope's own statements, which runs
+// whenever the call does.
+func isTopStmt(st syntax.Stmt, x syntax.Node) bool {
+	if e, ok := st.(*syntax.ExprStmt); ok {
+		return syntax.Node(e.X) == x
+	}
+	return syntax.Node(st) == x
+}
+
+// removeKey drops a constant key from the keywords when the removal always
+// runs; one that may not run keeps it (the entry may be there). A
+// computed key is not known.
+func removeKey(kws []syntax.Arg, index []syntax.Expr, always bool) ([]syntax.Arg, bool) {
+	if len(index) != 1 {
+		return kws, false
+	}
+	k, ok := index[0].(*syntax.String)
+	if !ok || k.Interpolated {
+		return kws, false
+	}
+	if !always {
+		return kws, true
+	}
+	out := kws[:0:0]
+	for _, a := range kws {
+		if a.Keyword != k.Value {
+			out = append(out, a)
+		}
+	}
+	return out, true
+}
+
+// constKeyArg is a call's first argument when it is a constant string.
+func constKeyArg(c *syntax.Call) (*syntax.String, bool) {
+	if len(c.Args) == 0 || c.Args[0].Keyword != "" || c.Args[0].Star != 0 {
+		return nil, false
+	}
+	k, ok := c.Args[0].Value.(*syntax.String)
+	return k, ok && !k.Interpolated
+}
+
+// hasKeyword reports whether kws has the keyword.
+func hasKeyword(kws []syntax.Arg, key string) bool {
+	for _, a := range kws {
+		if a.Keyword == key {
+			return true
+		}
+	}
+	return false
+}
 
 // isNameExpr reports whether e is the name id.
 func isNameExpr(e syntax.Expr, id string) bool {

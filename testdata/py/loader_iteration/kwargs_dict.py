@@ -36,3 +36,16 @@ def train_flagged(flag):
     torch.cuda.init()  # want "CFL003 `torch\\.cuda\\.init\\(\\)` initializes CUDA before the process forks at `flagged_loader\\(list\\(range\\(8\\)\\), flag\\)`"
     for batch in flagged_loader(list(range(8)), flag):
         print(batch)
+
+
+def timm_loader(dataset):
+    # timm's create_loader: the workers in dict(...), the rest by update().
+    loader_args = dict(num_workers=4, pin_memory=True)
+    loader_args.update(batch_size=8, shuffle=False)
+    return DataLoader(dataset, **loader_args)
+
+
+def evaluate():
+    torch.cuda.init()  # want "CFL003 `torch\\.cuda\\.init\\(\\)` initializes CUDA before the process forks at `enumerate\\(timm_loader\\(list\\(range\\(8\\)\\)\\)\\)`"
+    for i, batch in enumerate(timm_loader(list(range(8)))):
+        print(i, batch)

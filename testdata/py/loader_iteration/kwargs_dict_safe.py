@@ -21,3 +21,15 @@ if __name__ == "__main__":
         print(batch)
     for batch in spawn_loader(list(range(64))):
         print(torch.as_tensor(batch).cuda().sum())
+
+
+def popped_loader(dataset):
+    options = {"num_workers": 4, "batch_size": 8}
+    options.pop("num_workers")
+    return DataLoader(dataset, **options)
+
+
+def run_popped():
+    torch.cuda.init()
+    for batch in popped_loader(list(range(64))):
+        print(batch)
