@@ -132,10 +132,7 @@ func forwardedFrom(value, key syntax.Expr) (syntax.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	sameKey := func(e syntax.Expr) bool {
-		n, ok := e.(*syntax.Name)
-		return ok && n.ID == k.ID
-	}
+	sameKey := func(e syntax.Expr) bool { return isNameExpr(e, k.ID) }
 	switch v := value.(type) {
 	case *syntax.Subscript:
 		if len(v.Index) != 1 || !sameKey(v.Index[0]) {
@@ -164,7 +161,7 @@ func sysModulesEntry(v Value, e *syntax.Subscript, sc *Scope) (Value, bool) {
 	if v.Kind != VPath || v.Path != "sys.modules" || len(e.Index) != 1 {
 		return Value{}, false
 	}
-	if n, ok := e.Index[0].(*syntax.Name); ok && n.ID == "__name__" && len(lookup("__name__", sc)) == 0 {
+	if isNameExpr(e.Index[0], "__name__") && len(lookup("__name__", sc)) == 0 {
 		return Value{Kind: VModule, Mod: sc.Module}, true
 	}
 	return Value{}, false

@@ -323,6 +323,12 @@ func lookup(name string, sc *Scope) []*Binding {
 	return nil
 }
 
+// isNameExpr reports whether e is the name id.
+func isNameExpr(e syntax.Expr, id string) bool {
+	n, ok := e.(*syntax.Name)
+	return ok && n.ID == id
+}
+
 func (ev *evaluator) name(id string, sc *Scope) []Value { return ev.nameAt(id, sc, -1) }
 
 // nameAt is the value of name id used at byte offset pos of sc's module

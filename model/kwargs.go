@@ -251,12 +251,6 @@ func hasKeyword(kws []syntax.Arg, key string) bool {
 	return false
 }
 
-// isNameExpr reports whether e is the name id.
-func isNameExpr(e syntax.Expr, id string) bool {
-	n, ok := e.(*syntax.Name)
-	return ok && n.ID == id
-}
-
 // setKeyword replaces the keyword argument of the same name, or appends.
 func setKeyword(kws []syntax.Arg, a syntax.Arg) []syntax.Arg {
 	for i := range kws {

@@ -282,11 +282,7 @@ func stringLiteral(e syntax.Expr, names map[string]bool) bool {
 
 // isName reports whether targets is the single name id.
 func isName(targets []syntax.Expr, id string) bool {
-	if len(targets) != 1 {
-		return false
-	}
-	n, ok := targets[0].(*syntax.Name)
-	return ok && n.ID == id
+	return len(targets) == 1 && isNameExpr(targets[0], id)
 }
 
 // starSubmodules are the submodules `from pkg import *` imports: the names
