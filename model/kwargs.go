@@ -163,7 +163,7 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 						known = false
 						break
 					}
-					if !hasKeyword(kws, k.Value) {
+					if keywordAt(kws, k.Value) < 0 {
 						kws = setKeyword(kws, syntax.Arg{Span: x.Args[1].Value.Pos(), Keyword: k.Value, KeywordSpan: k.Span, Value: x.Args[1].Value})
 					}
 				case "pop":
@@ -188,10 +188,8 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 // eitherOf is a keyword's value when a store of v into it may or may not
 // run: `old if <undecided> else v`, or v when it had none.
 func eitherOf(kws []syntax.Arg, key string, v syntax.Expr) syntax.Expr {
-	for _, a := range kws {
-		if a.Keyword == key {
-			return &syntax.IfExp{Span: v.Pos(), Test: &syntax.Opaque{Span: v.Pos(), Kind: "undecided"}, Body: a.Value, Else: v}
-		}
+	if i := keywordAt(kws, key); i >= 0 {
+		return &syntax.IfExp{Span: v.Pos(), Test: &syntax.Opaque{Span: v.Pos(), Kind: "undecided"}, Body: kws[i].Value, Else: v}
 	}
 	return v
 }
@@ -241,23 +239,21 @@ func constKeyArg(c *syntax.Call) (*syntax.String, bool) {
 	return k, ok && !k.Interpolated
 }
 
-// hasKeyword reports whether kws has the keyword.
-func hasKeyword(kws []syntax.Arg, key string) bool {
-	for _, a := range kws {
+// keywordAt is the index of the keyword argument key in kws, or -1.
+func keywordAt(kws []syntax.Arg, key string) int {
+	for i, a := range kws {
 		if a.Keyword == key {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // setKeyword replaces the keyword argument of the same name, or appends.
 func setKeyword(kws []syntax.Arg, a syntax.Arg) []syntax.Arg {
-	for i := range kws {
-		if kws[i].Keyword == a.Keyword {
-			kws[i] = a
-			return kws
-		}
+	if i := keywordAt(kws, a.Keyword); i >= 0 {
+		kws[i] = a
+		return kws
 	}
 	return append(kws, a)
 }

@@ -128,33 +128,32 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 	vals := ev.expr(e, sc)
 	found := false
 	for _, v := range vals {
-		var s MethodSpec
+		var specs []MethodSpec
 		switch v.Kind {
 		case VStr:
 			meth, ok := target.ParseStartMethod(v.Str)
 			if !ok || v.Interp {
 				continue
 			}
-			s = MethodSpec{Family: family, Kind: MethodExplicit, Method: meth}
+			s := MethodSpec{Family: family, Kind: MethodExplicit, Method: meth}
 			if lit, ok := e.(*syntax.String); ok {
 				s.Lit = Site{sc.Module, lit.Span}
 			}
+			specs = []MethodSpec{s}
 		case VContext:
-			s = v.Method
+			specs = []MethodSpec{v.Method}
 		case VInstance:
-			var ok bool
-			if s, ok = ev.wrappedContext(v, family); !ok {
-				continue
-			}
-		case VConst:
-			continue
-		default:
-			continue
+			specs = ev.wrappedContexts(v)
 		}
-		// Several possible methods: keep fork if it is one of them, since that
-		// is the one that can break.
-		if !found || (s.Kind == MethodExplicit && s.Method == target.Fork) {
-			spec, found = s, true
+		for _, s := range specs {
+			if s.Family == "" {
+				s.Family = family
+			}
+			// Several possible methods: keep fork if it is one of them,
+			// since that is the one that can break.
+			if !found || (s.Kind == MethodExplicit && s.Method == target.Fork) {
+				spec, found = s, true
+			}
 		}
 	}
 	if !found {
@@ -167,12 +166,13 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 	return spec
 }
 
-// wrappedContext is the start method of an instance of a local class used as
-// a multiprocessing context, a harness's wrapper around a real one
-// (xformers' SafeMpContext): the method of the processes its Process method
-// makes, or, for a class that delegates its attributes (__getattr__), of the
-// contexts its instances hold. ok is false when neither tells.
-func (ev *evaluator) wrappedContext(v Value, family string) (MethodSpec, bool) {
+// wrappedContexts are the start methods an instance of a local class used
+// as a multiprocessing context may stand for, a harness's wrapper around a
+// real one (xformers' SafeMpContext): those of the processes its Process
+// method makes, or, for a class that delegates its attributes
+// (__getattr__), of the contexts its instances hold. None when neither
+// tells; methodSpec chooses among them as among any values.
+func (ev *evaluator) wrappedContexts(v Value) []MethodSpec {
 	var specs []MethodSpec
 	if f := ev.method(v.Class, "Process", 0); f != nil {
 		for _, r := range ev.returns(f) {
@@ -196,18 +196,5 @@ func (ev *evaluator) wrappedContext(v Value, family string) (MethodSpec, bool) {
 			}
 		}
 	}
-	if len(specs) == 0 {
-		return MethodSpec{}, false
-	}
-	// Several: fork if it is one of them, as methodSpec keeps it.
-	out := specs[0]
-	for _, s := range specs[1:] {
-		if s.Kind != MethodExplicit || s.Method == target.Fork {
-			out = s
-		}
-	}
-	if out.Family == "" {
-		out.Family = family
-	}
-	return out, true
+	return specs
 }
