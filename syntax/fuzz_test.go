@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzParse checks that no input makes Parse panic or produce a tree that
-// breaks the invariants of checkFile, and that only the documented errors
-// come back. The seeds are in testdata/fuzz/FuzzParse. To fuzz (see
+// breaks the invariants of checkFile, that only the documented errors come
+// back, and that the tree survives its encoding (codec.go) unchanged. The seeds are in testdata/fuzz/FuzzParse. To fuzz (see
 // docs/fuzzing.md for the long runs and their results):
 //
 //	go test ./syntax -run '^$' -fuzz '^FuzzParse$' -fuzztime 10000000x -fuzzminimizetime 10x -parallel 2
@@ -28,6 +28,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := checkFile(src, file); err != nil {
 			t.Fatalf("Parse(%q): %v", src, err)
+		}
+		if d := roundTrip(src, file); d != "" {
+			t.Fatalf("Parse(%q), encoded and decoded: %s", src, d)
 		}
 	})
 }
@@ -56,6 +59,9 @@ func TestTokenSoup(t *testing.T) {
 		}
 		if err := checkFile(src, f); err != nil {
 			t.Fatalf("Parse(%q): %v", src, err)
+		}
+		if d := roundTrip(src, f); d != "" {
+			t.Fatalf("Parse(%q), encoded and decoded: %s", src, d)
 		}
 	}
 }

@@ -1,0 +1,254 @@
+package syntax
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// roundTrip encodes f, decodes it again and reports how the two trees
+// differ, or "" when they are the same: deep-equal, nil and empty slices
+// kept apart, and no node of f reachable twice (the encoding writes a tree,
+// so a node shared by two parents would come back as two).
+func roundTrip(src []byte, f *File) string {
+	data := AppendEncoded(nil, f, src)
+	g, err := Decode(data, src)
+	if err != nil {
+		return fmt.Sprintf("Decode: %v", err)
+	}
+	if d := firstDifference(reflect.ValueOf(f), reflect.ValueOf(g), "File"); d != "" {
+		return d
+	}
+	if p := sharedNode(reflect.ValueOf(f), map[uintptr]bool{}, "File"); p != "" {
+		return "node reachable twice: " + p
+	}
+	if err := checkFile(src, g); err != nil {
+		return "decoded tree: " + err.Error()
+	}
+	return ""
+}
+
+// firstDifference is reflect.DeepEqual that says where, and that tells a
+// nil slice from an empty one.
+func firstDifference(a, b reflect.Value, path string) string {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return fmt.Sprintf("%s: %s vs %s", path, a.Type(), b.Type())
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				return path + ": nil vs non-nil"
+			}
+			return ""
+		}
+		return firstDifference(a.Elem(), b.Elem(), path)
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: nil %v vs nil %v", path, a.IsNil(), b.IsNil())
+		}
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: length %d vs %d", path, a.Len(), b.Len())
+		}
+		for i := 0; i < a.Len(); i++ {
+			if d := firstDifference(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
+				return d
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if d := firstDifference(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
+				return d
+			}
+		}
+	case reflect.String:
+		if a.String() != b.String() {
+			return fmt.Sprintf("%s: %q vs %q", path, a.String(), b.String())
+		}
+	case reflect.Bool:
+		if a.Bool() != b.Bool() {
+			return fmt.Sprintf("%s: %v vs %v", path, a.Bool(), b.Bool())
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if a.Int() != b.Int() {
+			return fmt.Sprintf("%s: %d vs %d", path, a.Int(), b.Int())
+		}
+	default:
+		return fmt.Sprintf("%s: kind %s not compared (add it here and to the codec)", path, a.Kind())
+	}
+	return ""
+}
+
+// sharedNode returns the path of a node pointer reached a second time.
+func sharedNode(v reflect.Value, seen map[uintptr]bool, path string) string {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return ""
+		}
+		if seen[v.Pointer()] {
+			return path
+		}
+		seen[v.Pointer()] = true
+		return sharedNode(v.Elem(), seen, path)
+	case reflect.Interface:
+		if v.IsNil() {
+			return ""
+		}
+		return sharedNode(v.Elem(), seen, path)
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			if p := sharedNode(v.Index(i), seen, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if p := sharedNode(v.Field(i), seen, path+"."+v.Type().Field(i).Name); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// codecSources are the Python files the round trip runs over: every fixture
+// of the repository, this package's test inputs, and a sample of python3's
+// standard library (every fifth file: all the syntax a real code base
+// writes, at a test's cost).
+func codecSources(t *testing.T) []string {
+	var files []string
+	for _, root := range []string{"../testdata", "testdata"} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) < 100 {
+		t.Fatalf("found %d fixtures; run from the syntax directory", len(files))
+	}
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("python3's standard library is needed in CI: %v", err)
+		}
+		t.Logf("no python3: the standard library sample is left out")
+		return files
+	}
+	n := 0
+	filepath.WalkDir(strings.TrimSpace(string(out)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == "site-packages" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".py") {
+			if n++; n%5 == 0 {
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	return files
+}
+
+// TestCodecRoundTrip: every tree Parse returns comes back from its
+// encoding the same.
+func TestCodecRoundTrip(t *testing.T) {
+	decoded := 0
+	for _, p := range codecSources(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(src)
+		if err != nil {
+			continue // not a tree: never stored
+		}
+		if d := roundTrip(src, f); d != "" {
+			t.Errorf("%s: %s", p, d)
+		}
+		decoded++
+	}
+	t.Logf("%d files", decoded)
+}
+
+// TestCodecDamaged: a damaged encoding (any truncation, any byte changed, a
+// source of another length) is refused or decodes to a tree whose spans lie
+// in the source; it never panics. (The cache's checksum keeps damaged
+// entries from being decoded at all; this is the second line.)
+func TestCodecDamaged(t *testing.T) {
+	src := []byte("import os, torch as t\nfrom . import x\n@dec(a=1)\nclass C(B, metaclass=M):\n    def f(self, *a, k: int = 2, **kw) -> None:\n        '''doc'''\n        return [y for y in a if y] + {k: v for k, v in kw.items()}\nwith open(p) as fh, g():\n    pass\ntry:\n    x = f\"{a!r} \\n\" * -1\nexcept (E, F) as e:\n    raise\nelse:\n    del x\nmatch v:\n    case [1, *_] if ok:\n        lambda q=1: q\n# comment\nfor i in range(3): print(i, sep='')\nwhile not (a < b <= c): await z\n")
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := AppendEncoded(nil, f, src)
+	if d := roundTrip(src, f); d != "" {
+		t.Fatal(d)
+	}
+	check := func(what string, data, src []byte) {
+		t.Helper()
+		g, err := Decode(data, src)
+		if err != nil {
+			return
+		}
+		if p := spanOutside(reflect.ValueOf(g), len(src), "File"); p != "" {
+			t.Errorf("%s: decoded a span outside the source at %s", what, p)
+		}
+	}
+	for n := 0; n < len(data); n++ {
+		if _, err := Decode(data[:n], src); err == nil {
+			t.Errorf("truncated to %d of %d bytes: decoded", n, len(data))
+		}
+	}
+	for i := range data {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			b := append([]byte(nil), data...)
+			b[i] ^= x
+			check(fmt.Sprintf("byte %d ^ %#x", i, x), b, src)
+		}
+	}
+	check("shorter source", data, src[:len(src)/2])
+	check("no source", data, nil)
+	if _, err := Decode(append(data, 0), src); err == nil {
+		t.Errorf("trailing byte: decoded")
+	}
+}
+
+// spanOutside returns the path of a span not inside a source of n bytes.
+func spanOutside(v reflect.Value, n int, path string) string {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return spanOutside(v.Elem(), n, path)
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			if p := spanOutside(v.Index(i), n, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Struct:
+		if s, ok := v.Interface().(Span); ok {
+			if s.Start < 0 || s.Start > s.End || s.End > n {
+				return path
+			}
+			return ""
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if p := spanOutside(v.Field(i), n, path+"."+v.Type().Field(i).Name); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
