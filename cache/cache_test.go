@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -172,18 +173,25 @@ func TestUniverse(t *testing.T) {
 		{"a dotted module name", func(d string) { write(t, d, "pkg/a.b.py", "") }, false},
 		{"a hidden directory", func(d string) { write(t, d, ".venv/x.py", "") }, false},
 		{"outside the base", func(d string) { write(t, filepath.Dir(d), "elsewhere.py", "") }, false},
+		// A cache directory in the project, not hidden: its entries'
+		// directories are left out, the rest of it is not.
+		{"a tree entry in a cache dir", func(d string) { write(t, d, "var/lint/trees/ab/"+strings.Repeat("c", 62), "") }, false},
+		{"a results entry in a cache dir", func(d string) { write(t, d, "var/lint/v1/"+strings.Repeat("c", 64), "") }, false},
+		{"a module in a cache dir", func(d string) { write(t, d, "var/lint/mod.py", "") }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			top := t.TempDir()
 			dir := filepath.Join(top, "base")
 			write(t, dir, "pkg/__init__.py", "")
 			write(t, dir, "pkg/mod.py", "x = 1\n")
-			before, err := universeDigest([]string{dir}, nil, 1000, time.Time{})
+			os.MkdirAll(filepath.Join(dir, "var", "lint"), 0o755)
+			skip := []string{filepath.Join(dir, "var", "lint", format), filepath.Join(dir, "var", "lint", treesDir)}
+			before, err := universeDigest([]string{dir}, nil, 1000, time.Time{}, skip)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tc.change(dir)
-			after, err := universeDigest([]string{dir}, nil, 1000, time.Time{})
+			after, err := universeDigest([]string{dir}, nil, 1000, time.Time{}, skip)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,26 +208,26 @@ func TestUniverse(t *testing.T) {
 func TestUniverseNarrow(t *testing.T) {
 	dir := t.TempDir()
 	narrow := []restricted{{Dir: dir, Names: []string{"attr", "import"}, Depth: 2}}
-	before, err := universeDigest(nil, narrow, 1000, time.Time{})
+	before, err := universeDigest(nil, narrow, 1000, time.Time{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, dir, "unrelated/x.py", "")
 	write(t, dir, "other.py", "")
-	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}); after != before {
+	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}, nil); after != before {
 		t.Errorf("an entry no import names changed the digest")
 	}
 	start := time.Now()
 	time.Sleep(60 * time.Millisecond)
 	write(t, dir, "more/y.py", "") // the directory changes while a run reads it
-	if _, err := universeDigest(nil, narrow, 1000, start); err != nil {
+	if _, err := universeDigest(nil, narrow, 1000, start, nil); err != nil {
 		t.Errorf("an unrelated change made the run unstorable: %v", err)
 	}
 	write(t, dir, "attr/__init__.py", "")
-	if _, err := universeDigest(nil, narrow, 1000, start); err == nil {
+	if _, err := universeDigest(nil, narrow, 1000, start, nil); err == nil {
 		t.Errorf("a named package created during the run was not seen as racy")
 	}
-	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}); after == before {
+	if after, _ := universeDigest(nil, narrow, 1000, time.Time{}, nil); after == before {
 		t.Errorf("a package the import names did not change the digest")
 	}
 }

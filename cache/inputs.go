@@ -51,6 +51,9 @@ type env struct {
 	roots       []string
 	configFiles []string
 	maxFileSize int64
+	// skip are the directories the universe leaves out: the store's
+	// directories of entries.
+	skip []string
 }
 
 // record returns the inputs of a run that started at start, checked the
@@ -101,7 +104,7 @@ func (e *env) record(start time.Time, checked []string, res *analyzer.Result) (*
 	}
 	in.Bases = topmost(bases)
 	in.Narrow = mergeRestricted(narrow, in.Bases)
-	if in.Universe, err = universeDigest(in.Bases, in.Narrow, e.maxFileSize, start); err != nil {
+	if in.Universe, err = universeDigest(in.Bases, in.Narrow, e.maxFileSize, start, e.skip); err != nil {
 		return nil, err
 	}
 	if in.Config, err = e.configDigest(paths, start); err != nil {
@@ -152,7 +155,7 @@ func (e *env) unchanged(in *inputs, checked []string, keep map[string]bool) (map
 	if d, err := e.configDigest(paths, time.Time{}); err != nil || d != in.Config {
 		return nil, "the configuration files"
 	}
-	if d, err := universeDigest(in.Bases, in.Narrow, e.maxFileSize, time.Time{}); err != nil || d != in.Universe {
+	if d, err := universeDigest(in.Bases, in.Narrow, e.maxFileSize, time.Time{}, e.skip); err != nil || d != in.Universe {
 		return nil, "the modules imports can find"
 	}
 	kept := map[string][]byte{}

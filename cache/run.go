@@ -106,7 +106,8 @@ func (r *Run) env() *env {
 	if max == 0 {
 		max = analyzer.DefaultMaxFileSize
 	}
-	return &env{workDir: r.WorkDir, paths: paths, roots: r.Roots, configFiles: r.ConfigFiles, maxFileSize: max}
+	return &env{workDir: r.WorkDir, paths: paths, roots: r.Roots, configFiles: r.ConfigFiles, maxFileSize: max,
+		skip: []string{filepath.Join(r.Store.dir, format), filepath.Join(r.Store.dir, treesDir)}}
 }
 
 // replay returns the stored result when its inputs are unchanged.

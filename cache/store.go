@@ -1,9 +1,25 @@
-// Package cache is check's results cache: it stores a run's analysis
-// result (findings, syntax errors, notices: everything but their
-// formatting) with a record of every input the run depended on, and replays
-// it on a later run only when every one of those inputs is unchanged. It is
-// what makes a second `check` of an unchanged tree cost a walk and a hash of
-// the files instead of an analysis.
+// Package cache is check's cache. It holds two kinds of entries:
+//
+//   - results (v1/): a run's analysis result (findings, syntax errors,
+//     notices: everything but their formatting) with a record of every
+//     input the run depended on, replayed on a later run only when every
+//     one of those inputs is unchanged. It is what makes a second `check`
+//     of an unchanged tree cost a walk and a hash of the files instead of
+//     an analysis.
+//   - parse trees (trees/, Trees): the syntax.File of one source file,
+//     named by the SHA-256 of its bytes and the executable's build ID.
+//     When the results miss (after an edit), the files whose bytes did
+//     not change are decoded instead of parsed again. Like results, new
+//     trees are written after the run has recorded its inputs.
+//
+// The two are sound for different reasons. A result depends on much more
+// than the bytes of the file it is about (the modules it imports, the
+// directory tree imports resolve against, the configuration: below), so it
+// is cached per run and checked against everything it read. A tree is a
+// function of the bytes alone and of the parser, which the build ID pins:
+// the same bytes parse to the same tree wherever they are and whatever is
+// around them, so a tree needs no record of inputs, and is cached per file
+// and shared by every run, path and project that uses the directory.
 //
 // # What a stored result depends on
 //
@@ -51,12 +67,13 @@
 // # The directory
 //
 // Like ruff's .ruff_cache: a CACHEDIR.TAG and a .gitignore holding `*` at
-// the top, entries under v1/, one file per Key. Writers write a temporary
-// file and rename it over the entry, so concurrent runs never see a torn
-// entry (the last writer wins; both wrote a valid one). An entry that
-// cannot be read or decoded, or whose checksum does not match, is ignored
-// and rewritten, never an error. Entries not used for MaxAge are removed
-// when a run stores one.
+// the top, results under v1/, one file per Key, and trees under
+// trees/<2 hex>/<62 hex>, one file per source (trees.go). Writers write a
+// temporary file and rename it over the entry, so concurrent runs never see
+// a torn entry (the last writer wins; both wrote a valid one). An entry
+// that cannot be read or decoded, or whose checksum does not match, is
+// ignored and rewritten, never an error. Entries of both kinds not used for
+// MaxAge are removed when a run stores a result (Prune).
 package cache
 
 import (
@@ -141,7 +158,7 @@ func (s *Store) touch(k Key) {
 // save writes k's entry atomically: a temporary file in the same
 // directory, renamed over the entry.
 func (s *Store) save(k Key, payload []byte) error {
-	if err := s.init(); err != nil {
+	if err := s.init(format); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(payload)
@@ -154,9 +171,10 @@ func (s *Store) save(k Key, payload []byte) error {
 	return writeAtomic(s.entryPath(k), b.Bytes())
 }
 
-// init creates the directory with its CACHEDIR.TAG and .gitignore.
-func (s *Store) init() error {
-	if err := os.MkdirAll(filepath.Join(s.dir, format), 0o755); err != nil {
+// init creates the directory with its CACHEDIR.TAG and .gitignore, and its
+// subdirectory sub (format's, or treesDir).
+func (s *Store) init(sub string) error {
+	if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
 		return err
 	}
 	for name, content := range map[string]string{
@@ -198,30 +216,46 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// Prune removes the entries not used for maxAge, and temporary files a
-// writer that died left behind (older than an hour).
+// Prune removes the entries, results and trees, not used for maxAge,
+// temporary files a writer that died left behind (older than an hour), and
+// the trees' fan-out directories left empty.
 func (s *Store) Prune(maxAge time.Duration) error {
+	now := time.Now()
 	dir := filepath.Join(s.dir, format)
+	_, errs := pruneDir(dir, maxAge, now)
+	errs = append(errs, s.pruneTrees(maxAge, now)...)
+	if len(errs) > 0 {
+		return fmt.Errorf("pruning %s: %w", s.dir, errors.Join(errs...))
+	}
+	return nil
+}
+
+// pruneDir removes the files of dir not modified for maxAge and the
+// temporary files older than an hour; left counts what is left in it. A
+// missing dir is empty.
+func pruneDir(dir string, maxAge time.Duration, now time.Time) (left int, errs []error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return err
+		if errors.Is(err, os.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, []error{err}
 	}
-	now := time.Now()
-	var errs []error
 	for _, e := range entries {
 		fi, err := e.Info()
 		if err != nil || !fi.Mode().IsRegular() {
+			left++
 			continue
 		}
 		age := now.Sub(fi.ModTime())
 		if age > maxAge || strings.HasPrefix(e.Name(), tmpPrefix) && age > time.Hour {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
 				errs = append(errs, err)
+				left++
 			}
+			continue
 		}
+		left++
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("pruning %s: %w", dir, errors.Join(errs...))
-	}
-	return nil
+	return left, errs
 }

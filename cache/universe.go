@@ -35,7 +35,11 @@ import (
 // permissions and whether it is over the size limit (the reader refuses
 // such a file, and the import then resolves to nothing). Anything else in
 // the tree (other files, hidden directories, this cache) is left out, so it
-// does not invalidate.
+// does not invalidate. The cache's own directories of entries (v1/, trees/
+// and its fan-out directories) are left out even when the cache directory
+// is not hidden (a cache-dir such as "var/lint" in the project): they hold
+// no module, and the trees written after every run that parsed a new
+// source would otherwise change the universe of the next.
 //
 // A relative import can climb above its package root (CPython refuses it;
 // the model and the prefilter still look, and a docstring of the standard
@@ -64,6 +68,8 @@ func (e errUncacheable) Error() string { return string(e) }
 // universe walks the trees below bases.
 type universe struct {
 	maxSize int64
+	// skip are the directories left out (the cache's own).
+	skip []os.FileInfo
 	// racy, when not zero, is the start of the run being recorded: a
 	// directory or module changed since then makes the walk fail.
 	racy    time.Time
@@ -84,9 +90,15 @@ type restricted struct {
 }
 
 // universeDigest returns the digest of the universe below bases (sorted,
-// none below another) and of the restricted ancestors.
-func universeDigest(bases []string, narrow []restricted, maxSize int64, racy time.Time) (string, error) {
+// none below another) and of the restricted ancestors, less the
+// directories in skip.
+func universeDigest(bases []string, narrow []restricted, maxSize int64, racy time.Time, skip []string) (string, error) {
 	u := &universe{maxSize: maxSize, racy: racy, h: sha256.New()}
+	for _, d := range skip {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			u.skip = append(u.skip, fi)
+		}
+	}
 	for _, b := range bases {
 		fi, err := os.Stat(b)
 		if err != nil || !fi.IsDir() {
@@ -176,6 +188,9 @@ func (u *universe) walk(dir string, fi os.FileInfo, names map[string]bool, depth
 			}
 			isDir = true
 		}
+		if isDir && u.skipped(sfi) {
+			continue
+		}
 		if isDir && names != nil {
 			if err := u.checkRacy(p, sfi); err != nil {
 				return err
@@ -200,6 +215,15 @@ func (u *universe) walk(dir string, fi os.FileInfo, names map[string]bool, depth
 		}
 	}
 	return nil
+}
+
+func (u *universe) skipped(fi os.FileInfo) bool {
+	for _, s := range u.skip {
+		if os.SameFile(s, fi) {
+			return true
+		}
+	}
+	return false
 }
 
 func (u *universe) onPath(fi os.FileInfo) bool {

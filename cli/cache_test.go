@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -398,4 +399,119 @@ func TestCacheDirectory(t *testing.T) {
 	if got := runCached(t, dir, args...); got.outcome() == "hit" || !got.same(want) || got.code != ExitClean {
 		t.Errorf("after --fix: cache %q, exit %d\n%s%s\nwant exit %d\n%s", got.cache, got.code, got.out, got.errs, want.code, want.out)
 	}
+}
+
+// TestCacheTrees: the parse trees a run stores spare the next analysis
+// the parse of every file whose bytes did not change. After an edit of the
+// entry script (the results miss), the check prints what a --no-cache
+// check of the edited tree prints, the debug line shows the helpers' trees
+// loaded and only the script parsed, and the run after it replays: the
+// trees are written after the run recorded its inputs, and a cache
+// directory in the project, hidden or not, does not make the next run
+// miss. --no-cache, CUDAFORKLINT_NO_CACHE=1, --fix and --diff write
+// nothing.
+func TestCacheTrees(t *testing.T) {
+	for _, where := range []struct {
+		name string
+		dir  func(t *testing.T, project string) []string // the flags naming it
+	}{
+		{"outside the project", func(t *testing.T, _ string) []string {
+			return []string{"--cache-dir", filepath.Join(t.TempDir(), "cache")}
+		}},
+		{"in the project, the default", func(*testing.T, string) []string { return nil }},
+		{"in the project, not hidden", func(t *testing.T, project string) []string {
+			// Made before the first run: its creation is a change of the
+			// project's directory tree.
+			os.MkdirAll(filepath.Join(project, "var", "lint"), 0o755)
+			return []string{"--cache-dir", "var/lint"}
+		}},
+	} {
+		t.Run(where.name, func(t *testing.T) {
+			dir := treesProject(t)
+			args := append(append([]string{"check"}, where.dir(t, dir)...), "train.py")
+			settle()
+			first := runCached(t, dir, args...)
+			if first.code != ExitFindings || first.outcome() != "stored" {
+				t.Fatalf("first run: exit %d, cache %q\n%s%s", first.code, first.cache, first.out, first.errs)
+			}
+			st, ok := treeCounts(first)
+			if !ok || st[0] != 0 || st[1] < 3 || st[2] != st[1] {
+				t.Errorf("first run: cache %q, want every file parsed and stored", first.cache)
+			}
+			files := st[1]
+			if r := runCached(t, dir, args...); r.outcome() != "hit" {
+				t.Errorf("second run: cache %q", r.cache)
+			} else if _, ok := treeCounts(r); ok {
+				t.Errorf("a replay reports trees: %q", r.cache)
+			}
+
+			// A line more at the top of the script: its finding moves,
+			// the helpers' bytes stay.
+			write(t, dir, "train.py", "# edited\n"+readFile(t, dir, "train.py"))
+			settle()
+			want := runCached(t, dir, append(args, "--no-cache")...)
+			got := runCached(t, dir, args...)
+			if !got.same(want) {
+				t.Errorf("after the edit (cache %q):\nexit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
+			}
+			if want.same(first) {
+				t.Errorf("the edit does not change the output; the test proves nothing:\n%s", want.out)
+			}
+			if got.outcome() != "stored" {
+				t.Errorf("after the edit: cache %q", got.cache)
+			}
+			if st, ok := treeCounts(got); !ok || st != [3]int{files - 1, 1, 1} {
+				t.Errorf("after the edit: cache %q, want trees: %d loaded, 1 parsed, 1 stored", got.cache, files-1)
+			}
+			if r := runCached(t, dir, args...); r.outcome() != "hit" || !r.same(want) {
+				t.Errorf("the run after the edit: cache %q", r.cache)
+			}
+		})
+	}
+
+	// Nothing written without the cache, nor by --fix or --diff.
+	dir := treesProject(t)
+	for _, extra := range [][]string{{"--no-cache"}, {"--diff"}, {"--fix", "--unsafe-fixes"}} {
+		fresh := filepath.Join(t.TempDir(), "cache")
+		r := runCached(t, dir, append([]string{"check", "--cache-dir", fresh, "train.py"}, extra...)...)
+		if len(r.cache) > 0 {
+			t.Errorf("%s: cache %q", extra, r.cache)
+		}
+		if _, err := os.Stat(fresh); err == nil {
+			t.Errorf("%s wrote the cache directory", extra)
+		}
+	}
+	t.Setenv("CUDAFORKLINT_NO_CACHE", "1")
+	fresh := filepath.Join(t.TempDir(), "cache")
+	if r := runCached(t, dir, "check", "--cache-dir", fresh, "train.py"); len(r.cache) > 0 {
+		t.Errorf("CUDAFORKLINT_NO_CACHE=1: cache %q", r.cache)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Errorf("CUDAFORKLINT_NO_CACHE=1 wrote the cache directory")
+	}
+}
+
+// treesProject writes a training script that imports two helper modules,
+// with a finding.
+func treesProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"train.py", "gpu_setup.py", "workers.py"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "py", "cfl001_local_modules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, name, string(b))
+	}
+	return dir
+}
+
+// treeCounts reads a run's "trees:" line: loaded, parsed, stored.
+func treeCounts(r cachedRun) (st [3]int, ok bool) {
+	for _, l := range r.cache {
+		if _, err := fmt.Sscanf(l, "trees: %d loaded, %d parsed, %d stored", &st[0], &st[1], &st[2]); err == nil {
+			return st, true
+		}
+	}
+	return st, false
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // checkFlags are check's command-line flags.
@@ -290,15 +291,19 @@ func (r *checkRun) abs(p string) string {
 // analyze runs every rule the configuration selects somewhere; each file's
 // own settings (one config.Settings per file, through the policy) decide
 // the rest.
-func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(nil) }
+func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(nil, nil) }
 
 // analyzeWith is analyze with the files in overlay read from it instead of
-// the disk (the fix rounds' content).
-func (r *checkRun) analyzeWith(overlay map[string][]byte) (*analyzer.Result, error) {
+// the disk (the fix rounds' content), and their trees from trees when it
+// is not nil (config.Policy.Trees: only a plain check's analysis uses the
+// cache's).
+func (r *checkRun) analyzeWith(overlay map[string][]byte, trees syntax.TreeCache) (*analyzer.Result, error) {
+	pol := r.policy()
+	pol.Trees = trees
 	return analyzer.Run(analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
-		Policy:      r.policy(),
+		Policy:      pol,
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 		Overlay:     overlay,
@@ -314,9 +319,11 @@ func (r *checkRun) policy() *config.Policy {
 
 // analyzeCached is analyze through the results cache (package cache),
 // unless --no-cache: a plain check of an unchanged tree replays the last
-// result. --fix, --diff, verify and the server always analyze. With
-// CUDAFORKLINT_CACHE_DEBUG=1 it says on stderr what the cache did, and why
-// it did not replay or store.
+// result, and one that is not replayed decodes the parse trees the cache
+// holds for the files whose bytes it has seen instead of parsing them
+// again. --fix, --diff, verify and the server always analyze, and parse.
+// With CUDAFORKLINT_CACHE_DEBUG=1 it says on stderr what the cache did
+// (the trees too, when it analyzed), and why it did not replay or store.
 func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	store := r.cacheStore()
 	if store == nil {
@@ -339,8 +346,20 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	if debug {
 		run.Log = func(why string) { fmt.Fprintln(stderr, "cache:", why) }
 	}
-	res, outcome, err := run.Result(r.analyze)
+	trees := store.Trees()
+	analyzed := false
+	res, outcome, err := run.Result(func() (*analyzer.Result, error) {
+		analyzed = true
+		return r.analyzeWith(nil, trees)
+	})
+	// The new trees are written now, after the run recorded its inputs:
+	// writing them while it read the tree (a cache directory in the
+	// project) would make it look changed, and leave the result unstored.
+	trees.Flush()
 	if debug {
+		if analyzed {
+			fmt.Fprintln(stderr, "cache:", trees.Stats())
+		}
 		fmt.Fprintln(stderr, "cache:", outcome)
 	}
 	return res, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // Policy is one run's configuration as the driver and the passes see it:
@@ -31,6 +32,11 @@ type Policy struct {
 	// driver sets it, so that messages naming cells see the cells the run
 	// analyzed (an editor's, perhaps) rather than the file's.
 	Notebook func(path string) *notebook.Notebook
+	// Trees keeps the parse trees of the files the run parses, checked and
+	// imported, between runs (syntax.ParseCached): the driver sets it to
+	// the cache's (cache.Trees) for a plain check. It is called from the
+	// parse's goroutines at once. nil parses every file.
+	Trees syntax.TreeCache
 
 	settings func(path string) (*Settings, error)
 	excluded func(path, root string, isDir bool) (bool, error)

@@ -119,8 +119,9 @@ func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
 
 // source adapts Pass.ReadFile to model.Source.
 type source struct {
-	read func(string) ([]byte, error)
-	dirs *dirCache
+	read  func(string) ([]byte, error)
+	dirs  *dirCache
+	trees syntax.TreeCache // config.Policy.Trees
 }
 
 func (s source) Parse(path string) (*syntax.File, []byte, error) {
@@ -128,7 +129,7 @@ func (s source) Parse(path string) (*syntax.File, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := syntax.Parse(src)
+	f, err := syntax.ParseCached(src, s.trees)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,7 +179,7 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Strings(extra)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
-	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs},
+	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
 		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
 
@@ -223,7 +224,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				j := i - len(files)
 				if src, err := pass.ReadFile(syntaxOnly[j]); err == nil {
-					if f, err := syntax.Parse(src); err == nil {
+					if f, err := syntax.ParseCached(src, pol.Trees); err == nil {
 						unparsed[j], srcs[j] = f.Errors, src
 					}
 				}
