@@ -111,7 +111,11 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 	//
 	// A file whose own bytes already qualify is not expanded: whatever
 	// reaches it qualifies too. When every checked file qualifies by itself
-	// (a pre-commit run on a training script), nothing else is read.
+	// (a pre-commit run on a training script), nothing else is read. And
+	// the walk stops as soon as every checked file qualifies through the
+	// part of its reach read so far (allQualify): a verdict to keep is
+	// final, since reading more only adds bits.
+explore:
 	for len(pending) > 0 {
 		for len(pending) > 0 {
 			pf.scanAll(pending, workers)
@@ -122,6 +126,9 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 				}
 			}
 			pending = next
+			if pf.allQualify() {
+				break explore
+			}
 		}
 		for n := range pf.nodes {
 			if !pf.decided(n) {
@@ -146,6 +153,23 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 		}
 	}
 	return d
+}
+
+// allQualify reports whether every checked file is kept already, by its
+// own bytes or through the files of its reach read so far. Keeping is
+// monotone (relevantBits asks for bits to be present, and a larger reach
+// only adds bits), so the files not yet read cannot undo it: for a
+// pre-commit run on one module of a large package, this is what saves
+// reading the rest of the package (the standard library's json/decoder.py
+// reaches 1,556 files, and qualifies long before).
+func (pf *prefilter) allQualify() bool {
+	reach := pf.reachBits()
+	for n, nd := range pf.nodes {
+		if nd.checked && !nd.keep && !relevantBits(reach[n]) {
+			return false
+		}
+	}
+	return true
 }
 
 // decided reports whether a node's own bytes settle its reach's verdict.

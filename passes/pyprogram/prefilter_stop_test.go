@@ -1,0 +1,64 @@
+package pyprogram
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+)
+
+// TestPrefilterStopsOnceKept: the prefilter stops reading a checked file's
+// reach as soon as what it read keeps the file (a keep cannot be undone by
+// more bits), and reads on while the file is still undecided.
+func TestPrefilterStopsOnceKept(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		// main reaches a start through pool (one import away) and,
+		// separately, a long chain of plain modules.
+		"main.py": "import pool\nimport chain1\n\npool.run()\n",
+		"pool.py": "import multiprocessing as mp\n\ndef run():\n    mp.Process(target=print).start()\n",
+		// plain reaches only the chain, whose last module starts
+		// processes: it is kept, after reading the whole chain.
+		"plain.py":  "import chain1\n",
+		"chain1.py": "import chain2\n",
+		"chain2.py": "import chain3\n",
+		"chain3.py": "import multiprocessing as mp\nmp.Pool(2)\n",
+		// alone reaches nothing that starts: skipped, everything read.
+		"alone.py":     "import chain_end\n",
+		"chain_end.py": "x = 1\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := newDirCache()
+	for _, tc := range []struct {
+		checked  string
+		simulate bool
+		read     []string
+	}{
+		{"main.py", true, []string{"chain1.py", "main.py", "pool.py"}},
+		{"plain.py", true, []string{"chain1.py", "chain2.py", "chain3.py", "plain.py"}},
+		{"alone.py", false, []string{"alone.py", "chain_end.py"}},
+	} {
+		var mu sync.Mutex
+		var read []string
+		readFile := func(p string) ([]byte, error) {
+			mu.Lock()
+			read = append(read, filepath.Base(p))
+			mu.Unlock()
+			return os.ReadFile(p)
+		}
+		d := runPrefilter([]string{filepath.Join(dir, tc.checked)}, readFile, dirs.IsFile, []string{dir}, nil, 2)
+		if got := d.simulate[filepath.Join(dir, tc.checked)]; got != tc.simulate {
+			t.Errorf("%s: simulated %v, want %v", tc.checked, got, tc.simulate)
+		}
+		sort.Strings(read)
+		if !slices.Equal(read, tc.read) {
+			t.Errorf("%s: read %q, want %q", tc.checked, read, tc.read)
+		}
+	}
+}
