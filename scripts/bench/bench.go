@@ -199,6 +199,7 @@ type measurement struct {
 	bin    string
 	args   []string
 	repeat int
+	before func() // run before each timed run, untimed
 }
 
 func (m *measurement) min() time.Duration { return sorted(m.times)[0] }
@@ -232,6 +233,9 @@ func sorted(t []time.Duration) []time.Duration {
 // timeCmd runs a command n times and records wall time and peak RSS.
 func timeCmd(m *measurement, n int, dir string, env []string, name string, args ...string) {
 	for i := 0; i < n; i++ {
+		if m.before != nil {
+			m.before()
+		}
 		cmd := exec.Command(name, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
@@ -360,12 +364,12 @@ func benchRun(args []string) {
 	full4x := run("check, forced full", &std4, cores, full, *cfl, check(&std4)...)
 	bigHalf := &corpus{name: "one 5 MB file", dir: filepath.Dir(big5), files: 1, bytes: fileSize(big5)}
 	bigFull := &corpus{name: "one 10 MB file", dir: filepath.Dir(big10), files: 1, bytes: fileSize(big10)}
-	big5M := run("check one file, forced full", bigHalf, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "big.py")
-	big10M := run("check one file, forced full", bigFull, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "big.py")
+	big5M := run("check one file, forced full", bigHalf, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--no-cache", "--format", "concise", "big.py")
+	big10M := run("check one file, forced full", bigFull, cores, full, *cfl, "check", "--isolated", "--exit-zero", "--no-cache", "--format", "concise", "big.py")
 	// One file whose local imports reach much of the stdlib: they are
 	// loaded while it is analysed.
 	importer := &corpus{name: "stdlib json/decoder.py (imports 169 modules)", dir: std.dir, files: 1, bytes: fileSize(filepath.Join(std.dir, "json", "decoder.py"))}
-	importerM := run("check one file", importer, cores, nil, *cfl, "check", "--isolated", "--exit-zero", "--format", "concise", "json/decoder.py")
+	importerM := run("check one file", importer, cores, nil, *cfl, "check", "--isolated", "--exit-zero", "--no-cache", "--format", "concise", "json/decoder.py")
 	genUsers := run("check (as users run it)", &gc, cores, nil, *cfl, check(&gc)...)
 	genFull := run("check, forced full", &gc, cores, full, *cfl, check(&gc)...)
 	tsGen := run("floor: tree-sitter parse-only", &gc, cores, nil, *self, "floor-parse", gc.list, allCores)
@@ -386,6 +390,25 @@ func benchRun(args []string) {
 	prime.Dir = std.dir
 	prime.Run()
 	cachedM := run("check, second run (results cache)", &std, cores, nil, *cfl, cachedArgs...)
+
+	// The parse-tree cache: a run after an edit, when the results cache
+	// misses and every unchanged file's tree is decoded instead of parsed.
+	// The results entries are removed before each run (what an edit does to
+	// them); the trees were stored by one run before the rounds.
+	treesDir := filepath.Join(*work, "cache-trees")
+	treesArgs := func(paths ...string) []string {
+		return append([]string{"check", "--isolated", "--exit-zero", "--cache-dir", treesDir, "--format", "concise"}, paths...)
+	}
+	dropResults := func() { os.RemoveAll(filepath.Join(treesDir, "v1")) }
+	primeTrees := exec.Command(*cfl, treesArgs(".")...)
+	primeTrees.Dir = std.dir
+	primeTrees.Run()
+	treesM := run("check after an edit (parse trees cached)", &std, cores, nil, *cfl, treesArgs(".")...)
+	treesM.before = dropResults
+	treesFullM := run("check after an edit (parse trees cached), forced full", &std, cores, full, *cfl, treesArgs(".")...)
+	treesFullM.before = dropResults
+	treesImporterM := run("check one file after an edit (parse trees cached)", importer, cores, nil, *cfl, treesArgs("json/decoder.py")...)
+	treesImporterM.before = dropResults
 
 	pyflakes := run("peer: pyflakes", &std, 1, nil, "/usr/bin/python3", "-m", "pyflakes", ".")
 	pyflakesVersion := ""
@@ -491,6 +514,8 @@ func benchRun(args []string) {
 	fmt.Fprintf(&b, "- generated corpus, as users ÷ forced full: %s\n", ratio(genUsers, genFull))
 	fmt.Fprintf(&b, "- one-file check: median %.0f ms (target ≤ 50 ms)\n", ref(singleM)*1000)
 	fmt.Fprintf(&b, "- second run on the unchanged stdlib (results cache): median %.2f s (target ≤ 0.5 s)\n", ref(cachedM))
+	fmt.Fprintf(&b, "- after an edit (results cache missed, parse trees cached), 2 cores: as users %.2f s (%s the uncached run), forced full %.2f s (%s); ruff-wasm ÷ it: as users %s, forced full %s; json/decoder.py alone %.2f s (%s the uncached run)\n",
+		ref(treesM), ratio(treesM, usersN), ref(treesFullM), ratio(treesFullM, fullN), ratio(ruff, treesM), ratio(ruff, treesFullM), ref(treesImporterM), ratio(treesImporterM, importerM))
 	fmt.Fprintf(&b, "- reading the files: %.0f MB/s\n", mb(std.bytes)/ref(read))
 	fmt.Fprintf(&b, "- server, didChange → publishDiagnostics on a 2,000-line file with local imports (debounce off): %s (target < 50 ms)\n", lsp)
 
