@@ -29,23 +29,25 @@ const (
 	effMaybeUse                        // touches a value whose device could not be evaluated: api names it
 )
 
-// effect is one thing a call does.
+// effect is one thing a call does. Summaries hold one per call: the
+// one-byte fields are kept together at the end, where they share a word.
 type effect struct {
-	kind   effectKind
 	site   Site
 	api    string         // the qualified name, for messages
 	entry  *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
-	cond   initCondition  // effInit, effUse: when it applies
 	fn     *Function      // effCall
 	ctx    *callContext   // effCall: the context fn runs in (nil: none of its own)
 	obj    *Object        // effStart, effPendingStart
-	once   bool           // effStart: only the first start of obj forks (executors, persistent loaders)
 	method MethodSpec     // effSetMethod
-	cuda   bool           // effDefaultDevice
 	mods   []string       // effPreload
 	mod    *Module        // effImport
 	src    loaderSrc      // effIterate: what is iterated
 	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
+
+	kind effectKind
+	cond initCondition // effInit, effUse: when it applies
+	once bool          // effStart: only the first start of obj forks (executors, persistent loaders)
+	cuda bool          // effDefaultDevice
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool

@@ -109,22 +109,23 @@ const (
 	BindOther                         // except ... as x, del, global without assignment
 )
 
-// Binding is one assignment of a name.
+// Binding is one assignment of a name. A large program has hundreds of
+// thousands: the flags are kept together at the end, where they share one
+// word.
 type Binding struct {
-	Kind   BindingKind
 	Name   string
 	Span   syntax.Span
 	Value  syntax.Expr // the assigned expression (BindAssign, BindIter, BindWith)
 	Index  []int       // tuple-unpacking path into Value: (a, (b, c)) = v gives c the path [1 1]
 	Import string      // qualified module or attribute path for imports
-	Local  *Module     // the local module an import names (BindImport, and BindImportFrom of a submodule)
-	From   *Module     // the local module a BindImportFrom takes Attr from
 	Attr   string      // the imported attribute (BindImportFrom)
 	Func   *Function
 	Class  *Class
 	Param  *syntax.Param
 	Scope  *Scope // where Value is evaluated
+	values []Value
 
+	Kind BindingKind
 	// comprehension marks a comprehension's variable, bound in the
 	// enclosing scope here though Python 3 gives it a scope of its own.
 	comprehension bool
@@ -132,7 +133,6 @@ type Binding struct {
 	// that exports it (starimport.go).
 	star       bool
 	evaluating bool
-	values     []Value
 	evaluated  bool
 }
 
@@ -148,20 +148,23 @@ type Function struct {
 	// Decorators as written; evaluated lazily.
 	Decorators []syntax.Expr
 
-	referenced bool
 	// callees, reads and importsLocal are what the prescan reads
 	// (calleeIdents).
 	callees      []string
 	reads        []string
-	importsLocal bool
 	summary      *funcSummary
-	fx           facts
 	touch        [2]touchMemo
 	returnValues []Value
-	returnsDone  bool
-	returnsBusy  bool
 	// retParams are the parameters the function may return (returnedParams).
-	retParams      []string
+	retParams []string
+
+	// The one-byte fields, together (a program has tens of thousands of
+	// functions).
+	fx             facts
+	referenced     bool
+	importsLocal   bool
+	returnsDone    bool
+	returnsBusy    bool
 	retParamsState factState
 }
 

@@ -577,9 +577,9 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 
 // touchMemo caches whether a function touches CUDA.
 type touchMemo struct {
-	state factState
 	site  Site
 	api   string
+	state factState
 	ok    bool
 }
 

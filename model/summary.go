@@ -30,15 +30,15 @@ const (
 )
 
 type event struct {
-	kind eventKind
 	eff  effect
 	arms [][]event
 	body []event
 	// evGuard: what runs outside the main module (the main process, for a
 	// ProcessGuard), the kind of guard and the if statement.
 	alt   []event
-	guard GuardKind
 	site  Site
+	kind  eventKind
+	guard GuardKind
 }
 
 // eachNested calls fn on each event list nested in e, in execution order
@@ -101,7 +101,7 @@ func (f *Function) summaryOf() []event {
 	} else {
 		b.stmts(f.Def.Body)
 	}
-	f.summary.events, f.summary.building = b.out, false
+	f.summary.events, f.summary.building = exactEvents(b.out), false
 	return f.summary.events
 }
 
@@ -114,7 +114,7 @@ func (m *Module) topSummary() []event {
 	m.top = &funcSummary{building: true}
 	b := &builder{m: m, sc: m.Scope, top: true}
 	b.topStmts(m.File.Body)
-	m.top.events, m.top.building = m.onlyWithLazySyntax(b.out), false
+	m.top.events, m.top.building = m.onlyWithLazySyntax(exactEvents(b.out)), false
 	return m.top.events
 }
 
@@ -146,9 +146,21 @@ func (b *builder) sub(fn func()) []event {
 	saved := b.out
 	b.out = nil
 	fn()
-	got := b.out
+	got := exactEvents(b.out)
 	b.out = saved
 	return got
+}
+
+// exactEvents returns events in an array of its own length: summaries are
+// kept for the whole run, and the doubling of append leaves up to half of
+// each list's array unused (events are 336 bytes).
+func exactEvents(events []event) []event {
+	if cap(events) == len(events) {
+		return events
+	}
+	out := make([]event, len(events))
+	copy(out, events)
+	return out
 }
 
 // topStmts builds a module's top-level statements: a main guard whose arm

@@ -30,25 +30,27 @@ const (
 // Value is one possible value of an expression. Expressions evaluate to a
 // small set of Values (a name bound in two places has two).
 type Value struct {
-	Kind   ValueKind
+	Kind ValueKind
+	// Interp marks an f-string (VStr): Str is its literal prefix.
+	Interp bool
+	// Alt marks a module, or a function of one, that a dynamic import
+	// chooses among others (dynattr.go): calling it gives its values but
+	// not its effects, which depend on a choice the model cannot see.
+	Alt bool
+	// Dev is where the value lives (a tensor, module or array), or the
+	// device a device object names; DevNone for everything else (device.go).
+	Dev Device
+
 	Path   string
 	Mod    *Module
 	Func   *Function
 	Class  *Class
 	Str    string
-	Interp bool
-	// Alt marks a module, or a function of one, that a dynamic import
-	// chooses among others (dynattr.go): calling it gives its values but
-	// not its effects, which depend on a choice the model cannot see.
-	Alt    bool
 	Int    int
 	Elems  []Value
 	Keys   []string   // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
 	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
 	Obj    *Object
-	// Dev is where the value lives (a tensor, module or array), or the
-	// device a device object names; DevNone for everything else (device.go).
-	Dev Device
 	// Self marks the implicit receiver of a bound method (self.m): the
 	// receiver's class.
 	Self *Class
