@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -179,4 +180,88 @@ func BenchmarkOpenFiles(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDidChangeInLargePackage edits a module of a large package: the
+// standard library's json/decoder.py, whose local imports load about 170
+// modules into each check. With the server's memo of parse trees
+// (trees.go) a change decodes them; without it ("parse") it parsed them
+// all each time. "ms-first-check" is the open's check, which parses them
+// in both.
+//
+//	go test -run '^$' -bench LargePackage -benchtime 20x ./server
+func BenchmarkDidChangeInLargePackage(b *testing.B) {
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
+	if err != nil {
+		b.Skip("no python3")
+	}
+	// A copy: a .gitignore above the installed library (pyenv ignores
+	// versions/) would exclude it.
+	stdlib := filepath.Join(b.TempDir(), "stdlib")
+	if err := copyPython(strings.TrimSpace(string(out)), stdlib); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(stdlib, "json", "decoder.py")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip("no json/decoder.py")
+	}
+	text := string(src) + "\nEDIT = 0\n"
+	edit := strings.Count(text, "\n") - 1
+	for _, mode := range []struct {
+		name  string
+		bytes int
+	}{{"memo", treeMemoBytes}, {"parse", 0}} {
+		b.Run(mode.name, func(b *testing.B) {
+			saved := treeMemoBytes
+			treeMemoBytes = mode.bytes
+			defer func() { treeMemoBytes = saved }()
+			c := startServer(b, clientOptions{folders: []string{stdlib}})
+			start := time.Now()
+			uri := c.open(path, text)
+			c.waitPublish(uri, 0, hasVersion(1))
+			first := time.Since(start)
+			times := make([]time.Duration, 0, b.N)
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				line := protocol.Range{Start: protocol.Position{Line: edit}, End: protocol.Position{Line: edit + 1}}
+				start := time.Now()
+				v := c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &line, Text: fmt.Sprintf("EDIT = %d\n", i+1)})
+				c.waitPublish(uri, 0, hasVersion(v))
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "ms-cpu/op")
+			}
+			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
+			b.ReportMetric(float64(first.Microseconds())/1000, "ms-first-check")
+		})
+	}
+}
+
+// copyPython copies the .py files below src to dst, site-packages left out.
+func copyPython(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == "site-packages" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
 }

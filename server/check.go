@@ -79,6 +79,8 @@ type snapshot struct {
 	versions  map[string]int
 	loader    *config.Loader
 	loaderErr error
+	// trees, when not nil, keeps parse trees between checks (trees.go).
+	trees *treeMemo
 }
 
 // step sends the pending republications and runs the first queued check;
@@ -174,6 +176,7 @@ func (s *session) snapshotLocked(path string) *snapshot {
 		versions:  make(map[string]int, len(s.docs)),
 		loader:    s.loader,
 		loaderErr: s.loaderErr,
+		trees:     s.trees,
 	}
 	for p, d := range s.docs {
 		sn.versions[p] = d.version
@@ -211,6 +214,9 @@ func check(sn *snapshot) (r *result) {
 	}
 	pol := config.NewPolicy(sn.loader)
 	pol.Roots = []string{sn.folder}
+	if sn.trees != nil {
+		pol.Trees = sn.trees
+	}
 	res, err := analyzer.Run(analyzer.Options{
 		Paths:     []string{sn.path},
 		Analyzers: rules.All(),

@@ -143,6 +143,8 @@ type session struct {
 
 	loader    *config.Loader
 	loaderErr error
+	// trees keeps the parse trees of the files checks parse (trees.go).
+	trees *treeMemo
 
 	docs    map[string]*document // open documents by path
 	cells   map[string]*cell     // open notebooks' cells by URI
@@ -178,6 +180,7 @@ func newSession(opts Options) *session {
 		results:   map[string]*result{},
 		timers:    map[string]*time.Timer{},
 		queue:     map[string]bool{},
+		trees:     newTreeMemo(treeMemoBytes),
 		republish: map[string]bool{},
 		published: map[string]string{},
 		shown:     map[string]bool{},

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// A check loads the local modules the document imports, and each check
+// loaded them again: on every keystroke in a module of a large package,
+// tree-sitter parsed the package. treeMemo keeps the trees of the files the
+// server's checks parse, encoded (syntax.AppendEncoded), keyed by their
+// bytes, so that a module that did not change is decoded, about twenty times
+// faster than parsing it. Encoded trees hold no pointers (the collector
+// does not scan them) and are decoded afresh for each check, so no check
+// shares a tree with another. The least recently used are dropped beyond
+// maxBytes; the versions an edit leaves behind go first.
+type treeMemo struct {
+	maxBytes int
+
+	mu    sync.Mutex
+	bytes int
+	order *list.List // of *treeEntry, most recently used first
+	byKey map[[sha256.Size]byte]*list.Element
+
+	loaded, parsed int // counts, for the tests
+}
+
+type treeEntry struct {
+	key  [sha256.Size]byte
+	data []byte
+}
+
+// treeMemoBytes bounds a session's memo: about the encoded trees of 250 MB
+// of Python source (an encoding is about the size of its source). The
+// benchmarks set it to 0, no memo, to measure what it saves.
+var treeMemoBytes = 256 << 20
+
+// newTreeMemo returns a memo of at most maxBytes, or nil for 0.
+func newTreeMemo(maxBytes int) *treeMemo {
+	if maxBytes <= 0 {
+		return nil
+	}
+	return &treeMemo{maxBytes: maxBytes, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
+}
+
+// Load returns the tree kept for src, decoded.
+func (t *treeMemo) Load(src []byte) (*syntax.File, bool) {
+	key := sha256.Sum256(src)
+	t.mu.Lock()
+	el, ok := t.byKey[key]
+	var data []byte
+	if ok {
+		t.order.MoveToFront(el)
+		data = el.Value.(*treeEntry).data
+		t.loaded++
+	} else {
+		t.parsed++
+	}
+	t.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	f, err := syntax.Decode(data, src)
+	if err != nil {
+		// Not expected (the encoding was made here): parse, and let the
+		// Store that follows replace it.
+		t.mu.Lock()
+		if el, ok := t.byKey[key]; ok {
+			t.order.Remove(el)
+			delete(t.byKey, key)
+			t.bytes -= len(data)
+		}
+		t.mu.Unlock()
+		return nil, false
+	}
+	return f, true
+}
+
+// Store keeps f, the tree Parse returned for src.
+func (t *treeMemo) Store(src []byte, f *syntax.File) {
+	key := sha256.Sum256(src)
+	t.mu.Lock()
+	_, ok := t.byKey[key]
+	t.mu.Unlock()
+	if ok {
+		return
+	}
+	data := syntax.AppendEncoded(nil, f, src)
+	if len(data) > t.maxBytes {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.byKey[key]; ok {
+		return // stored meanwhile by another goroutine of the check
+	}
+	t.byKey[key] = t.order.PushFront(&treeEntry{key: key, data: data})
+	t.bytes += len(data)
+	for t.bytes > t.maxBytes {
+		last := t.order.Back()
+		e := last.Value.(*treeEntry)
+		t.order.Remove(last)
+		delete(t.byKey, e.key)
+		t.bytes -= len(e.data)
+	}
+}
+
+// counts returns how many loads found a tree and how many did not.
+func (t *treeMemo) counts() (loaded, parsed int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.loaded, t.parsed
+}
