@@ -231,19 +231,21 @@ func (s *Span) widenTo(p int) {
 }
 
 // closingParens returns the end of e extended over the closing parentheses
-// matching the opening ones between the star at p and e.
+// matching the opening ones between the star at p and e: the end of the
+// last one found, never the blanks after it (in broken code the parentheses
+// may not close, and the Starred must not reach past its container).
 func closingParens(src []byte, p int, e Span) int {
 	open := bytes.Count(src[p+1:e.Start], []byte("("))
 	end := e.End
-	for open > 0 && end < len(src) {
-		switch src[end] {
+	for i := e.End; open > 0 && i < len(src); i++ {
+		switch src[i] {
 		case ')':
 			open--
+			end = i + 1
 		case ' ', '\t':
 		default:
 			return end
 		}
-		end++
 	}
 	return end
 }

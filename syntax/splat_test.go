@@ -69,6 +69,14 @@ func TestStarredElementsAroundErrors(t *testing.T) {
 	if a := call.Args[1]; a.Star != 1 || src[a.Start:a.End] != "*(b)" {
 		t.Errorf("argument %+v (%q)", a, src[a.Start:a.End])
 	}
+	// A parenthesis that does not close (found by FuzzParse): the starred
+	// element ends with its operand, not at the blanks after it, and stays
+	// inside its tuple.
+	src = " [i for i in ot in7] + {k: v 1 in d} d {*w} + (g for g in h)\nf, *(*k3 key=v)"
+	f = mustParse(t, src)
+	if err := checkFile([]byte(src), f); err != nil {
+		t.Errorf("%q: %v\n%s", src, err, DumpFile(f))
+	}
 }
 
 // TestSplatStars checks which stars the retry replaces.
