@@ -181,13 +181,13 @@ func restoreStars(f *File, src []byte, stars []int) {
 			}
 		}
 	}
-	wrap := func(e Expr) Expr {
+	wrap := func(e Expr, limit int) Expr {
 		p, ok := starBefore(e)
 		if !ok {
 			return e
 		}
 		widen(p)
-		return &Starred{Span: Span{p, closingParens(src, p, e.Pos())}, X: e}
+		return &Starred{Span: Span{p, closingParens(src, p, e.Pos(), limit)}, X: e}
 	}
 	for _, s := range f.Body {
 		Inspect(s, func(n Node) bool {
@@ -199,11 +199,11 @@ func restoreStars(f *File, src []byte, stars []int) {
 			switch n := n.(type) {
 			case *Sequence:
 				for i, e := range n.Elts {
-					n.Elts[i] = wrap(e)
+					n.Elts[i] = wrap(e, n.End)
 				}
 			case *Subscript:
 				for i, e := range n.Index {
-					n.Index[i] = wrap(e)
+					n.Index[i] = wrap(e, n.End)
 				}
 			case *Call:
 				for i := range n.Args {
@@ -214,7 +214,7 @@ func restoreStars(f *File, src []byte, stars []int) {
 					if p, ok := starBefore(a.Value); ok {
 						widen(p)
 						a.Star = 1
-						a.Span = Span{p, closingParens(src, p, a.Value.Pos())}
+						a.Span = Span{p, closingParens(src, p, a.Value.Pos(), n.End)}
 					}
 				}
 			}
@@ -231,13 +231,15 @@ func (s *Span) widenTo(p int) {
 }
 
 // closingParens returns the end of e extended over the closing parentheses
-// matching the opening ones between the star at p and e: the end of the
-// last one found, never the blanks after it (in broken code the parentheses
-// may not close, and the Starred must not reach past its container).
-func closingParens(src []byte, p int, e Span) int {
+// matching the opening ones between the star at p and e, up to limit, the
+// end of the container: the end of the last one found, never the blanks
+// after it. In broken code the parentheses may not close, or the container
+// (as tree-sitter's recovery made it) may end first, and the Starred must
+// not reach past it; in code that parses, the container ends after them.
+func closingParens(src []byte, p int, e Span, limit int) int {
 	open := bytes.Count(src[p+1:e.Start], []byte("("))
 	end := e.End
-	for i := e.End; open > 0 && i < len(src); i++ {
+	for i := e.End; open > 0 && i < min(limit, len(src)); i++ {
 		switch src[i] {
 		case ')':
 			open--

@@ -69,13 +69,19 @@ func TestStarredElementsAroundErrors(t *testing.T) {
 	if a := call.Args[1]; a.Star != 1 || src[a.Start:a.End] != "*(b)" {
 		t.Errorf("argument %+v (%q)", a, src[a.Start:a.End])
 	}
-	// A parenthesis that does not close (found by FuzzParse): the starred
-	// element ends with its operand, not at the blanks after it, and stays
-	// inside its tuple.
-	src = " [i for i in ot in7] + {k: v 1 in d} d {*w} + (g for g in h)\nf, *(*k3 key=v)"
-	f = mustParse(t, src)
-	if err := checkFile([]byte(src), f); err != nil {
-		t.Errorf("%q: %v\n%s", src, err, DumpFile(f))
+	// Broken code found by FuzzParse: a parenthesis that does not close (the
+	// starred element ends with its operand, not at the blanks after it),
+	// and a tuple that error recovery ends before the closing parenthesis
+	// (the starred element stops at the tuple's end). Both stay inside
+	// their tuple.
+	for _, src := range []string{
+		" [i for i in ot in7] + {k: v 1 in d} d {*w} + (g for g in h)\nf, *(*k3 key=v)",
+		"i f,*k, key=i in ot in7] + {kN v 1 in d} d {*w} + (g for g in hv\nf, *( key=or ))",
+	} {
+		f = mustParse(t, src)
+		if err := checkFile([]byte(src), f); err != nil {
+			t.Errorf("%q: %v\n%s", src, err, DumpFile(f))
+		}
 	}
 }
 
