@@ -90,7 +90,15 @@ func TestStoreConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	if tmp, _ := filepath.Glob(filepath.Join(s.Dir(), format, tmpPrefix+"*")); len(tmp) > 0 {
+	checkTidy(t, s, format)
+}
+
+// checkTidy checks that concurrent writers left s's directory tidy: no
+// temporary file in the entries' directory pattern sub, and the tags at the
+// top.
+func checkTidy(t *testing.T, s *Store, sub string) {
+	t.Helper()
+	if tmp, _ := filepath.Glob(filepath.Join(s.Dir(), sub, tmpPrefix+"*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %q", tmp)
 	}
 	for _, name := range []string{"CACHEDIR.TAG", ".gitignore"} {

@@ -364,14 +364,7 @@ func TestTreesConcurrent(t *testing.T) {
 			if len(entries) != 8 {
 				t.Errorf("%d entries for 8 distinct sources: %q", len(entries), entries)
 			}
-			if tmp, _ := filepath.Glob(filepath.Join(s.Dir(), treesDir, "*", tmpPrefix+"*")); len(tmp) > 0 {
-				t.Errorf("temporary files left: %q", tmp)
-			}
-			for _, name := range []string{"CACHEDIR.TAG", ".gitignore"} {
-				if _, err := os.Stat(filepath.Join(s.Dir(), name)); err != nil {
-					t.Error(err)
-				}
-			}
+			checkTidy(t, s, filepath.Join(treesDir, "*"))
 		})
 	}
 }

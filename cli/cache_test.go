@@ -15,6 +15,20 @@ import (
 // uncached one prints, and no change to an input the findings depend on
 // is ever answered with the old result.
 
+// copyLocalModules copies the fixture testdata/py/cfl001_local_modules (a
+// training script, train.py, that forks after a local module, gpu_setup.py,
+// initializes CUDA) to dir, each file's name after prefix.
+func copyLocalModules(t *testing.T, dir, prefix string) {
+	t.Helper()
+	for _, name := range []string{"train.py", "gpu_setup.py", "workers.py"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "py", "cfl001_local_modules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, prefix+name, string(b))
+	}
+}
+
 // cacheProject writes a project whose check has every kind of output: a
 // finding in an imported module that an entry causes (train.py →
 // gpu_setup.py), a suppressed one, a syntax error, a notice (a template
@@ -23,13 +37,7 @@ import (
 func cacheProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"train.py", "gpu_setup.py", "workers.py"} {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "py", "cfl001_local_modules", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		write(t, dir, "app/"+name, string(b))
-	}
+	copyLocalModules(t, dir, "app/")
 	nb, err := os.ReadFile(filepath.Join("..", "testdata", "py", "notebooks", "hazard.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -496,13 +504,7 @@ func TestCacheTrees(t *testing.T) {
 func treesProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"train.py", "gpu_setup.py", "workers.py"} {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "py", "cfl001_local_modules", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		write(t, dir, name, string(b))
-	}
+	copyLocalModules(t, dir, "")
 	return dir
 }
 

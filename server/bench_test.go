@@ -109,27 +109,35 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 		}
 		parse = min(parse, time.Since(start))
 	}
+	times := timeChanges(b, c, uri, edit, func(i int) string { return fmt.Sprintf("SCALE = %d\n", i+2) })
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "ms-p95")
+	b.ReportMetric(float64(parse.Microseconds())/1000, "ms-parse-floor")
+}
+
+// timeChanges replaces line edit of the document b.N times with line(i),
+// timing each change from the didChange to the diagnostics of its
+// version, and reports the median and the CPU time per change (the
+// process's: server and client together), which is what a change costs
+// whatever else the machine runs, where the wall times grow with its load.
+// It returns the times, sorted.
+func timeChanges(b *testing.B, c *testClient, uri string, edit int, line func(i int) string) []time.Duration {
 	times := make([]time.Duration, 0, b.N)
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		line := protocol.Range{Start: protocol.Position{Line: edit}, End: protocol.Position{Line: edit + 1}}
+		r := protocol.Range{Start: protocol.Position{Line: edit}, End: protocol.Position{Line: edit + 1}}
 		start := time.Now()
-		v := c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &line, Text: fmt.Sprintf("SCALE = %d\n", i+2)})
+		v := c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &r, Text: line(i)})
 		c.waitPublish(uri, 0, hasVersion(v))
 		times = append(times, time.Since(start))
 	}
 	b.StopTimer()
-	// CPU time per change (the process's: server and client together) is
-	// what a change costs whatever else the machine runs; the wall times
-	// above grow with the machine's load.
 	if cpu := cpuTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "ms-cpu/op")
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
-	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "ms-p95")
-	b.ReportMetric(float64(parse.Microseconds())/1000, "ms-parse-floor")
+	return times
 }
 
 // BenchmarkOpenFiles measures what choosing the documents to re-check
@@ -221,22 +229,7 @@ func BenchmarkDidChangeInLargePackage(b *testing.B) {
 			uri := c.open(path, text)
 			c.waitPublish(uri, 0, hasVersion(1))
 			first := time.Since(start)
-			times := make([]time.Duration, 0, b.N)
-			cpu0 := cpuTime()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				line := protocol.Range{Start: protocol.Position{Line: edit}, End: protocol.Position{Line: edit + 1}}
-				start := time.Now()
-				v := c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &line, Text: fmt.Sprintf("EDIT = %d\n", i+1)})
-				c.waitPublish(uri, 0, hasVersion(v))
-				times = append(times, time.Since(start))
-			}
-			b.StopTimer()
-			if cpu := cpuTime() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "ms-cpu/op")
-			}
-			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
+			timeChanges(b, c, uri, edit, func(i int) string { return fmt.Sprintf("EDIT = %d\n", i+1) })
 			b.ReportMetric(float64(first.Microseconds())/1000, "ms-first-check")
 		})
 	}

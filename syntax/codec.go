@@ -572,60 +572,38 @@ func (d *decoder) strs() []string {
 	return out
 }
 
-func (d *decoder) stmts() []Stmt {
+// list decodes a list with elem, as convert builds one: the elements on a
+// scratch stack (elem may push nested lists), then copied into the arena;
+// nil stays nil and empty stays empty.
+func list[T any](d *decoder, stack *[]T, slab *sliceSlab[T], elem func() T) []T {
 	n, isNil := d.len()
 	if isNil {
 		return nil
 	}
-	m := len(d.ss)
+	m := len(*stack)
 	for range n {
-		s := d.stmt()
-		d.ss = append(d.ss, s)
+		x := elem() // before reading *stack: elem may grow it
+		*stack = append(*stack, x)
 	}
-	out := d.a.stmtSlices.clone(d.ss[m:])
-	d.ss = d.ss[:m]
+	out := slab.clone((*stack)[m:])
+	*stack = (*stack)[:m]
 	if out == nil {
-		out = []Stmt{}
+		out = []T{}
 	}
 	return out
 }
 
-func (d *decoder) exprs() []Expr {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	m := len(d.xs)
-	for range n {
-		x := d.expr()
-		d.xs = append(d.xs, x)
-	}
-	out := d.a.exprSlices.clone(d.xs[m:])
-	d.xs = d.xs[:m]
-	if out == nil {
-		out = []Expr{}
-	}
-	return out
-}
+func (d *decoder) stmts() []Stmt { return list(d, &d.ss, &d.a.stmtSlices, d.stmt) }
 
-func (d *decoder) args() []Arg {
-	n, isNil := d.len()
-	if isNil {
-		return nil
-	}
-	m := len(d.as)
-	for range n {
-		a := Arg{Span: d.span(), Keyword: d.str(), KeywordSpan: d.span()}
-		a.Value = d.expr()
-		a.Star = d.uint()
-		d.as = append(d.as, a)
-	}
-	out := d.a.argSlices.clone(d.as[m:])
-	d.as = d.as[:m]
-	if out == nil {
-		out = []Arg{}
-	}
-	return out
+func (d *decoder) exprs() []Expr { return list(d, &d.xs, &d.a.exprSlices, d.expr) }
+
+func (d *decoder) args() []Arg { return list(d, &d.as, &d.a.argSlices, d.arg) }
+
+func (d *decoder) arg() Arg {
+	a := Arg{Span: d.span(), Keyword: d.str(), KeywordSpan: d.span()}
+	a.Value = d.expr()
+	a.Star = d.uint()
+	return a
 }
 
 func (d *decoder) aliases() []Alias {
