@@ -93,6 +93,22 @@ func TestStoreConcurrent(t *testing.T) {
 	checkTidy(t, s, format)
 }
 
+// writeTemps writes two temporary files in dir as writers leave them: one
+// two hours old (its writer died: pruning removes it), one fresh (a writer
+// may still be at work).
+func writeTemps(t *testing.T, dir string) (dead, live string) {
+	t.Helper()
+	dead, live = filepath.Join(dir, tmpPrefix+"123"), filepath.Join(dir, tmpPrefix+"456")
+	for _, p := range []string{dead, live} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twoHours := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(dead, twoHours, twoHours)
+	return dead, live
+}
+
 // checkTidy checks that concurrent writers left s's directory tidy: no
 // temporary file in the entries' directory pattern sub, and the tags at the
 // top.
@@ -120,12 +136,7 @@ func TestPrune(t *testing.T) {
 	os.Chtimes(s.entryPath(old), long, long)
 	os.Chtimes(s.entryPath(used), long, long)
 	s.touch(used) // replayed today
-	deadTmp := filepath.Join(s.Dir(), format, tmpPrefix+"123")
-	liveTmp := filepath.Join(s.Dir(), format, tmpPrefix+"456")
-	os.WriteFile(deadTmp, nil, 0o644)
-	os.WriteFile(liveTmp, nil, 0o644)
-	twoHours := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(deadTmp, twoHours, twoHours)
+	deadTmp, liveTmp := writeTemps(t, filepath.Join(s.Dir(), format))
 	if err := s.Prune(MaxAge); err != nil {
 		t.Fatal(err)
 	}

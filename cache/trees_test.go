@@ -416,13 +416,7 @@ func TestTreesPrune(t *testing.T) {
 	if fi, _ := os.Stat(path(fresh)); !fi.ModTime().Equal(hourAgo) {
 		t.Errorf("a load of an entry used within the day changed its time")
 	}
-	fanout := filepath.Dir(path(fresh))
-	deadTmp := filepath.Join(fanout, tmpPrefix+"123")
-	liveTmp := filepath.Join(fanout, tmpPrefix+"456")
-	os.WriteFile(deadTmp, nil, 0o644)
-	os.WriteFile(liveTmp, nil, 0o644)
-	twoHours := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(deadTmp, twoHours, twoHours)
+	deadTmp, liveTmp := writeTemps(t, filepath.Dir(path(fresh)))
 
 	// No results entry at all: pruning the trees alone is no error.
 	if err := s.Prune(MaxAge); err != nil {
