@@ -42,12 +42,14 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // is a miss (the file is parsed) and is removed, so that the Store that
 // follows writes it again.
 //
-// Store keeps the new trees in memory (encoded) and Flush writes them:
-// like a result, they are written after the run has recorded its inputs,
-// because a run must not change the directory tree it reads while it reads
-// it (a cache directory created in the project while the run walks it
-// would make the run look racy, and leave its result unstored). Load sees
-// the trees kept and not yet written too.
+// Store writes a new tree at once when the trees directory existed as the
+// run began (writing below it changes nothing the run reads: the import
+// universe leaves it out). A run that must create it, or the cache
+// directory, keeps its new trees in memory (encoded) and Flush writes them
+// after the run has recorded its inputs, as a result is written: a cache
+// directory created in the project while the run walks it would make the
+// run look racy, and leave its result unstored. Load sees the trees kept
+// and not yet written too.
 //
 // Safe for concurrent use, by the goroutines of one run and by concurrent
 // runs (entries are written to a temporary file and renamed).
@@ -59,6 +61,13 @@ type Trees struct {
 	encode func(buf []byte, f *syntax.File, src []byte) []byte
 	decode func(data, src []byte) (*syntax.File, error)
 
+	// direct: the trees directory existed when the run began, so Store
+	// writes at once. Writing below it changes nothing a run reads (the
+	// import universe leaves it out); only creating it, or the cache
+	// directory, would, and a run that must do that keeps its trees in
+	// memory until Flush.
+	direct bool
+
 	mu      sync.Mutex
 	pending map[string][]byte // entry path → entry, stored and not yet written
 	inited  bool
@@ -69,7 +78,9 @@ type Trees struct {
 // Trees returns a parse-tree cache in the store's directory, with counters
 // of its own (one per run: Stats).
 func (s *Store) Trees() *Trees {
-	return &Trees{s: s, dir: filepath.Join(s.dir, treesDir), encode: syntax.AppendEncoded, decode: syntax.Decode}
+	dir := filepath.Join(s.dir, treesDir)
+	fi, err := os.Stat(dir)
+	return &Trees{s: s, dir: dir, encode: syntax.AppendEncoded, decode: syntax.Decode, direct: err == nil && fi.IsDir()}
 }
 
 // TreeStats counts what a Trees did: sources whose tree was loaded, that
@@ -223,9 +234,9 @@ func (t *Trees) safeEncode(f *syntax.File, src []byte) (entry []byte) {
 	return buf
 }
 
-// Store keeps f, the tree syntax.Parse returned for src, for Flush to
-// write, unless an entry for src exists already or the tree encodes to
-// nothing.
+// Store writes f, the tree syntax.Parse returned for src, or keeps it for
+// Flush to write (see Trees), unless an entry for src exists already or the
+// tree encodes to nothing.
 func (t *Trees) Store(src []byte, f *syntax.File) {
 	if f == nil {
 		return
@@ -245,6 +256,12 @@ func (t *Trees) Store(src []byte, f *syntax.File) {
 	}
 	entry := t.safeEncode(f, src)
 	if entry == nil {
+		return
+	}
+	if t.direct {
+		if writeTree(p, entry) == nil {
+			t.stored.Add(1)
+		}
 		return
 	}
 	t.mu.Lock()

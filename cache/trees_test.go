@@ -198,6 +198,36 @@ func TestTreesMiss(t *testing.T) {
 	}
 }
 
+// TestTreesWrittenAtOnce: a run that finds the trees directory writes each
+// new tree when it is stored, not at Flush (so that a first run alone holds
+// its trees in memory).
+func TestTreesWrittenAtOnce(t *testing.T) {
+	for _, c := range codecs() {
+		t.Run(c.name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			first := newTrees(t, s, c)
+			a := []byte("import torch\ntorch.cuda.init()\n")
+			fa, _ := syntax.Parse(a)
+			first.Store(a, fa)
+			first.Flush() // creates trees/
+			next := newTrees(t, s, c)
+			b := []byte("import os\nos.fork()\n")
+			fb, _ := syntax.Parse(b)
+			next.Store(b, fb)
+			p, _ := next.entryPath(b)
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("not written when stored: %v", err)
+			}
+			if f, ok := newTrees(t, s, c).Load(b); !ok || !reflect.DeepEqual(f, fb) {
+				t.Errorf("another run did not load it: %v", ok)
+			}
+			if st := next.Stats(); st.Stored != 1 {
+				t.Errorf("%s", st)
+			}
+		})
+	}
+}
+
 // TestTreesEmptyEncoding: a tree that encodes to nothing is not stored,
 // and nothing is created.
 func TestTreesEmptyEncoding(t *testing.T) {
