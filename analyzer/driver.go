@@ -4,9 +4,11 @@
 //
 // No public go/analysis driver accepts non-Go files (checker, unitchecker,
 // analysistest all load Go packages), so this one is ours, modelled on
-// golang.org/x/tools/go/analysis/checker: the whole run is one unit (one
-// Pass per analyzer) whose Python files are Pass.OtherFiles and are read
-// through Pass.ReadFile; every file is registered in one token.FileSet; the
+// golang.org/x/tools/go/analysis/checker: the run is split into independent
+// programs (pyprogram.Programs: files no import path joins), as the checker
+// splits Go code into packages, and each is one unit (one Pass per
+// analyzer) whose Python files are Pass.OtherFiles and are read through
+// Pass.ReadFile; every file is registered in one token.FileSet; the
 // analyzer graph is checked with analysis.Validate and run in dependency
 // order, independent analyzers concurrently; the pyprogram pass parses files
 // in parallel across cores.
@@ -19,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -28,6 +31,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -149,41 +153,23 @@ func Run(opts Options) (*Result, error) {
 	}
 	analyzers := selectedAnalyzers(opts.Analyzers, files, pol)
 	fset := token.NewFileSet()
-	acts := runGraph(analyzers, fset, files, rd.ReadFile, pol)
 	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, Files: len(files)}
-	var sources []sourceComments
-	for _, act := range acts {
-		if act.err != nil {
-			continue
-		}
-		if p, ok := act.result.(fileProblems); ok {
-			errs, notices, skipped := p.Problems()
-			res.Errors = append(res.Errors, errs...)
-			res.Notices = append(res.Notices, notices...)
-			res.Skipped += skipped
-		}
-		if u, ok := act.result.(unparsable); ok {
-			res.SyntaxErrors = append(res.SyntaxErrors, u.Unparsable()...)
-		}
-		if c, ok := act.result.(sourceComments); ok {
-			sources = append(sources, c)
-		}
-	}
-	for _, a := range analyzers {
-		if act := acts[a]; act.err != nil {
-			res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("internal error in %s: %v", a.Name, act.err)})
-		}
-	}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
-	for _, a := range analyzers {
-		for _, d := range acts[a].diags {
-			res.Findings = append(res.Findings, conv.finding(d, a, acts[a].result))
-		}
+	programs := pyprogram.Programs(files, rd.ReadFile, pol)
+	pol.RunFiles = files
+	parts := make([]Result, len(programs))
+	eachProgram(programs, pol.Workers, func(i int) {
+		// What a program's passes hold (trees, summaries) is garbage
+		// once its findings are out.
+		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rd.ReadFile, pol), analyzers, &conv, pol)
+	})
+	for _, part := range parts {
+		res.Errors = append(res.Errors, part.Errors...)
+		res.Notices = append(res.Notices, part.Notices...)
+		res.SyntaxErrors = append(res.SyntaxErrors, part.SyntaxErrors...)
+		res.Findings = append(res.Findings, part.Findings...)
+		res.Skipped += part.Skipped
 	}
-	sup := newSuppressor(&conv, pol, sources)
-	res.Findings = sup.apply(res.Findings)
-	res.Findings = append(res.Findings, sup.unusedNoqa()...)
-	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 	res.Findings = dedupe(res.Findings)
 	res.Notices = append(res.Notices, rd.notebookNotices()...)
 	rd.inCells(&conv, res)
@@ -212,6 +198,93 @@ func Run(opts Options) (*Result, error) {
 		return a.Path < b.Path || a.Path == b.Path && (a.Cell < b.Cell || a.Cell == b.Cell && a.Line < b.Line)
 	})
 	return res, nil
+}
+
+// programBytes bounds the source that the programs analyzed at once can
+// load (pyprogram.Program.Bytes): small programs (standalone scripts) run
+// side by side, one as large as this runs alone, so that peak memory is
+// that of the largest program, not the sum. The standard library's 31 MB
+// is one program and runs alone.
+const programBytes = 16 << 20
+
+// eachProgram calls run for every program, in order, up to workers
+// (GOMAXPROCS when 0) of them at once while their sizes fit in
+// programBytes.
+func eachProgram(programs []pyprogram.Program, workers int, run func(i int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	running, load := 0, int64(0)
+	var wg sync.WaitGroup
+	for i, p := range programs {
+		w := min(p.Bytes, programBytes)
+		mu.Lock()
+		for running > 0 && (running >= workers || load+w > programBytes) {
+			cond.Wait()
+		}
+		running++
+		load += w
+		mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(i)
+			if w == programBytes {
+				// A large program's heap is garbage now: collect it before
+				// the next one grows, or the collector's target, set by
+				// this one's live heap, lets both be resident at once.
+				runtime.GC()
+			}
+			mu.Lock()
+			running--
+			load -= w
+			cond.Broadcast()
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// addProgram adds the findings, problems and suppressions of one program's
+// passes. Suppression is per program, as it can be: a finding lies in a
+// module of its program, and every module is in one program.
+func (res *Result) addProgram(acts map[*analysis.Analyzer]*action, analyzers []*analysis.Analyzer, conv *converter, pol *config.Policy) {
+	var sources []sourceComments
+	for _, act := range acts {
+		if act.err != nil {
+			continue
+		}
+		if p, ok := act.result.(fileProblems); ok {
+			errs, notices, skipped := p.Problems()
+			res.Errors = append(res.Errors, errs...)
+			res.Notices = append(res.Notices, notices...)
+			res.Skipped += skipped
+		}
+		if u, ok := act.result.(unparsable); ok {
+			res.SyntaxErrors = append(res.SyntaxErrors, u.Unparsable()...)
+		}
+		if c, ok := act.result.(sourceComments); ok {
+			sources = append(sources, c)
+		}
+	}
+	for _, a := range analyzers {
+		if act := acts[a]; act.err != nil {
+			res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("internal error in %s: %v", a.Name, act.err)})
+		}
+	}
+	var found []finding.Finding
+	for _, a := range analyzers {
+		for _, d := range acts[a].diags {
+			found = append(found, conv.finding(d, a, acts[a].result))
+		}
+	}
+	sup := newSuppressor(conv, pol, sources)
+	found = sup.apply(found)
+	res.Findings = append(res.Findings, found...)
+	res.Findings = append(res.Findings, sup.unusedNoqa()...)
+	res.Notices = append(res.Notices, sup.invalidNoqa()...)
 }
 
 // fileProblems is implemented by a pass result that loaded the checked

@@ -1,9 +1,11 @@
 package analyzer_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"sync"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/rules"
 )
 
 // TestSelectionBeforeAnalysis: a rule that no checked file selects does not
@@ -76,5 +79,48 @@ func TestSelectionBeforeAnalysis(t *testing.T) {
 				t.Errorf("ran %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestProjectAloneOrInAMonorepo: a project's findings do not depend on the
+// unrelated projects checked with it. The monorepo fixture's two projects
+// have modules of the same names; checked together they give what each
+// gives alone, because the driver analyzes each independent program on its
+// own (one model, with every loaded module, let the speech project's call
+// of its prefetch_to_gpu hide the vision project's uncalled one).
+func TestProjectAloneOrInAMonorepo(t *testing.T) {
+	root, err := filepath.Abs("../testdata/py/monorepo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(path string) []string {
+		l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := config.NewPolicy(l)
+		pol.Roots = []string{root}
+		res, err := analyzer.Run(analyzer.Options{Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, fmt.Sprintf("%s:%d: %s", f.Path, f.Start.Line, f.Code))
+		}
+		return out
+	}
+	together := check(root)
+	var alone []string
+	for _, project := range []string{"speech", "vision"} {
+		alone = append(alone, check(filepath.Join(root, project))...)
+	}
+	sort.Strings(together)
+	sort.Strings(alone)
+	if len(alone) == 0 {
+		t.Fatal("the projects alone have no findings: the fixture no longer tests anything")
+	}
+	if !reflect.DeepEqual(together, alone) {
+		t.Errorf("checked together: %q\nchecked alone: %q", together, alone)
 	}
 }

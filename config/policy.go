@@ -23,6 +23,12 @@ type Policy struct {
 	// Roots are searched for absolute imports of the project's own modules
 	// (the project root, typically), after the importing file's package.
 	Roots []string
+	// RunFiles are every file the run checks, when the driver runs the
+	// passes once per independent program (pyprogram.Programs) and each
+	// pass sees only its program's files: settings that are one program's
+	// (the import roots src adds, the extra initializers) are taken over
+	// all of them, as when the run was one program. nil: the pass's files.
+	RunFiles []string
 	// Workers bounds the parallel parse (0: GOMAXPROCS).
 	Workers int
 	// ForceFull turns the byte prefilter off: every checked file is parsed

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -40,14 +42,21 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 		return s, err
 	})
 	pol.ForceFull = true
-	var got *forkhazard.Result
+	// The driver runs the passes once per independent program: collect
+	// every run's hazards.
+	var mu sync.Mutex
+	var got []*model.Hazard
+	ran := false
 	probe := &analysis.Analyzer{
 		Name:       "probe",
 		Doc:        "capture the forkhazard result",
 		Requires:   []*analysis.Analyzer{forkhazard.Analyzer},
 		ResultType: reflect.TypeOf(0),
 		Run: func(pass *analysis.Pass) (any, error) {
-			got = pass.ResultOf[forkhazard.Analyzer].(*forkhazard.Result)
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, pass.ResultOf[forkhazard.Analyzer].(*forkhazard.Result).Hazards...)
+			ran = true
 			return 0, nil
 		},
 	}
@@ -58,10 +67,11 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 	for _, e := range res.Errors {
 		t.Errorf("tool error: %s: %s", e.Path, e.Message)
 	}
-	if got == nil {
+	if !ran {
 		t.Fatal("the probe never ran")
 	}
-	return got.Hazards
+	sort.SliceStable(got, func(i, j int) bool { return got[i].Entry.Path < got[j].Entry.Path })
+	return got
 }
 
 const forkDefault = `import multiprocessing as mp

@@ -66,6 +66,7 @@ type pnode struct {
 	edges   []int
 	modName string
 	modRoot string
+	size    int // bytes read
 }
 
 // prefilter holds one run's graph.
@@ -79,6 +80,9 @@ type prefilter struct {
 	index  map[string]int
 	tokens *tokenSet
 	dirs   *dirCache // listings for the submodule edges
+	// expandAll reads every file of every reach, as Programs needs; the
+	// prefilter stops where its verdict is settled.
+	expandAll bool
 }
 
 // decision is the prefilter's verdict on the checked files.
@@ -88,6 +92,28 @@ type decision struct {
 }
 
 func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int) decision {
+	pf := newPrefilter(read, isFile, roots, extraInit)
+	pf.explore(files, workers)
+	reach := pf.reachBits()
+	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}}
+	for n, nd := range pf.nodes {
+		if !nd.checked {
+			continue
+		}
+		switch {
+		case nd.keep || relevantBits(reach[n]):
+			d.simulate[nd.path] = true
+		case nd.scan.bits&(bitNoqa|bitCUDA) != 0:
+			// Parsed, not simulated: for the driver's noqa checks, and
+			// so that a file that uses CUDA still gets its syntax-error
+			// notices.
+			d.noqa[nd.path] = true
+		}
+	}
+	return d
+}
+
+func newPrefilter(read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string) *prefilter {
 	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache()}
 	if len(extraInit) > 0 {
 		pf.extra = map[string]uint64{}
@@ -95,6 +121,11 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 			pf.extra[e[strings.LastIndexByte(e, '.')+1:]] |= bitCUDA
 		}
 	}
+	return pf
+}
+
+// explore builds the graph of the checked files' reach.
+func (pf *prefilter) explore(files []string, workers int) {
 	var pending []int
 	for _, f := range files {
 		f = filepath.Clean(f)
@@ -126,7 +157,7 @@ explore:
 				}
 			}
 			pending = next
-			if pf.allQualify() {
+			if !pf.expandAll && pf.allQualify() {
 				break explore
 			}
 		}
@@ -136,23 +167,6 @@ explore:
 			}
 		}
 	}
-	reach := pf.reachBits()
-	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}}
-	for n, nd := range pf.nodes {
-		if !nd.checked {
-			continue
-		}
-		switch {
-		case nd.keep || relevantBits(reach[n]):
-			d.simulate[nd.path] = true
-		case nd.scan.bits&(bitNoqa|bitCUDA) != 0:
-			// Parsed, not simulated: for the driver's noqa checks, and
-			// so that a file that uses CUDA still gets its syntax-error
-			// notices.
-			d.noqa[nd.path] = true
-		}
-	}
-	return d
 }
 
 // allQualify reports whether every checked file is kept already, by its
@@ -175,7 +189,7 @@ func (pf *prefilter) allQualify() bool {
 // decided reports whether a node's own bytes settle its reach's verdict.
 func (pf *prefilter) decided(n int) bool {
 	nd := pf.nodes[n]
-	return nd.keep || relevantBits(nd.scan.bits)
+	return nd.keep || !pf.expandAll && relevantBits(nd.scan.bits)
 }
 
 // scanAll scans the given nodes in parallel.
@@ -199,6 +213,7 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 			for n := range next {
 				nd := pf.nodes[n]
 				src, err := pf.read(nd.path)
+				nd.size = len(src)
 				if err != nil || !sourceOK(src) {
 					nd.keep = true
 					continue

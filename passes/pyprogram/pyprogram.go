@@ -152,31 +152,12 @@ func run(pass *analysis.Pass) (any, error) {
 	pol := config.For(pass)
 	// Files whose configuration could not be loaded are not checked (the
 	// policy recorded why); the others run with their own settings.
-	var checked []string
-	var extra []string
-	seenExtra := map[string]bool{}
-	roots := append([]string(nil), pol.Roots...)
-	for _, f := range pass.OtherFiles {
-		s := pol.File(f)
-		if s == nil {
-			continue
-		}
-		checked = append(checked, f)
-		if s.Config != nil {
-			for _, d := range s.Config.Src {
-				if !slices.Contains(roots, d) {
-					roots = append(roots, d)
-				}
-			}
-		}
-		for _, e := range s.ExtraInitializers {
-			if !seenExtra[e] {
-				seenExtra[e] = true
-				extra = append(extra, e)
-			}
-		}
+	checked := configured(pol, pass.OtherFiles)
+	wide := checked
+	if pol.RunFiles != nil {
+		wide = configured(pol, pol.RunFiles)
 	}
-	sort.Strings(extra)
+	roots, extra := runSettings(pol, wide)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
@@ -267,6 +248,50 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 	return res, nil
+}
+
+// configured returns the files whose configuration could be loaded.
+func configured(pol *config.Policy, files []string) []string {
+	var out []string
+	for _, f := range files {
+		if pol.File(f) != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// runSettings returns the run-wide settings the files' configurations add
+// up to: the directories searched for absolute imports (the policy's roots,
+// then every src directory, in the files' order) and the extra
+// initializers, sorted. They are one program's, and so the whole run's: a
+// run split into independent programs (Programs) takes them over all of its
+// files (config.Policy.RunFiles), so that a file's findings do not depend
+// on the split.
+func runSettings(pol *config.Policy, files []string) (roots, extra []string) {
+	roots = append([]string(nil), pol.Roots...)
+	seenExtra := map[string]bool{}
+	for _, f := range files {
+		s := pol.File(f)
+		if s == nil {
+			continue
+		}
+		if s.Config != nil {
+			for _, d := range s.Config.Src {
+				if !slices.Contains(roots, d) {
+					roots = append(roots, d)
+				}
+			}
+		}
+		for _, e := range s.ExtraInitializers {
+			if !seenExtra[e] {
+				seenExtra[e] = true
+				extra = append(extra, e)
+			}
+		}
+	}
+	sort.Strings(extra)
+	return roots, extra
 }
 
 func toolError(path string, err error) finding.ToolError {
