@@ -157,7 +157,7 @@ explore:
 				}
 			}
 			pending = next
-			if !pf.expandAll && pf.allQualify() {
+			if pf.settled() {
 				break explore
 			}
 		}
@@ -166,6 +166,72 @@ explore:
 				pending = pf.submodules(n, pending)
 			}
 		}
+	}
+}
+
+// settled reports whether reading more of the reach can change the
+// answer: for the prefilter, once every checked file qualifies; for
+// Programs, once every checked file is in one program (more edges can only
+// join programs), which a pre-commit run on a few modules of one package
+// reaches after a wave or two, without reading the package.
+func (pf *prefilter) settled() bool {
+	if pf.expandAll {
+		return pf.oneProgram()
+	}
+	return pf.allQualify()
+}
+
+// oneProgram reports whether the edges read so far join every checked file.
+func (pf *prefilter) oneProgram() bool {
+	uf := pf.components()
+	root := -1
+	for n, nd := range pf.nodes {
+		if !nd.checked {
+			continue
+		}
+		if r := uf.find(n); root < 0 {
+			root = r
+		} else if r != root {
+			return false
+		}
+	}
+	return true
+}
+
+// components joins the nodes along the edges read so far, in either
+// direction.
+func (pf *prefilter) components() unionFind {
+	uf := newUnionFind(len(pf.nodes))
+	for n, nd := range pf.nodes {
+		for _, m := range nd.edges {
+			uf.union(n, m)
+		}
+	}
+	return uf
+}
+
+// unionFind is a disjoint-set forest; a set's root is its smallest member.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	uf := make(unionFind, n)
+	for i := range uf {
+		uf[i] = i
+	}
+	return uf
+}
+
+func (uf unionFind) find(x int) int {
+	for uf[x] != x {
+		uf[x] = uf[uf[x]]
+		x = uf[x]
+	}
+	return x
+}
+
+func (uf unionFind) union(a, b int) {
+	if a, b = uf.find(a), uf.find(b); a != b {
+		uf[max(a, b)] = min(a, b)
 	}
 }
 

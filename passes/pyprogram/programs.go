@@ -16,11 +16,14 @@ import (
 // The split rests on the prefilter's argument (prefilter.go): the model
 // loads a module only through names written in modules already loaded, and
 // the prefilter's reach over-approximates what those names resolve to. So
-// Programs reads every file of every checked file's reach (the prefilter
-// stops once its verdict is settled; this cannot), and two checked files
-// whose reaches share a file, or reach each other, are one program. Files
-// in different programs then never meet in one model: whatever the model
-// computes for one program, it computes from that program's modules alone.
+// Programs reads the checked files' reaches (past where the prefilter's
+// verdict is settled), and two checked files whose reaches share a file, or
+// reach each other, are one program. Files in different programs then never
+// meet in one model: whatever the model computes for one program, it
+// computes from that program's modules alone. Proving two files apart
+// takes reading both reaches whole; once the edges read join every checked
+// file, nothing read later can split them, and reading stops (a pre-commit
+// run on a few modules of one package reads a wave or two of imports).
 //
 // Each program lists its files in the order of files; programs come in the
 // order of their first file. Files without a configuration are put with
@@ -37,27 +40,7 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 	pf.expandAll = true
 	pf.explore(checked, pol.Workers)
 
-	// Union-find over the graph's edges, in either direction.
-	parent := make([]int, len(pf.nodes))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	for n, nd := range pf.nodes {
-		for _, m := range nd.edges {
-			if a, b := find(n), find(m); a != b {
-				parent[max(a, b)] = min(a, b)
-			}
-		}
-	}
-
+	uf := pf.components()
 	group := map[int]int{} // component root → index in out
 	var out []Program
 	var unconfigured []string
@@ -67,7 +50,7 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 			unconfigured = append(unconfigured, f)
 			continue
 		}
-		r := find(n)
+		r := uf.find(n)
 		g, ok := group[r]
 		if !ok {
 			g = len(out)
@@ -81,7 +64,7 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 	}
 	out[0].Files = append(out[0].Files, unconfigured...)
 	for n, nd := range pf.nodes {
-		if g, ok := group[find(n)]; ok {
+		if g, ok := group[uf.find(n)]; ok {
 			out[g].Bytes += int64(nd.size)
 		}
 	}
@@ -93,7 +76,8 @@ type Program struct {
 	// Files are its checked files.
 	Files []string
 	// Bytes is the size of every file its analysis can load, checked or
-	// imported: what it can hold in memory at most is proportional. 0
-	// when the run was not split.
+	// imported: what it can hold in memory at most is proportional. When
+	// the run is one program, only what was read before that was settled
+	// (0 when nothing was).
 	Bytes int64
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/config"
@@ -131,9 +133,11 @@ func TestPrograms(t *testing.T) {
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("programs %q, want %q", got, tc.want)
 			}
-			// Every file of the fixture is reached from a checked one here:
-			// the programs' sizes add up to all of them.
-			if bytes != int64(size) {
+			// Every file of the fixture is reached from a checked one here;
+			// a split is proved by reading every reach whole, so the
+			// programs' sizes add up to all of them (one program stops
+			// reading once joined).
+			if len(progs) > 1 && bytes != int64(size) {
 				t.Errorf("programs hold %d bytes, want %d", bytes, size)
 			}
 		})
@@ -163,4 +167,48 @@ func isolatedPolicy(t *testing.T, dir string) *config.Policy {
 	pol := config.NewPolicy(l)
 	pol.Roots = []string{dir}
 	return pol
+}
+
+// TestProgramsStopOnceJoined: Programs reads on until every checked file
+// is joined, and no further; files it cannot join are read whole.
+func TestProgramsStopOnceJoined(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		// a and b both import common: joined by their own imports, before
+		// common or its chain is read.
+		"a.py": "import common\n", "b.py": "import common\n",
+		"common.py": "import chain1\n", "chain1.py": "import chain2\n", "chain2.py": "x = 1\n",
+		// c shares nothing: proving it apart reads its whole reach.
+		"c.py": "import lone1\n", "lone1.py": "import lone2\n", "lone2.py": "y = 2\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		checked []string
+		read    []string
+	}{
+		{[]string{"a.py", "b.py"}, []string{"a.py", "b.py"}},
+		{[]string{"a.py", "c.py"}, []string{"a.py", "c.py", "chain1.py", "chain2.py", "common.py", "lone1.py", "lone2.py"}},
+	} {
+		var mu sync.Mutex
+		var read []string
+		readFile := func(p string) ([]byte, error) {
+			mu.Lock()
+			read = append(read, filepath.Base(p))
+			mu.Unlock()
+			return os.ReadFile(p)
+		}
+		var checked []string
+		for _, c := range tc.checked {
+			checked = append(checked, filepath.Join(dir, c))
+		}
+		Programs(checked, readFile, isolatedPolicy(t, dir))
+		sort.Strings(read)
+		if !reflect.DeepEqual(read, tc.read) {
+			t.Errorf("%v: read %q, want %q", tc.checked, read, tc.read)
+		}
+	}
 }
