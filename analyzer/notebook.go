@@ -56,7 +56,7 @@ func (r *reader) addNotebook(path string, nb *notebook.Notebook) []byte {
 		for _, c := range nb.CodeCells() {
 			src := nb.CellSource(c)
 			if f, err := syntax.Parse(src); err == nil && len(f.Errors) > 0 && c.Skipped == "" {
-				at := f.Errors[0].Start
+				at := int(f.Errors[0].Start)
 				line := bytes.Count(src[:at], []byte("\n")) + 1
 				col := at - (bytes.LastIndexByte(src[:at], '\n') + 1) + 1
 				nb.SkipCell(c, fmt.Sprintf("the cell has a syntax error at line %d, column %d: the kernel would run none of it", line, col))

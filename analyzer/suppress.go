@@ -116,7 +116,7 @@ func (s *suppressor) unusedNoqa() []finding.Finding {
 		for _, u := range d.set.Unused(opts) {
 			f := finding.Finding{
 				Code: doc.Code, Name: doc.Name, Severity: doc.Severity, Message: unusedMessage(u), URL: doc.URL(),
-				Location: s.conv.location(d.tf.Pos(u.Span.Start), d.tf.Pos(u.Span.End)),
+				Location: s.conv.location(d.tf.Pos(int(u.Span.Start)), d.tf.Pos(int(u.Span.End))),
 			}
 			edit := finding.Edit{Location: s.conv.location(d.tf.Pos(u.Edit.Start), d.tf.Pos(u.Edit.End)), NewText: u.Edit.NewText}
 			f.Fixes = []finding.Fix{{Message: "Remove the unused `noqa` directive", Applicability: finding.Safe, Edits: []finding.Edit{edit}}}

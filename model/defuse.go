@@ -37,11 +37,11 @@ type GlobalRead struct {
 	// generator expression: it runs when that is called or iterated, not
 	// when Stmt runs.
 	Deferred bool
+	// Called is set when the read is the callee of a call, `name(...)`.
+	Called bool
 	// Func names the innermost def or lambda holding a deferred read
 	// ("worker", "Dataset.__getitem__", "<lambda>"), "" otherwise.
 	Func string
-	// Called is set when the read is the callee of a call, `name(...)`.
-	Called bool
 }
 
 // GlobalReads returns every read of a module-level name in m, in source
@@ -465,7 +465,7 @@ func (w *defUse) annotations(d *syntax.FunctionDef, sc *duScope, c duCtx) {
 	}
 	after := d.NameSpan.End
 	for _, p := range d.Params {
-		start := p.Span.Start + len(p.Name)
+		start := p.Span.Start + int32(len(p.Name))
 		end := p.Span.End
 		if p.Default != nil {
 			end = p.Default.Pos().Start
@@ -476,8 +476,8 @@ func (w *defUse) annotations(d *syntax.FunctionDef, sc *duScope, c duCtx) {
 		after = max(after, p.Span.End)
 	}
 	if i := bytes.Index(src[after:headerEnd], []byte("->")); i >= 0 {
-		start := after + i + 2
-		end := start + bytes.LastIndexByte(src[start:headerEnd], ':')
+		start := after + int32(i) + 2
+		end := start + int32(bytes.LastIndexByte(src[start:headerEnd], ':'))
 		if end > start {
 			regions = append(regions, syntax.Span{Start: start, End: end})
 		}
@@ -497,7 +497,7 @@ func (w *defUse) patternReads(mc syntax.MatchCase, sc *duScope, c duCtx) {
 	} else if len(mc.Body) > 0 {
 		end = mc.Body[0].Pos().Start
 	}
-	start := mc.Span.Start + len("case")
+	start := mc.Span.Start + int32(len("case"))
 	if start < end {
 		w.identifiers(syntax.Span{Start: start, End: end}, sc, c)
 	}

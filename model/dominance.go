@@ -55,10 +55,12 @@ type kill struct {
 
 // applies reports whether the assignment runs before a use at pos on every
 // path to it that passes the bindings it hides.
-func (k kill) applies(pos int) bool { return k.stmt.End <= pos && pos < k.until }
+func (k kill) applies(pos int) bool { return int(k.stmt.End) <= pos && pos < k.until }
 
 // hides reports whether b is one of the bindings k hides.
-func (k kill) hides(b *Binding) bool { return k.from <= b.Span.Start && b.Span.Start < k.stmt.Start }
+func (k kill) hides(b *Binding) bool {
+	return k.from <= int(b.Span.Start) && b.Span.Start < k.stmt.Start
+}
 
 // reaching drops from bs, the bindings lookup found for a name used at pos
 // in sc, those that a kill applying to the use hides, and those the
@@ -78,7 +80,7 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 	var own *kill
 	var hiding []kill
 	for _, k := range sc.killsOf()[name] {
-		if k.stmt.Start <= pos && pos < k.stmt.End {
+		if int(k.stmt.Start) <= pos && pos < int(k.stmt.End) {
 			own = &k
 		}
 		if k.applies(pos) && !ev.opaqueWrap(k.value, name, sc) {
@@ -88,7 +90,7 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 	bs = ev.liveArms(bs, sc)
 	later := false
 	for _, b := range bs {
-		later = later || (b.Scope == sc && b.Span.Start > pos)
+		later = later || (b.Scope == sc && int(b.Span.Start) > pos)
 	}
 	if own == nil && len(hiding) == 0 && !later {
 		return bs
@@ -100,7 +102,7 @@ bindings:
 			if own != nil && own.stmt.Contains(b.Span) {
 				continue // bound by the statement the use is in
 			}
-			if b.Span.Start > pos && !sc.inLoop(pos, b.Span.Start) {
+			if int(b.Span.Start) > pos && !sc.inLoop(pos, int(b.Span.Start)) {
 				continue // bound after the use, with no loop back to it
 			}
 			for _, k := range hiding {
@@ -166,7 +168,7 @@ func (sc *Scope) killsOf() map[string][]kill {
 func (sc *Scope) inLoop(a, b int) bool {
 	sc.killsOf() // finds the loops
 	for _, l := range sc.loops {
-		if l.Start <= a && b < l.End {
+		if int(l.Start) <= a && b < int(l.End) {
 			return true
 		}
 	}
@@ -226,7 +228,7 @@ func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
 	if len(arm) == 0 {
 		return
 	}
-	from := arm[0].Pos().Start
+	from := int(arm[0].Pos().Start)
 	for _, s := range arm {
 		if mayLeave(s) {
 			return
@@ -264,7 +266,7 @@ func mayLeave(s syntax.Stmt) bool {
 // addListKills records the plain assignments of one statement list, each
 // hiding what was bound before it from the rest of the list.
 func addListKills(kills map[string][]kill, list []syntax.Stmt) {
-	end := list[len(list)-1].Pos().End
+	end := int(list[len(list)-1].Pos().End)
 	for _, s := range list {
 		addKill(kills, s, -1, end)
 	}

@@ -129,7 +129,7 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 	defer func() { ev.depth-- }()
 	switch e := e.(type) {
 	case *syntax.Name:
-		return ev.nameAt(e.ID, sc, e.Start)
+		return ev.nameAt(e.ID, sc, int(e.Start))
 	case *syntax.Attribute:
 		return ev.attr(ev.expr(e.X, sc), e.Attr)
 	case *syntax.Call:

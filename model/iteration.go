@@ -413,7 +413,7 @@ func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
 	}
 	switch e := e.(type) {
 	case *syntax.Name:
-		for _, bd := range w.ev.reaching(lookup(e.ID, sc), e.ID, sc, e.Start) {
+		for _, bd := range w.ev.reaching(lookup(e.ID, sc), e.ID, sc, int(e.Start)) {
 			if bd.Scope != w.fn.Scope || w.seen[bd] {
 				continue
 			}

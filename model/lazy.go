@@ -133,7 +133,7 @@ func (li *lazyImports) add(a lazyAlias) {
 
 // lazyModulesAt is an assignment of __lazy_modules__ and the names in it.
 type lazyModulesAt struct {
-	at    int
+	at    int32
 	names []string
 }
 
@@ -167,7 +167,7 @@ func lazyModulesValue(s *syntax.Assign) ([]string, bool) {
 
 // listedBefore reports whether an assignment of __lazy_modules__ before
 // offset at names module.
-func listedBefore(modules []lazyModulesAt, module string, at int) bool {
+func listedBefore(modules []lazyModulesAt, module string, at int32) bool {
 	for _, l := range modules {
 		if l.at >= at {
 			continue

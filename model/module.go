@@ -182,7 +182,7 @@ func (f *Function) NameSpan() syntax.Span {
 	if f.Def != nil {
 		return f.Def.NameSpan
 	}
-	return syntax.Span{Start: f.Lambda.Start, End: f.Lambda.Start + len("lambda")}
+	return syntax.Span{Start: f.Lambda.Start, End: f.Lambda.Start + int32(len("lambda"))}
 }
 
 // Params returns the function's parameters.

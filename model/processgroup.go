@@ -94,7 +94,7 @@ func (ev *evaluator) backendAt(c *syntax.Call, sc *Scope) string {
 // path to it: statements that end before pos, and inside the statement
 // around pos, those of the block that holds it. It reports whether one was
 // set up (the backend is "" for NCCL or one the model cannot read).
-func (ev *evaluator) backendBefore(list []syntax.Stmt, pos int, sc *Scope, depth int) (string, bool) {
+func (ev *evaluator) backendBefore(list []syntax.Stmt, pos int32, sc *Scope, depth int) (string, bool) {
 	backend, found := "", false
 	for _, s := range list {
 		if s.Pos().Start >= pos {

@@ -139,7 +139,7 @@ func (s *Set) ownLine(offset int) bool {
 
 func (s *Set) parseComment(c syntax.Comment) {
 	text := c.Text
-	line := s.LineOf(c.Start)
+	line := s.LineOf(int(c.Start))
 	if d, bad, ok := parseFileDirective(text); ok {
 		if bad != "" {
 			s.invalid = append(s.invalid, Invalid{Line: line, Span: c.Span, Message: bad})
@@ -147,7 +147,7 @@ func (s *Set) parseComment(c syntax.Comment) {
 		if d == nil {
 			return
 		}
-		if !s.ownLine(c.Start) {
+		if !s.ownLine(int(c.Start)) {
 			s.invalid = append(s.invalid, Invalid{Line: line, Span: c.Span,
 				Message: "`# cudaforklint: noqa` must be on a line of its own; use `# noqa` to suppress findings on one line"})
 			return
@@ -168,7 +168,7 @@ func (s *Set) parseComment(c syntax.Comment) {
 			continue
 		}
 		if bad != "" {
-			s.invalid = append(s.invalid, Invalid{Line: line, Span: syntax.Span{Start: c.Start + i, End: c.End}, Message: bad})
+			s.invalid = append(s.invalid, Invalid{Line: line, Span: syntax.Span{Start: c.Start + int32(i), End: c.End}, Message: bad})
 		}
 		if d == nil {
 			return
@@ -181,7 +181,7 @@ func (s *Set) parseComment(c syntax.Comment) {
 	}
 }
 
-func (d *Directive) shift(base int) {
+func (d *Directive) shift(base int32) {
 	d.Span.Start += base
 	d.Span.End += base
 	for i := range d.codeSpans {
@@ -230,7 +230,7 @@ func parseAfterNoqa(text string, start, end int, own bool) (*Directive, string, 
 		}
 		// With a lowercase code of ours among valid ones, the valid ones
 		// still count and the bad one is reported.
-		return &Directive{Span: syntax.Span{Start: start, End: last}, Codes: codes, codeSpans: spans}, bad, true
+		return &Directive{Span: syntax.Span{Start: int32(start), End: int32(last)}, Codes: codes, codeSpans: spans}, bad, true
 	}
 	if end < len(text) && !isSpace(text[end]) && text[end] != '#' {
 		// `# noqa123`, `# noqa-foo`: not a directive in our grammar.
@@ -239,7 +239,7 @@ func parseAfterNoqa(text string, start, end int, own bool) (*Directive, string, 
 		}
 		return nil, "", false
 	}
-	return &Directive{Span: syntax.Span{Start: start, End: end}}, "", true
+	return &Directive{Span: syntax.Span{Start: int32(start), End: int32(end)}}, "", true
 }
 
 // parseCodes reads codes separated by commas and/or whitespace from text[i:],
@@ -263,7 +263,7 @@ func parseCodes(text string, i int) (codes []string, spans []syntax.Span, last i
 			bad = fmt.Sprintf("invalid `# noqa` directive: `%s` is not a code; codes are uppercase (%s)", code, strings.ToUpper(code))
 		} else {
 			codes = append(codes, code)
-			spans = append(spans, syntax.Span{Start: k, End: k + n})
+			spans = append(spans, syntax.Span{Start: int32(k), End: int32(k + n)})
 		}
 		last = k + n
 		i = k + n
@@ -456,16 +456,16 @@ func (s *Set) removal(d *Directive, keep []int) Edit {
 		if d.Kind == File {
 			prefix = "# cudaforklint: noqa: "
 		}
-		return Edit{Start: d.Span.Start, End: d.Span.End, NewText: prefix + strings.Join(codes, ", ")}
+		return Edit{Start: int(d.Span.Start), End: int(d.Span.End), NewText: prefix + strings.Join(codes, ", ")}
 	}
-	start, end := d.Span.Start, d.Span.End
+	start, end := int(d.Span.Start), int(d.Span.End)
 	rest := strings.TrimLeft(string(s.src[end:d.Comment.End]), " \t\f\r")
 	if rest != "" {
 		// `# noqa: CFL001 reason` → `# reason`; `# noqa: CFL001 # other` → `# other`.
 		if strings.HasPrefix(rest, "#") {
-			return Edit{Start: start, End: d.Comment.End - len(rest)}
+			return Edit{Start: start, End: int(d.Comment.End) - len(rest)}
 		}
-		return Edit{Start: start, End: d.Comment.End - len(rest), NewText: "# "}
+		return Edit{Start: start, End: int(d.Comment.End) - len(rest), NewText: "# "}
 	}
 	// The directive ends the comment: also eat the whitespace before it.
 	for start > 0 && isSpace(s.src[start-1]) {

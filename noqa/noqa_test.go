@@ -17,7 +17,7 @@ func comments(src string) []syntax.Comment {
 	for _, line := range strings.SplitAfter(src, "\n") {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			text := strings.TrimRight(line[i:], "\r\n")
-			out = append(out, syntax.Comment{Span: syntax.Span{Start: off + i, End: off + i + len(text)}, Text: text})
+			out = append(out, syntax.Comment{Span: syntax.Span{Start: int32(off + i), End: int32(off + i + len(text))}, Text: text})
 		}
 		off += len(line)
 	}

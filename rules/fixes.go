@@ -64,7 +64,7 @@ func spawnBlocker(z *model.Hazard) string {
 			at = z.Start.Chain[0].Site
 		}
 		if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
-			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, at.Span.Start))
+			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, int(at.Span.Start)))
 		}
 	}
 	var targets []model.Target
@@ -98,7 +98,7 @@ func underGuard(m *model.Module, sp syntax.Span) bool {
 func spawnTargetBlocker(f *model.Function) string {
 	m := f.Module
 	if f.Lambda != nil {
-		return fmt.Sprintf("the child runs a function defined at the top level: a spawn child cannot receive the lambda at line %d", lineIn(m.Src, f.Lambda.Start))
+		return fmt.Sprintf("the child runs a function defined at the top level: a spawn child cannot receive the lambda at line %d", lineIn(m.Src, int(f.Lambda.Start)))
 	}
 	if strings.Contains(f.QualName, "<locals>") {
 		return fmt.Sprintf("`%s` is defined at the top level: a spawn child cannot import a function defined inside another", f.QualName)
@@ -115,7 +115,7 @@ func spawnTargetBlocker(f *model.Function) string {
 	switch m.File.Body[top].(type) {
 	case *syntax.FunctionDef, *syntax.ClassDef:
 	default:
-		return fmt.Sprintf("`%s` is defined at the top level, not inside the statement at line %d, which a spawn child does not run", f.QualName, lineIn(m.Src, m.File.Body[top].Pos().Start))
+		return fmt.Sprintf("`%s` is defined at the top level, not inside the statement at line %d, which a spawn child does not run", f.QualName, lineIn(m.Src, int(m.File.Body[top].Pos().Start)))
 	}
 	guarded := guardOnlyGlobals(m)
 	if len(guarded) == 0 {
@@ -140,7 +140,7 @@ func spawnTargetBlocker(f *model.Function) string {
 			}
 			if line, ok := guarded[rd.Name]; ok {
 				who := rd.Func
-				return fmt.Sprintf("`%s` is bound at the top level: only the main guard binds it (line %d), and `%s` reads it (line %d)", rd.Name, line, who, lineIn(m.Src, rd.Span.Start))
+				return fmt.Sprintf("`%s` is bound at the top level: only the main guard binds it (line %d), and `%s` reads it (line %d)", rd.Name, line, who, lineIn(m.Src, int(rd.Span.Start)))
 			}
 			if j, ok := defs[rd.Name]; ok && rd.Called && !runs[j] {
 				runs[j] = true
@@ -174,7 +174,7 @@ func guardOnlyGlobals(m *model.Module) map[string]int {
 		for _, s := range g.Body {
 			for n := range model.TopLevelBinds(s) {
 				if !outside[n] {
-					out[n] = lineIn(m.Src, s.Pos().Start)
+					out[n] = lineIn(m.Src, int(s.Pos().Start))
 				}
 			}
 		}
@@ -187,7 +187,7 @@ func guardOnlyGlobals(m *model.Module) map[string]int {
 			if g, ok := n.(*syntax.Global); ok && !g.Nonlocal {
 				for _, name := range g.Names {
 					if !outside[name] {
-						out[name] = lineIn(m.Src, g.Start)
+						out[name] = lineIn(m.Src, int(g.Start))
 					}
 				}
 			}
@@ -225,14 +225,14 @@ func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
 // the inserted line can use it without importing it again.
 func afterImportOS(m *model.Module, at int) int {
 	for _, s := range m.File.Body {
-		if s.Pos().Start < at {
+		if int(s.Pos().Start) < at {
 			continue
 		}
 		switch s := s.(type) {
 		case *syntax.Import:
 			for _, a := range s.Names {
 				if a.Name == "os" && a.AsName == "" {
-					if end := lineEnd(m.Src, s.End); onlyComment(m.Src[s.End:end]) {
+					if end := lineEnd(m.Src, int(s.End)); onlyComment(m.Src[s.End:end]) {
 						return end
 					}
 					return at
@@ -252,7 +252,7 @@ func afterImportOS(m *model.Module, at int) int {
 // (another `import os` is harmless).
 func importsOSBefore(m *model.Module, at int) bool {
 	for _, b := range m.Scope.Bindings["os"] {
-		if b.Kind == model.BindImport && b.Import == "os" && b.Scope == m.Scope && b.Span.End <= at {
+		if b.Kind == model.BindImport && b.Import == "os" && b.Scope == m.Scope && int(b.Span.End) <= at {
 			return true
 		}
 	}
@@ -266,7 +266,7 @@ func importsOSBefore(m *model.Module, at int) bool {
 func insertionPoint(m *model.Module) int {
 	at := len(m.Src)
 	if len(m.File.Body) > 0 {
-		at = lineStart(m.Src, m.File.Body[0].Pos().Start)
+		at = lineStart(m.Src, int(m.File.Body[0].Pos().Start))
 	} else if bytes.HasPrefix(m.Src, bom) {
 		at = len(bom)
 	}
@@ -274,12 +274,12 @@ func insertionPoint(m *model.Module) int {
 		switch s := s.(type) {
 		case *syntax.ExprStmt:
 			if _, ok := s.X.(*syntax.String); ok && i == 0 {
-				at = lineEnd(m.Src, s.End)
+				at = lineEnd(m.Src, int(s.End))
 				continue
 			}
 		case *syntax.ImportFrom:
 			if s.Module == "__future__" {
-				at = lineEnd(m.Src, s.End)
+				at = lineEnd(m.Src, int(s.End))
 				continue
 			}
 		}
@@ -344,8 +344,8 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 	for last+1 < len(body) && plainStatement(body[last+1]) {
 		last++
 	}
-	start := lineStart(m.Src, body[first].Pos().Start)
-	end := lineEnd(m.Src, body[last].Pos().End)
+	start := lineStart(m.Src, int(body[first].Pos().Start))
+	end := lineEnd(m.Src, int(body[last].Pos().End))
 	// The run must own its lines: nothing else may share them.
 	if strings.TrimSpace(string(m.Src[start:body[first].Pos().Start])) != "" || !onlyComment(m.Src[body[last].Pos().End:end]) {
 		return fixsafety.Fix{}, false
@@ -358,7 +358,7 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 	guard := -1 // index in body of the guard the run moves into
 	if len(m.Guards) > 0 {
 		g := m.Guards[0]
-		if !g.Plain() || len(g.Body) == 0 || g.If.Start < end {
+		if !g.Plain() || len(g.Body) == 0 || int(g.If.Start) < end {
 			return fixsafety.Fix{}, false
 		}
 		for i, s := range body {
@@ -380,7 +380,7 @@ func (r reporter) guardFix(site model.Site, message string) (fixsafety.Fix, bool
 	del := analysis.TextEdit{Pos: tf.Pos(start), End: tf.Pos(end)}
 	if guard >= 0 {
 		g := m.Guards[0]
-		at := lineStart(m.Src, g.Body[0].Pos().Start)
+		at := lineStart(m.Src, int(g.Body[0].Pos().Start))
 		indent := string(m.Src[at:g.Body[0].Pos().Start])
 		if strings.Trim(indent, " \t") != "" {
 			return fixsafety.Fix{}, false
@@ -448,11 +448,11 @@ func (mv *guardMove) blocker() string {
 	m := mv.m
 	body := m.File.Body
 	if at, ok := m.DynamicGlobalAccess(); ok {
-		return fmt.Sprintf("the module reaches its globals without naming them (`%s` at line %d), so what reads them cannot be known", m.Src[at.Start:at.End], mv.line(at.Start))
+		return fmt.Sprintf("the module reaches its globals without naming them (`%s` at line %d), so what reads them cannot be known", m.Src[at.Start:at.End], mv.line(int(at.Start)))
 	}
 	if imps := m.ImportedBy(); len(imps) > 0 {
 		by := imps[0]
-		return fmt.Sprintf("%s imports this module (line %d), and the guarded code does not run there", filepath.Base(by.By.Path), lineIn(by.By.Src, by.Span.Start))
+		return fmt.Sprintf("%s imports this module (line %d), and the guarded code does not run there", filepath.Base(by.By.Path), lineIn(by.By.Src, int(by.Span.Start)))
 	}
 	bound := map[string]bool{}
 	for i := mv.first; i <= mv.last; i++ {
@@ -471,7 +471,7 @@ func (mv *guardMove) blocker() string {
 			continue
 		}
 		s := body[rd.Stmt]
-		line := mv.line(rd.Span.Start)
+		line := mv.line(int(rd.Span.Start))
 		switch s := s.(type) {
 		case *syntax.FunctionDef:
 			if !rd.Deferred {
@@ -522,7 +522,7 @@ func (mv *guardMove) reorderBlocker(reads []model.GlobalRead) string {
 	}
 	for i := mv.last + 1; i < end; i++ {
 		s := body[i]
-		line := mv.line(s.Pos().Start)
+		line := mv.line(int(s.Pos().Start))
 		for n := range model.TopLevelBinds(s) {
 			if runReads[n] {
 				return fmt.Sprintf("`%s` is bound again at line %d, which the moved code would then run after", n, line)
@@ -589,7 +589,7 @@ func (mv *guardMove) guardOnly(reads []model.GlobalRead) map[int]string {
 		case count[d.Name] > 1:
 			why[i] = "which is bound more than once, so what calls it cannot be told"
 		case len(d.Decorators) > 0:
-			why[i] = fmt.Sprintf("which is decorated (line %d) and may run without the guard", mv.line(d.Span.Start))
+			why[i] = fmt.Sprintf("which is decorated (line %d) and may run without the guard", mv.line(int(d.Span.Start)))
 		default:
 			why[i] = ""
 		}
@@ -614,7 +614,7 @@ func (mv *guardMove) guardOnly(reads []model.GlobalRead) map[int]string {
 // outside the guard, or "" when it does not (given what why says so far
 // about the other defs).
 func (mv *guardMove) callBlocker(rd model.GlobalRead, def int, defs map[string]int, why map[int]string) string {
-	line := mv.line(rd.Span.Start)
+	line := mv.line(int(rd.Span.Start))
 	switch {
 	case !rd.Called:
 		return fmt.Sprintf("which may run in a child process without the guard (it is passed as a value at line %d)", line)

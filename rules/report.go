@@ -64,19 +64,19 @@ func hazards(pass *analysis.Pass) []*model.Hazard {
 
 func (r reporter) span(s model.Site) (token.Pos, token.Pos) {
 	tf := r.prog.File(s.Mod)
-	return tf.Pos(s.Span.Start), tf.Pos(s.Span.End)
+	return tf.Pos(int(s.Span.Start)), tf.Pos(int(s.Span.End))
 }
 
 func (r reporter) line(s model.Site) int {
 	tf := r.prog.File(s.Mod)
-	return tf.Line(tf.Pos(s.Span.Start))
+	return tf.Line(tf.Pos(int(s.Span.Start)))
 }
 
 // where names a site for a message read at from: "line 12" in the same
 // file, "helper.py:12" in another; "cell 3, line 2" and "nb.ipynb:cell 3:2"
 // in a notebook.
 func (r reporter) where(s, from model.Site) string {
-	if cell, line, ok := s.Mod.CellLine(s.Span.Start); ok {
+	if cell, line, ok := s.Mod.CellLine(int(s.Span.Start)); ok {
 		if s.Mod == from.Mod {
 			return fmt.Sprintf("cell %d, line %d", cell, line)
 		}

@@ -240,7 +240,7 @@ func noqaEdit(d *document, set *noqa.Set, code string, line int) (finding.Edit, 
 				return finding.Edit{}, false
 			}
 		}
-		at, text = dir.Span.End, ", "+code
+		at, text = int(dir.Span.End), ", "+code
 		break
 	}
 	if at < 0 {

@@ -45,13 +45,14 @@
 // Dump (dump_test.go) prints it.
 package syntax
 
-// Span is a half-open byte range [Start, End) in the source.
+// Span is a half-open byte range [Start, End) in the source. Offsets are
+// int32 to keep trees small: Parse refuses source longer than that.
 type Span struct {
-	Start, End int
+	Start, End int32
 }
 
 // Len returns the number of bytes in s.
-func (s Span) Len() int { return s.End - s.Start }
+func (s Span) Len() int { return int(s.End) - int(s.Start) }
 
 // Contains reports whether o lies inside s.
 func (s Span) Contains(o Span) bool { return s.Start <= o.Start && o.End <= s.End }

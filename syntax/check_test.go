@@ -24,7 +24,7 @@ func checkFile(src []byte, f *File) error {
 			errs = append(errs, fmt.Sprintf(format, args...))
 		}
 	}
-	whole := Span{0, len(src)}
+	whole := Span{0, int32(len(src))}
 	// The path to the node being checked, rendered only for messages (deep
 	// trees would make eager rendering quadratic).
 	var stack []string
@@ -55,7 +55,7 @@ func checkFile(src []byte, f *File) error {
 			t := v.Type()
 			if sp, ok := v.Addr().Interface().(interface{ Pos() Span }); ok && t != reflect.TypeOf(Span{}) {
 				s := sp.Pos()
-				if s.Start < 0 || s.Start > s.End || s.End > len(src) {
+				if s.Start < 0 || s.Start > s.End || int(s.End) > len(src) {
 					add("%s (%s): bad span %v (source has %d bytes)", at(""), t.Name(), s, len(src))
 				}
 				if !parent.Contains(s) {
@@ -106,9 +106,9 @@ func checkFile(src []byte, f *File) error {
 		walk(reflect.ValueOf(s), whole, fmt.Sprintf("Body[%d]", i))
 		stack = stack[:0]
 	}
-	last := -1
+	last := int32(-1)
 	for i, c := range f.Comments {
-		if c.Start < 0 || c.Start > c.End || c.End > len(src) || c.Start < last {
+		if c.Start < 0 || c.Start > c.End || int(c.End) > len(src) || c.Start < last {
 			add("Comments[%d]: bad or unordered span %v", i, c.Span)
 			continue
 		}
@@ -119,7 +119,7 @@ func checkFile(src []byte, f *File) error {
 	}
 	last = -1
 	for i, e := range f.Errors {
-		if e.Start < 0 || e.Start > e.End || e.End > len(src) || e.Start < last {
+		if e.Start < 0 || e.Start > e.End || int(e.End) > len(src) || e.Start < last {
 			add("Errors[%d]: bad or unordered span %v", i, e)
 		}
 		last = e.End

@@ -108,8 +108,8 @@ func (e *encoder) bool(b bool) {
 }
 
 func (e *encoder) span(s Span) {
-	e.uint(s.Start)
-	e.uint(s.End - s.Start)
+	e.uint(int(s.Start))
+	e.uint(int(s.End) - int(s.Start))
 }
 
 // len writes a slice's length, or that it is nil.
@@ -430,8 +430,12 @@ var errCorrupt = errors.New("syntax: corrupt tree encoding")
 // src, encodes; its identifiers and literals are substrings of src, which
 // must not change afterwards (as for Parse). Data that is not such an
 // encoding (damaged, truncated, of another codec version) gives an error,
-// never a panic or a tree pointing outside src.
+// never a panic or a tree pointing outside src. A src Parse would refuse as
+// too large (its offsets would not fit a Span) gives Parse's error.
 func Decode(data, src []byte) (f *File, err error) {
+	if err := checkSize(len(src)); err != nil {
+		return nil, err
+	}
 	if len(data) < len(codecVersion) || string(data[:len(codecVersion)]) != codecVersion {
 		return nil, errCorrupt
 	}
@@ -526,7 +530,7 @@ func (d *decoder) span() Span {
 	if start+n > len(d.src) {
 		panic(errCorrupt)
 	}
-	return Span{Start: start, End: start + n}
+	return Span{Start: int32(start), End: int32(start + n)}
 }
 
 // len reads a slice's length: each element takes at least one byte, so a

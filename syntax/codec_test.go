@@ -239,7 +239,7 @@ func spanOutside(v reflect.Value, n int, path string) string {
 		}
 	case reflect.Struct:
 		if s, ok := v.Interface().(Span); ok {
-			if s.Start < 0 || s.Start > s.End || s.End > n {
+			if s.Start < 0 || s.Start > s.End || int(s.End) > n {
 				return path
 			}
 			return ""

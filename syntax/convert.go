@@ -81,7 +81,7 @@ func (c *conv) popArgs(m int) []Arg {
 
 func (c *conv) k(i int32) kind     { return kindOf[c.r[i].sym] }
 func (c *conv) fld(i int32) field  { return fieldOf[c.r[i].field] }
-func (c *conv) span(i int32) Span  { return Span{int(c.r[i].start), int(c.r[i].end)} }
+func (c *conv) span(i int32) Span  { return Span{int32(c.r[i].start), int32(c.r[i].end)} }
 func (c *conv) src(i int32) string { return c.text[c.r[i].start:c.r[i].end] }
 func (c *conv) end(i int32) int32  { return c.r[i].next }
 
@@ -92,11 +92,11 @@ func skip(k kind) bool { return k == kComment || k == kNone || k == kOp }
 
 // missing returns a placeholder for an expression the tree lacks (only in
 // malformed source), so that fields documented as non-nil never are nil.
-func missing(at int) Expr { return &Opaque{Span: Span{at, at}, Kind: "MISSING"} }
+func missing(at int32) Expr { return &Opaque{Span: Span{at, at}, Kind: "MISSING"} }
 
 func (c *conv) orMissing(e Expr, i int32) Expr {
 	if e == nil {
-		return missing(int(c.r[i].end))
+		return missing(int32(c.r[i].end))
 	}
 	return e
 }
@@ -115,7 +115,7 @@ func (c *conv) commentsAndErrors() ([]Comment, []Span) {
 			for e > s && c.text[e-1] == '\r' {
 				e--
 			}
-			comments = append(comments, Comment{Span: Span{s, e}, Text: c.text[s:e]})
+			comments = append(comments, Comment{Span: Span{int32(s), int32(e)}, Text: c.text[s:e]})
 			continue
 		}
 		if (k == kError || r.flags&recMissing != 0) && i >= skipUntil {
@@ -245,7 +245,7 @@ func (c *conv) salvage(i int32) {
 					run = &OtherStmt{Span: c.span(j), Kind: kindName}
 				}
 				run.Exprs = append(run.Exprs, e)
-				if end := int(c.r[j].end); end > run.End {
+				if end := int32(c.r[j].end); end > run.End {
 					run.End = end
 				}
 			default: // ERROR, clauses, argument lists, parameters, ...
@@ -402,9 +402,9 @@ func (c *conv) importFrom(i int32) *ImportFrom {
 
 // lazyStart returns where an import statement found at start really starts,
 // and whether a `lazy` keyword makes it lazy.
-func (c *conv) lazyStart(start int) (int, bool) {
-	if kw, ok := c.lazyStmt[start]; ok {
-		return kw, true
+func (c *conv) lazyStart(start int32) (int32, bool) {
+	if kw, ok := c.lazyStmt[int(start)]; ok {
+		return int32(kw), true
 	}
 	return start, false
 }
@@ -598,7 +598,7 @@ func (c *conv) ifStmt(i int32) *If {
 			c.orphan(j)
 		case k == kElif:
 			e := c.a.ifs.new()
-			e.Span = Span{int(c.r[j].start), s.End}
+			e.Span = Span{int32(c.r[j].start), s.End}
 			for m := j + 1; m < c.end(j); m = c.end(m) {
 				switch km := c.k(m); {
 				case skip(km):

@@ -502,7 +502,7 @@ func (c *conv) comprehension(i int32, kind ComprehensionKind) *Comprehension {
 			cond := c.firstExpr(j)
 			if n := len(cp.Generators); n > 0 {
 				cp.Generators[n-1].Ifs = append(cp.Generators[n-1].Ifs, cond)
-				cp.Generators[n-1].End = int(c.r[j].end)
+				cp.Generators[n-1].End = int32(c.r[j].end)
 			} else {
 				c.pending = append(c.pending, &OtherStmt{Span: c.span(j), Kind: "if_clause", Exprs: []Expr{cond}})
 			}

@@ -2,6 +2,8 @@ package syntax
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -43,6 +45,42 @@ func TestRejectedSource(t *testing.T) {
 				t.Errorf("message is not one line: %q", err.Error())
 			}
 		})
+	}
+}
+
+// TestSourceSizeLimit: Span offsets are int32, so Parse (and Decode)
+// refuse a source longer than math.MaxInt32 bytes. The guard is tried on
+// lengths: no such source is allocated.
+func TestSourceSizeLimit(t *testing.T) {
+	cases := []struct {
+		n  int64
+		ok bool
+	}{
+		{0, true},
+		{10 << 20, true},
+		{math.MaxInt32, true},
+		{math.MaxInt32 + 1, false},
+		{1 << 40, false},
+	}
+	for _, tc := range cases {
+		if tc.n > math.MaxInt {
+			continue // not a length on this platform
+		}
+		err := checkSize(int(tc.n))
+		if tc.ok {
+			if err != nil {
+				t.Errorf("%d bytes: %v, want no error", tc.n, err)
+			}
+			continue
+		}
+		var se *SourceError
+		if !errors.As(err, &se) || !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%d bytes: error %#v, want a *SourceError of kind ErrTooLarge", tc.n, err)
+			continue
+		}
+		if want := fmt.Sprintf("source too large (%d bytes; at most 2147483647 are supported)", tc.n); err.Error() != want {
+			t.Errorf("%d bytes: %q, want %q", tc.n, err.Error(), want)
+		}
 	}
 }
 

@@ -34,7 +34,8 @@ func (e *SourceError) Error() string { return e.Msg }
 // Unwrap returns the sentinel, so errors.Is(err, ErrNUL) works.
 func (e *SourceError) Unwrap() error { return e.Kind }
 
-// maxSource is the largest source Parse accepts; record indices are int32.
+// maxSource is the largest source Parse accepts; record indices and Span
+// offsets are int32.
 const maxSource = 1<<31 - 1
 
 // Idle parsers and record buffers are kept on free lists rather than in a
@@ -170,10 +171,18 @@ func CheckSource(src []byte) error {
 	return nil
 }
 
+// checkSize rejects a source of n bytes, too long for Span's int32 offsets.
+func checkSize(n int) error {
+	if n > maxSource {
+		return &SourceError{Kind: ErrTooLarge, Msg: fmt.Sprintf("source too large (%d bytes; at most %d are supported)", n, maxSource)}
+	}
+	return nil
+}
+
 // checkSource rejects source Parse cannot analyse.
 func checkSource(src []byte) error {
-	if len(src) > maxSource {
-		return &SourceError{Kind: ErrTooLarge, Msg: fmt.Sprintf("source too large (%d bytes; at most %d are supported)", len(src), maxSource)}
+	if err := checkSize(len(src)); err != nil {
+		return err
 	}
 	if err := checkCoding(src); err != nil {
 		return err

@@ -79,7 +79,7 @@ func TestFunctionDefs(t *testing.T) {
 	src := "@dec\nasync def f[T](a, *, b=1): pass\n"
 	f := mustParse(t, src)
 	fn := f.Body[0].(*FunctionDef)
-	if fn.Span != (Span{0, len(src) - 1}) || fn.NameSpan != (Span{15, 16}) || !fn.Async || fn.Name != "f" {
+	if fn.Span != (Span{0, int32(len(src) - 1)}) || fn.NameSpan != (Span{15, 16}) || !fn.Async || fn.Name != "f" {
 		t.Errorf("got span %v name %q at %v async %v", fn.Span, fn.Name, fn.NameSpan, fn.Async)
 	}
 	want := []Param{
@@ -126,7 +126,7 @@ func TestIf(t *testing.T) {
 	f := mustParse(t, src)
 	s := f.Body[0].(*If)
 	elif := s.Else[0].(*If)
-	if s.Span != (Span{0, len(src) - 1}) || elif.Span != (Span{14, len(src) - 1}) {
+	if s.Span != (Span{0, int32(len(src) - 1)}) || elif.Span != (Span{14, int32(len(src) - 1)}) {
 		t.Errorf("if span %v elif span %v", s.Span, elif.Span)
 	}
 }
@@ -291,7 +291,7 @@ func TestSpans(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("%q not in source", sub)
 		}
-		return Span{i, i + len(sub)}
+		return Span{int32(i), int32(i + len(sub))}
 	}
 	a := f.Body[1].(*Assign)
 	call := a.Value.(*Call)

@@ -129,16 +129,16 @@ func errorLines(src []byte, errs []Span) []Span {
 		start := bytes.LastIndexByte(src[:e.Start], '\n') + 1
 		end := len(src)
 		if i := bytes.IndexByte(src[e.End:], '\n'); i >= 0 {
-			end = e.End + i
+			end = int(e.End) + i
 		}
-		out = append(out, Span{start, end})
+		out = append(out, Span{int32(start), int32(end)})
 	}
 	return out
 }
 
 func onLines(lines []Span, p int) bool {
 	for _, l := range lines {
-		if l.Start <= p && p < l.End {
+		if int(l.Start) <= p && p < int(l.End) {
 			return true
 		}
 	}
@@ -156,7 +156,7 @@ func restoreStars(f *File, src []byte, stars []int) {
 	// pre-order, so the first element that qualifies is the outermost one
 	// (`*((None,) * 30)` is the star of the product, not of None).
 	starBefore := func(e Expr) (int, bool) {
-		start := e.Pos().Start
+		start := int(e.Pos().Start)
 		i := sort.SearchInts(stars, start) - 1
 		if i < 0 || used[stars[i]] {
 			return 0, false
@@ -187,7 +187,7 @@ func restoreStars(f *File, src []byte, stars []int) {
 			return e
 		}
 		widen(p)
-		return &Starred{Span: Span{p, closingParens(src, p, e.Pos(), limit)}, X: e}
+		return &Starred{Span: Span{int32(p), int32(closingParens(src, p, e.Pos(), limit))}, X: e}
 	}
 	for _, s := range f.Body {
 		Inspect(s, func(n Node) bool {
@@ -199,11 +199,11 @@ func restoreStars(f *File, src []byte, stars []int) {
 			switch n := n.(type) {
 			case *Sequence:
 				for i, e := range n.Elts {
-					n.Elts[i] = wrap(e, n.End)
+					n.Elts[i] = wrap(e, int(n.End))
 				}
 			case *Subscript:
 				for i, e := range n.Index {
-					n.Index[i] = wrap(e, n.End)
+					n.Index[i] = wrap(e, int(n.End))
 				}
 			case *Call:
 				for i := range n.Args {
@@ -214,7 +214,7 @@ func restoreStars(f *File, src []byte, stars []int) {
 					if p, ok := starBefore(a.Value); ok {
 						widen(p)
 						a.Star = 1
-						a.Span = Span{p, closingParens(src, p, a.Value.Pos(), n.End)}
+						a.Span = Span{int32(p), int32(closingParens(src, p, a.Value.Pos(), int(n.End)))}
 					}
 				}
 			}
@@ -225,8 +225,8 @@ func restoreStars(f *File, src []byte, stars []int) {
 
 // widenTo moves s's start back to p if it starts after it.
 func (s *Span) widenTo(p int) {
-	if p < s.Start {
-		s.Start = p
+	if p < int(s.Start) {
+		s.Start = int32(p)
 	}
 }
 
@@ -238,8 +238,8 @@ func (s *Span) widenTo(p int) {
 // not reach past it; in code that parses, the container ends after them.
 func closingParens(src []byte, p int, e Span, limit int) int {
 	open := bytes.Count(src[p+1:e.Start], []byte("("))
-	end := e.End
-	for i := e.End; open > 0 && i < min(limit, len(src)); i++ {
+	end := int(e.End)
+	for i := int(e.End); open > 0 && i < min(limit, len(src)); i++ {
 		switch src[i] {
 		case ')':
 			open--

@@ -104,7 +104,7 @@ func TestSplatStars(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := []byte(tt.src)
-		got := splatStars(src, []Span{{0, len(src)}})
+		got := splatStars(src, []Span{{0, int32(len(src))}})
 		if len(got) != len(tt.want) || len(got) > 0 && got[0] != tt.want[0] {
 			t.Errorf("%q: stars %v, want %v", tt.src, got, tt.want)
 		}

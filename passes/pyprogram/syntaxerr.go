@@ -22,11 +22,11 @@ import (
 // newerSyntax names the Python 3.13+ construct that explains the
 // unparsable region sp of src, or returns "".
 func newerSyntax(src []byte, sp syntax.Span) string {
-	text := src[sp.Start:min(sp.End, len(src))]
+	text := src[sp.Start:min(int(sp.End), len(src))]
 	lineStart := bytes.LastIndexByte(src[:sp.Start], '\n') + 1
 	line := bytes.TrimLeft(src[lineStart:sp.Start], " \t")
 	switch {
-	case isStringPrefixWithT(text) && sp.End < len(src) && (src[sp.End] == '"' || src[sp.End] == '\''):
+	case isStringPrefixWithT(text) && int(sp.End) < len(src) && (src[sp.End] == '"' || src[sp.End] == '\''):
 		// t"...": tree-sitter reads the prefix as a name it cannot place.
 		return "a template string (Python 3.14)"
 	case bytes.Contains(text, []byte("=")) && startsDefinition(line) && inBrackets(src[lineStart:sp.Start]):
@@ -87,8 +87,8 @@ func parseProblems(path string, src []byte, errs []syntax.Span, tf *token.File) 
 	}
 	reported := map[int]bool{}
 	for _, sp := range errs {
-		pos := tf.Position(tf.Pos(sp.Start))
-		col := column(sp.Start, pos)
+		pos := tf.Position(tf.Pos(int(sp.Start)))
+		col := column(int(sp.Start), pos)
 		reported[pos.Line] = true
 		if what := newerSyntax(src, sp); what != "" {
 			notices = append(notices, finding.Notice{Path: path, Line: pos.Line,
