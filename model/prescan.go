@@ -19,18 +19,60 @@ import (
 // startIdents are the identifiers every process start is written with:
 // those of the procapi rows that start processes, module-level (Pool,
 // fork, DataLoader) or methods that start an object made elsewhere (start,
-// submit), but for names too common to tell anything (map).
+// submit), but for names too common to tell anything (map), which count
+// only in the calls keyedStart recognizes.
 var startIdents = func() map[string]bool {
 	m := map[string]bool{}
 	for _, api := range procapi.Rows() {
-		if api.Kind.Starts() && !api.Common {
-			for _, id := range api.Idents() {
+		if !api.Kind.Starts() {
+			continue
+		}
+		for _, id := range api.Idents() {
+			switch {
+			case !api.Common:
 				m[id] = true
+			case api.Workers.Keyword != "":
+				m[keyedIdent(id, api.Workers.Keyword)] = true
 			}
 		}
 	}
 	return m
 }()
+
+// startKeywords maps a common start identifier to the keywords that tell
+// its row's calls apart: datasets' ds.map(f, num_proc=4) starts a pool,
+// a plain map(f, xs) does not.
+var startKeywords = func() map[string][]string {
+	m := map[string][]string{}
+	for _, api := range procapi.Rows() {
+		if api.Kind.Starts() && api.Common && api.Workers.Keyword != "" {
+			for _, id := range api.Idents() {
+				if !slicesContain(m[id], api.Workers.Keyword) {
+					m[id] = append(m[id], api.Workers.Keyword)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// keyedIdent is the start identifier of a common name called with a
+// keyword that tells its row's calls apart ("map(num_proc=)"): no Python
+// identifier looks like it.
+func keyedIdent(id, keyword string) string { return id + "(" + keyword + "=)" }
+
+// keyedStart returns the start identifier of a call of id that passes one
+// of its row's keywords, or a ** spread that may hold one; "" otherwise.
+func keyedStart(id string, c *syntax.Call) string {
+	for _, kw := range startKeywords[id] {
+		for _, a := range c.Args {
+			if a.Keyword == kw || a.Star == 2 {
+				return keyedIdent(id, kw)
+			}
+		}
+	}
+	return ""
+}
 
 // prescan is the program's mayStart state. It is built incrementally:
 // Analyze asks for it once per class of target configs, and the simulation
@@ -248,6 +290,9 @@ func calleeIdents(f *Function) (calls, reads []string, local bool) {
 		case *syntax.Call:
 			if id := lastIdent(n.Func); id != "" {
 				idents[id] = true
+				if k := keyedStart(id, n); k != "" {
+					idents[k] = true
+				}
 				if runnerIdents[id] {
 					// fire.Fire(main): the runner calls main.
 					for _, id := range componentIdents(f.Module, n) {
