@@ -24,16 +24,15 @@ import (
 var startIdents = func() map[string]bool {
 	m := map[string]bool{}
 	for _, api := range procapi.Rows() {
-		if !api.Kind.Starts() {
-			continue
-		}
-		for _, id := range api.Idents() {
-			switch {
-			case !api.Common:
+		if api.Kind.Starts() && !api.Common {
+			for _, id := range api.Idents() {
 				m[id] = true
-			case api.Workers.Keyword != "":
-				m[keyedIdent(id, api.Workers.Keyword)] = true
 			}
+		}
+	}
+	for id, kws := range startKeywords {
+		for _, kw := range kws {
+			m[keyedIdent(id, kw)] = true
 		}
 	}
 	return m
