@@ -1,11 +1,8 @@
 package pyprogram
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"sync"
 	"testing"
 )
 
@@ -13,8 +10,7 @@ import (
 // reach as soon as what it read keeps the file (a keep cannot be undone by
 // more bits), and reads on while the file is still undecided.
 func TestPrefilterStopsOnceKept(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeTree(t, map[string]string{
 		// main reaches a start through pool (one import away) and,
 		// separately, a long chain of plain modules.
 		"main.py": "import pool\nimport chain1\n\npool.run()\n",
@@ -28,12 +24,7 @@ func TestPrefilterStopsOnceKept(t *testing.T) {
 		// alone reaches nothing that starts: skipped, everything read.
 		"alone.py":     "import chain_end\n",
 		"chain_end.py": "x = 1\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	dirs := newDirCache()
 	for _, tc := range []struct {
 		checked  string
@@ -44,20 +35,12 @@ func TestPrefilterStopsOnceKept(t *testing.T) {
 		{"plain.py", true, []string{"chain1.py", "chain2.py", "chain3.py", "plain.py"}},
 		{"alone.py", false, []string{"alone.py", "chain_end.py"}},
 	} {
-		var mu sync.Mutex
-		var read []string
-		readFile := func(p string) ([]byte, error) {
-			mu.Lock()
-			read = append(read, filepath.Base(p))
-			mu.Unlock()
-			return os.ReadFile(p)
-		}
-		d := runPrefilter([]string{filepath.Join(dir, tc.checked)}, readFile, dirs.IsFile, []string{dir}, nil, 2)
+		var r readLog
+		d := runPrefilter([]string{filepath.Join(dir, tc.checked)}, r.read, dirs.IsFile, []string{dir}, nil, 2)
 		if got := d.simulate[filepath.Join(dir, tc.checked)]; got != tc.simulate {
 			t.Errorf("%s: simulated %v, want %v", tc.checked, got, tc.simulate)
 		}
-		sort.Strings(read)
-		if !slices.Equal(read, tc.read) {
+		if read := r.names(); !slices.Equal(read, tc.read) {
 			t.Errorf("%s: read %q, want %q", tc.checked, read, tc.read)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -103,16 +104,9 @@ func TestPrograms(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := writeTree(t, tc.files)
 			size := 0
-			for name, src := range tc.files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			for _, src := range tc.files {
 				size += len(src)
 			}
 			var checked []string
@@ -172,20 +166,14 @@ func isolatedPolicy(t *testing.T, dir string) *config.Policy {
 // TestProgramsStopOnceJoined: Programs reads on until every checked file
 // is joined, and no further; files it cannot join are read whole.
 func TestProgramsStopOnceJoined(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeTree(t, map[string]string{
 		// a and b both import common: joined by their own imports, before
 		// common or its chain is read.
 		"a.py": "import common\n", "b.py": "import common\n",
 		"common.py": "import chain1\n", "chain1.py": "import chain2\n", "chain2.py": "x = 1\n",
 		// c shares nothing: proving it apart reads its whole reach.
 		"c.py": "import lone1\n", "lone1.py": "import lone2\n", "lone2.py": "y = 2\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tc := range []struct {
 		checked []string
 		read    []string
@@ -193,22 +181,54 @@ func TestProgramsStopOnceJoined(t *testing.T) {
 		{[]string{"a.py", "b.py"}, []string{"a.py", "b.py"}},
 		{[]string{"a.py", "c.py"}, []string{"a.py", "c.py", "chain1.py", "chain2.py", "common.py", "lone1.py", "lone2.py"}},
 	} {
-		var mu sync.Mutex
-		var read []string
-		readFile := func(p string) ([]byte, error) {
-			mu.Lock()
-			read = append(read, filepath.Base(p))
-			mu.Unlock()
-			return os.ReadFile(p)
-		}
 		var checked []string
 		for _, c := range tc.checked {
 			checked = append(checked, filepath.Join(dir, c))
 		}
-		Programs(checked, readFile, isolatedPolicy(t, dir))
-		sort.Strings(read)
-		if !reflect.DeepEqual(read, tc.read) {
+		var r readLog
+		Programs(checked, r.read, isolatedPolicy(t, dir))
+		if read := r.names(); !reflect.DeepEqual(read, tc.read) {
 			t.Errorf("%v: read %q, want %q", tc.checked, read, tc.read)
 		}
 	}
+}
+
+// writeTree writes files (slash-separated path → source) under a new
+// temporary directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// readLog is a ReadFile that records the base names of the files read,
+// from any goroutine.
+type readLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (r *readLog) read(path string) ([]byte, error) {
+	r.mu.Lock()
+	r.seen = append(r.seen, filepath.Base(path))
+	r.mu.Unlock()
+	return os.ReadFile(path)
+}
+
+// names returns the names read, sorted.
+func (r *readLog) names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := slices.Clone(r.seen)
+	sort.Strings(out)
+	return out
 }
