@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -202,6 +204,46 @@ func (c *testClient) replaceAll(uri, text string) int {
 // `after` publishes, that satisfies ok, and returns it.
 func (c *testClient) waitPublish(uri string, after int, ok func(protocol.PublishDiagnosticsParams) bool) protocol.PublishDiagnosticsParams {
 	c.t.Helper()
+	var got protocol.PublishDiagnosticsParams
+	c.waitUntil(func() bool {
+		for _, p := range c.publishes[min(after, len(c.publishes)):] {
+			if p.URI == uri && ok(p) {
+				got = p
+				return true
+			}
+		}
+		return false
+	}, func() string {
+		return fmt.Sprintf("no matching publishDiagnostics for %s; got %s", uri, mustJSON(c.publishes))
+	})
+	return got
+}
+
+// waitRegistrations waits until the server has registered a capability
+// whose options mention each of globs.
+// The server registers from a goroutine after initialized, so nothing
+// else the client sees orders the registrations before a publish.
+func (c *testClient) waitRegistrations(globs ...string) {
+	c.t.Helper()
+	var regs string
+	c.waitUntil(func() bool {
+		regs = mustJSON(c.registrations)
+		for _, g := range globs {
+			if !strings.Contains(regs, g) {
+				return false
+			}
+		}
+		return true
+	}, func() string {
+		return fmt.Sprintf("registrations %s lack a watcher for one of %q", regs, globs)
+	})
+}
+
+// waitUntil calls done, with c.mu held, each time the client records a
+// message, until it returns true; after waitFor it fails the test with
+// failure's message.
+func (c *testClient) waitUntil(done func() bool, failure func() string) {
+	c.t.Helper()
 	deadline := time.Now().Add(waitFor)
 	timer := time.AfterFunc(waitFor, func() {
 		c.mu.Lock()
@@ -211,14 +253,9 @@ func (c *testClient) waitPublish(uri string, after int, ok func(protocol.Publish
 	defer timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		for _, p := range c.publishes[min(after, len(c.publishes)):] {
-			if p.URI == uri && ok(p) {
-				return p
-			}
-		}
+	for !done() {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("no matching publishDiagnostics for %s; got %s", uri, mustJSON(c.publishes))
+			c.t.Fatal(failure())
 		}
 		c.changed.Wait()
 	}

@@ -379,14 +379,7 @@ func TestConfiguration(t *testing.T) {
 		t.Errorf("b/generated_1.py is excluded: %v", codes(p.Diagnostics))
 	}
 
-	c.mu.Lock()
-	regs := mustJSON(c.registrations)
-	c.mu.Unlock()
-	for _, g := range []string{"**/pyproject.toml", "**/cudaforklint.toml", "**/*.py"} {
-		if !strings.Contains(regs, g) {
-			t.Errorf("registrations %s lack a watcher for %s", regs, g)
-		}
-	}
+	c.waitRegistrations("**/pyproject.toml", "**/cudaforklint.toml", "**/*.py")
 
 	cfgA := filepath.Join(a, "cudaforklint.toml")
 	writeFiles(t, a, map[string]string{"cudaforklint.toml": "ignore = []\n"})
