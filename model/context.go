@@ -392,7 +392,7 @@ func paramIndex(ps []syntax.Param, name string) int {
 // paramBinding is the binding of f's i-th parameter.
 func paramBinding(f *Function, i int) *Binding {
 	p := &f.Params()[i]
-	for _, b := range f.Scope.Bindings[p.Name] {
+	for _, b := range f.Scope.bindingsOf(p.Name) {
 		if b.Kind == BindParam && b.Param == p {
 			return b
 		}

@@ -28,6 +28,10 @@ type Module struct {
 	Guards []Guard
 
 	lambdas map[syntax.Span]*Function
+	// localDefs are the functions and classes defined in a function's
+	// body, by the span of their definition: indexing that body again on
+	// first use binds their names to the same objects (localindex.go).
+	localDefs map[syntax.Span]localDef
 	// objects created by calls (pools, processes, loaders, contexts), keyed by
 	// the call's span, so that every evaluation of the same expression sees
 	// the same object.
@@ -81,13 +85,18 @@ const (
 
 // Scope is a Python namespace with the bindings made in it.
 type Scope struct {
-	Kind     ScopeKind
-	Parent   *Scope // enclosing scope for name lookup (class scopes are skipped by nested functions)
-	Module   *Module
-	Func     *Function
-	Class    *Class
+	Kind   ScopeKind
+	Parent *Scope // enclosing scope for name lookup (class scopes are skipped by nested functions)
+	Module *Module
+	Func   *Function
+	Class  *Class
+	// Bindings are the names bound in the scope. A function's own are
+	// indexed when first read (ownBindings, localindex.go); read them
+	// through bindingsOf.
 	Bindings map[string][]*Binding
 	Globals  map[string]bool
+	// indexed: a function scope's own bindings are in Bindings.
+	indexed bool
 
 	kills  map[string][]kill // plain assignments, by name (dominance.go)
 	ifArms []ifArm           // the if statements of its own body
@@ -231,9 +240,13 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	return m
 }
 
-// indexer records bindings, functions and classes.
+// indexer records bindings, functions and classes. The pass over a whole
+// module at load (body nil) records everything but the bindings of function
+// scopes, which only the functions the analysis reads need: a second pass
+// over one function's body (body set; localindex.go) records those.
 type indexer struct {
-	m *Module
+	m    *Module
+	body *Function
 }
 
 func (ix *indexer) bind(sc *Scope, b *Binding) {
@@ -242,7 +255,20 @@ func (ix *indexer) bind(sc *Scope, b *Binding) {
 		target = ix.m.Scope
 	}
 	b.Scope = sc
+	if !ix.records(target) {
+		return
+	}
 	target.Bindings[b.Name] = append(target.Bindings[b.Name], b)
+}
+
+// records reports whether this pass records bindings of scope sc: the
+// load pass those of module and class scopes, a function's pass those of
+// its own scope (the load pass made the rest, `global` ones included).
+func (ix *indexer) records(sc *Scope) bool {
+	if ix.body == nil {
+		return sc.Kind != FunctionScope
+	}
+	return sc == ix.body.Scope
 }
 
 func (ix *indexer) stmts(list []syntax.Stmt, sc *Scope, prefix string) {
@@ -340,7 +366,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 	case *syntax.Global:
 		for _, n := range s.Names {
 			if !s.Nonlocal {
-				sc.Globals[n] = true
+				sc.declareGlobal(n)
 			}
 		}
 	case *syntax.ExprStmt:
@@ -375,10 +401,12 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 		case *syntax.Starred:
 			walk(e.X, append(idx, -1))
 		case *syntax.Subscript:
-			ix.dynamicStoreOfTarget(e, tmpl.Value, sc)
+			if ix.body == nil {
+				ix.dynamicStoreOfTarget(e, tmpl.Value, sc)
+			}
 		case *syntax.Attribute:
 			// self.x = value inside a method: an instance attribute.
-			if n, ok := e.X.(*syntax.Name); ok && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID) {
+			if n, ok := e.X.(*syntax.Name); ok && ix.body == nil && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID) {
 				b := *tmpl
 				b.Name = e.Attr
 				b.Span = e.Span
@@ -407,7 +435,9 @@ func (ix *indexer) exprBindings(e syntax.Expr, sc *Scope) {
 			ix.lambda(n, sc)
 			return false
 		case *syntax.Call:
-			ix.dynamicStoreOfCall(n, sc)
+			if ix.body == nil {
+				ix.dynamicStoreOfCall(n, sc)
+			}
 		}
 		return true
 	})
@@ -418,12 +448,7 @@ func (ix *indexer) lambda(l *syntax.Lambda, sc *Scope) *Function {
 		return f
 	}
 	f := &Function{Module: ix.m, Name: "<lambda>", QualName: "<lambda>", Lambda: l}
-	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f,
-		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
-	for i := range l.Params {
-		p := &l.Params[i]
-		ix.bind(f.Scope, &Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
-	}
+	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f}
 	ix.m.lambdas[l.Span] = f
 	ix.m.Funcs = append(ix.m.Funcs, f)
 	ix.exprBindings(l.Body, f.Scope)
@@ -440,45 +465,77 @@ func lookupParent(sc *Scope) *Scope {
 }
 
 func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
+	if ix.body != nil {
+		// A definition in the body being indexed again: its function
+		// exists; its own body is indexed when it is read.
+		ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: ix.m.localDefs[d.Span].fn})
+		ix.signatureBindings(d, sc)
+		return
+	}
 	f := &Function{Module: ix.m, Name: d.Name, QualName: prefix + d.Name, Def: d, Decorators: d.Decorators}
 	if sc.Kind == ClassScope {
 		f.Class = sc.Class
 	}
-	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f,
-		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
+	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f}
 	ix.m.Funcs = append(ix.m.Funcs, f)
+	ix.noteLocalDef(sc, d.Span, localDef{fn: f})
 	ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: f})
 	if f.Class != nil {
 		f.Class.Methods[d.Name] = f
 		f.Class.noteAccessor(f)
 	}
+	ix.signatureBindings(d, sc)
+	f.Scope.Globals = bodyGlobals(d.Body)
+	ix.stmts(d.Body, f.Scope, f.QualName+".<locals>.")
+}
+
+// signatureBindings records what d's decorators and defaults bind in sc,
+// where they are evaluated.
+func (ix *indexer) signatureBindings(d *syntax.FunctionDef, sc *Scope) {
 	for _, dec := range d.Decorators {
 		ix.exprBindings(dec, sc)
 	}
 	for i := range d.Params {
-		p := &d.Params[i]
-		if p.Default != nil {
+		if p := &d.Params[i]; p.Default != nil {
 			ix.exprBindings(p.Default, sc)
 		}
-		ix.bind(f.Scope, &Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
 	}
-	// Globals must be known before the body's assignments are bound.
-	for _, s := range d.Body {
+}
+
+// bodyGlobals are the names a function body's own `global` statements
+// declare: they must be known before the body's assignments are bound
+// (those nested in blocks count from where they are written, as the
+// indexer meets them).
+func bodyGlobals(body []syntax.Stmt) map[string]bool {
+	var out map[string]bool
+	for _, s := range body {
 		if g, ok := s.(*syntax.Global); ok && !g.Nonlocal {
 			for _, n := range g.Names {
-				f.Scope.Globals[n] = true
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[n] = true
 			}
 		}
 	}
-	ix.stmts(d.Body, f.Scope, f.QualName+".<locals>.")
+	return out
 }
 
 func (ix *indexer) class(d *syntax.ClassDef, sc *Scope, prefix string) {
+	if ix.body != nil {
+		// A class in the body being indexed again: its body is indexed.
+		ix.bind(sc, &Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: ix.m.localDefs[d.Span].cls})
+		for _, b := range d.Bases {
+			ix.exprBindings(b.Value, sc)
+		}
+		return
+	}
 	c := &Class{Module: ix.m, Name: d.Name, QualName: prefix + d.Name, Def: d,
 		Methods: map[string]*Function{}, SelfAttrs: map[string][]*Binding{}}
 	c.Scope = &Scope{Kind: ClassScope, Parent: sc, Module: ix.m, Class: c,
 		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
 	ix.m.Classes = append(ix.m.Classes, c)
+	ix.noteLocalDef(sc, d.Span, localDef{cls: c})
 	ix.bind(sc, &Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: c})
 	for _, b := range d.Bases {
 		ix.exprBindings(b.Value, sc)

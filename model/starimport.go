@@ -64,7 +64,7 @@ func (sc *Scope) bindingsOf(name string) []*Binding {
 			return bs
 		}
 	}
-	return sc.Bindings[name]
+	return sc.ownBindings()[name]
 }
 
 // starBindings builds, once, the bindings of m's star imports of local
