@@ -74,7 +74,7 @@ func (ix *indexer) ownScope(f *Function) {
 	params := f.Params()
 	for i := range params {
 		p := &params[i]
-		ix.bind(sc, &Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
+		ix.bind(sc, Binding{Kind: BindParam, Name: p.Name, Span: p.Span, Param: p})
 	}
 	if f.Lambda != nil {
 		ix.exprBindings(f.Lambda.Body, sc)

@@ -249,26 +249,33 @@ type indexer struct {
 	body *Function
 }
 
-func (ix *indexer) bind(sc *Scope, b *Binding) {
-	target := sc
-	if sc.Globals[b.Name] {
-		target = ix.m.Scope
-	}
-	b.Scope = sc
-	if !ix.records(target) {
+// bind records b, made in scope sc, if this pass records it. b is passed
+// by value so that the bindings a pass leaves out cost no allocation.
+func (ix *indexer) bind(sc *Scope, b Binding) {
+	target := ix.target(sc, b.Name)
+	if target == nil {
 		return
 	}
-	target.Bindings[b.Name] = append(target.Bindings[b.Name], b)
+	kept := new(Binding)
+	*kept = b
+	kept.Scope = sc
+	target.Bindings[b.Name] = append(target.Bindings[b.Name], kept)
 }
 
-// records reports whether this pass records bindings of scope sc: the
-// load pass those of module and class scopes, a function's pass those of
-// its own scope (the load pass made the rest, `global` ones included).
-func (ix *indexer) records(sc *Scope) bool {
-	if ix.body == nil {
-		return sc.Kind != FunctionScope
+// target is the scope a binding of name made in sc belongs to (the
+// module's, for a name sc declares global), or nil if this pass does not
+// record it: the load pass records the bindings of module and class
+// scopes, a function's pass those of its own scope (the load pass made
+// the rest, `global` ones included).
+func (ix *indexer) target(sc *Scope, name string) *Scope {
+	target := sc
+	if sc.Globals[name] {
+		target = ix.m.Scope
 	}
-	return sc == ix.body.Scope
+	if ix.body == nil && target.Kind == FunctionScope || ix.body != nil && target != ix.body.Scope {
+		return nil
+	}
+	return target
 }
 
 func (ix *indexer) stmts(list []syntax.Stmt, sc *Scope, prefix string) {
@@ -281,7 +288,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 	switch s := s.(type) {
 	case *syntax.Import:
 		for _, a := range s.Names {
-			b := &Binding{Kind: BindImport, Span: a.Span, Import: a.Name}
+			b := Binding{Kind: BindImport, Span: a.Span, Import: a.Name}
 			if a.AsName != "" {
 				b.Name = a.AsName
 			} else {
@@ -305,7 +312,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 			if name == "" {
 				name = a.Name
 			}
-			ix.bind(sc, &Binding{Kind: BindImportFrom, Name: name, Span: a.Span,
+			ix.bind(sc, Binding{Kind: BindImportFrom, Name: name, Span: a.Span,
 				Import: JoinDotted(fromModuleName(s), a.Name), Attr: a.Name})
 		}
 	case *syntax.FunctionDef:
@@ -337,7 +344,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 		ix.stmts(s.Body, sc, prefix)
 		for _, h := range s.Handlers {
 			if h.Name != "" {
-				ix.bind(sc, &Binding{Kind: BindOther, Name: h.Name, Span: h.Span})
+				ix.bind(sc, Binding{Kind: BindOther, Name: h.Name, Span: h.Span})
 			}
 			ix.stmts(h.Body, sc, prefix)
 		}
@@ -389,11 +396,14 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 	walk = func(e syntax.Expr, idx []int) {
 		switch e := e.(type) {
 		case *syntax.Name:
+			if ix.target(sc, e.ID) == nil {
+				return
+			}
 			b := *tmpl
 			b.Name = e.ID
 			b.Span = e.Span
 			b.Index = append([]int(nil), idx...)
-			ix.bind(sc, &b)
+			ix.bind(sc, b)
 		case *syntax.Sequence:
 			for i, el := range e.Elts {
 				walk(el, append(idx, i))
@@ -468,7 +478,7 @@ func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
 	if ix.body != nil {
 		// A definition in the body being indexed again: its function
 		// exists; its own body is indexed when it is read.
-		ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: ix.m.localDefs[d.Span].fn})
+		ix.bind(sc, Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: ix.m.localDefs[d.Span].fn})
 		ix.signatureBindings(d, sc)
 		return
 	}
@@ -479,7 +489,7 @@ func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
 	f.Scope = &Scope{Kind: FunctionScope, Parent: lookupParent(sc), Module: ix.m, Func: f}
 	ix.m.Funcs = append(ix.m.Funcs, f)
 	ix.noteLocalDef(sc, d.Span, localDef{fn: f})
-	ix.bind(sc, &Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: f})
+	ix.bind(sc, Binding{Kind: BindDef, Name: d.Name, Span: d.NameSpan, Func: f})
 	if f.Class != nil {
 		f.Class.Methods[d.Name] = f
 		f.Class.noteAccessor(f)
@@ -524,7 +534,7 @@ func bodyGlobals(body []syntax.Stmt) map[string]bool {
 func (ix *indexer) class(d *syntax.ClassDef, sc *Scope, prefix string) {
 	if ix.body != nil {
 		// A class in the body being indexed again: its body is indexed.
-		ix.bind(sc, &Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: ix.m.localDefs[d.Span].cls})
+		ix.bind(sc, Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: ix.m.localDefs[d.Span].cls})
 		for _, b := range d.Bases {
 			ix.exprBindings(b.Value, sc)
 		}
@@ -536,7 +546,7 @@ func (ix *indexer) class(d *syntax.ClassDef, sc *Scope, prefix string) {
 		Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}
 	ix.m.Classes = append(ix.m.Classes, c)
 	ix.noteLocalDef(sc, d.Span, localDef{cls: c})
-	ix.bind(sc, &Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: c})
+	ix.bind(sc, Binding{Kind: BindClass, Name: d.Name, Span: d.NameSpan, Class: c})
 	for _, b := range d.Bases {
 		ix.exprBindings(b.Value, sc)
 	}
