@@ -566,7 +566,14 @@ func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
 func (ev *evaluator) attr(vals []Value, name string) []Value {
 	var out []Value
 	for _, v := range vals {
-		out = add(out, ev.attrOf(v, name)...)
+		vs := ev.attrOf(v, name)
+		if len(vals) == 1 && len(vs) == 1 {
+			// The common case, one receiver with one value: that value is
+			// the set; hand it out capped, so that an append copies (as
+			// nameAt does), instead of copying it here.
+			return vs[:1:1]
+		}
+		out = add(out, vs...)
 	}
 	if len(out) == 0 {
 		return unknown()
