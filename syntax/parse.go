@@ -2,14 +2,11 @@ package syntax
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Sentinel errors, matched with errors.Is on the *SourceError Parse returns.
@@ -38,34 +35,16 @@ func (e *SourceError) Unwrap() error { return e.Kind }
 // offsets are int32.
 const maxSource = 1<<31 - 1
 
-// Idle parsers and record buffers are kept on free lists rather than in a
-// sync.Pool: a Pool is emptied by every garbage collection, and a fresh
-// tree-sitter parser is markedly slower on its first files.
+// Idle record buffers and parse arenas are kept on free lists rather than
+// in a sync.Pool: a Pool is emptied by every garbage collection. An idle
+// arena holds up to 4 MB (walk.go), so fewer of them are kept: about one
+// per parse running at once.
 var (
-	idleParsers = make(chan *sitter.Parser, freeListSize())
-	idleRecs    = make(chan *recBuf, freeListSize())
+	idleRecs   = make(chan *recBuf, freeListSize())
+	idleArenas = make(chan *tsArena, runtime.GOMAXPROCS(0)+1)
 )
 
 func freeListSize() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
-
-func getParser() *sitter.Parser {
-	select {
-	case p := <-idleParsers:
-		return p
-	default:
-		p := sitter.NewParser()
-		p.SetLanguage(language)
-		return p
-	}
-}
-
-func putParser(p *sitter.Parser) {
-	select {
-	case idleParsers <- p:
-	default:
-		p.Close()
-	}
-}
 
 // getRecs returns a record buffer, preferably an idle one.
 func getRecs(n int) *recBuf {
@@ -126,24 +105,13 @@ func Parse(src []byte) (*File, error) {
 // parseInto parses in (src, or src with some bytes replaced by stand-ins
 // of the same length) and converts the tree, reading text from src.
 func parseInto(in, src []byte, marks []lazyMark) (*File, error) {
-	p := getParser()
-	tree, err := p.ParseCtx(context.Background(), nil, in)
-	if err != nil {
-		// Only cancellation or a timeout can make tree-sitter give up, and
-		// neither is set.
-		p.Close()
-		return nil, &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error: tree-sitter did not parse the source (%v); please report", err)}
-	}
-	putParser(p)
-
 	// Python source yields about one recorded node per 4 to 7 bytes; the
 	// walker grows the buffer when needed.
 	rb := getRecs(len(in)/6 + 256)
 	defer putRecs(rb)
-	recs, ok := walk(tree, rb)
-	tree.Close()
-	if !ok {
-		return nil, &SourceError{Kind: ErrInternal, Msg: "internal error walking the syntax tree (out of memory, or inconsistent records); please report"}
+	recs, err := parseWalk(in, rb)
+	if err != nil {
+		return nil, &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error: %v; please report", err)}
 	}
 	return convertSafely(recs, src, marks)
 }

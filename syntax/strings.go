@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -158,18 +157,10 @@ func (c *conv) tString(i int32, n int, s *String) (string, bool) {
 	}
 	snippet = append(snippet, c.text[start:end]...)
 
-	p := getParser()
-	tree, err := p.ParseCtx(context.Background(), nil, snippet)
-	if err != nil {
-		p.Close()
-		return "", false
-	}
-	putParser(p)
 	rb := newRecBuf(0)
 	defer rb.free()
-	recs, ok := walk(tree, rb)
-	tree.Close()
-	if !ok {
+	recs, err := parseWalk(snippet, rb)
+	if err != nil {
 		return "", false
 	}
 	// Find the string; it must be the whole snippet.

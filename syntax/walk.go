@@ -1,11 +1,14 @@
 package syntax
 
-// The tree walk runs in C. Handing every node out through the smacker binding
-// costs a Go allocation and a map lookup per node (Tree.cachedNode), which
-// more than doubles the parse time; instead one cgo call walks the whole tree
-// with a TSTreeCursor and writes fixed-size records (struct rec) into a
-// buffer it grows with realloc. The conversion then reads the records from Go
-// with no further cgo calls, and the buffer is reused for the next file.
+// The parse and the tree walk run in C, in one cgo call (cfl_parse_walk).
+// Handing every node out through the smacker binding costs a Go allocation
+// and a map lookup per node (Tree.cachedNode), which more than doubles the
+// parse time; instead the call parses, walks the whole tree with a
+// TSTreeCursor and writes fixed-size records (struct rec) into a buffer it
+// grows with realloc. The conversion then reads the records from Go with no
+// further cgo calls, and the buffer is reused for the next file. Everything
+// tree-sitter allocates during that call comes from a bump arena, dropped
+// at the end (below, before cfl_parse_walk).
 //
 // The tree-sitter runtime is compiled into github.com/smacker/go-tree-sitter;
 // this preamble declares the handful of its C functions it needs, with the
@@ -176,20 +179,240 @@ done:
 	return result;
 }
 
-// cfl_root reads the root node the way cfl_walk does (for the layout test).
-static void cfl_root(const void *tree, uint16_t *sym, uint32_t *start, uint32_t *end) {
-	cfl_node root = ts_tree_root_node(tree);
-	*sym = ts_node_symbol(root);
-	*start = ts_node_start_byte(root);
-	*end = ts_node_end_byte(root);
+// ---------------------------------------------------------------------------
+// Tree-sitter's allocations during a parse come from an arena of the parse's
+// own: a parse allocates and frees hundreds of thousands of small blocks
+// (subtrees, stack nodes), and its tree is dropped as a whole once walked.
+// Small blocks are handed out from per-size free lists or by moving a
+// pointer, with no lock and no coalescing; nothing is given back to libc
+// until the arena is reset.
+//
+// ts_set_allocator is global, so the arena is the calling thread's, set
+// only for the duration of cfl_parse_walk (one cgo call, one thread);
+// everywhere else, and for blocks libc gave out, the functions below are
+// libc's. Every block carries its capacity in front of it.
+
+typedef struct cfl_chunk {
+	struct cfl_chunk *next;
+	char *end;
+} cfl_chunk;
+
+#define CFL_HDR 16
+#define CFL_CLASSES 64 // free lists for blocks of 16, 32, ... 1024 bytes
+#define CFL_FIRST_CHUNK ((size_t)256 << 10)
+#define CFL_MAX_CHUNK ((size_t)32 << 20)
+#define CFL_KEEP_CHUNK ((size_t)4 << 20)
+
+typedef struct {
+	cfl_chunk *chunks; // newest first
+	char *at, *limit;  // the free space of the newest chunk
+	size_t next_size;  // the size of the next chunk
+	size_t used;       // bytes of chunks this parse
+	void *free_list[CFL_CLASSES];
+} cfl_arena;
+
+static __thread cfl_arena *cfl_cur;
+
+static char *cfl_chunk_start(cfl_chunk *c) {
+	return (char *)(((uintptr_t)(c + 1) + 15) & ~(uintptr_t)15);
 }
+
+static bool cfl_in_arena(const cfl_arena *a, const void *p) {
+	for (const cfl_chunk *c = a->chunks; c; c = c->next) {
+		if ((const char *)p >= (const char *)c && (const char *)p < c->end) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void *cfl_arena_alloc(cfl_arena *a, size_t n) {
+	if (n > SIZE_MAX / 2) {
+		return NULL;
+	}
+	size_t capacity = n ? (n + 15) & ~(size_t)15 : 16;
+	if (capacity <= 16 * CFL_CLASSES) {
+		void **head = &a->free_list[capacity / 16 - 1];
+		if (*head) {
+			void *p = *head;
+			*head = *(void **)p;
+			return p;
+		}
+	}
+	size_t need = capacity + CFL_HDR;
+	if ((size_t)(a->limit - a->at) < need) {
+		size_t size = a->next_size ? a->next_size : CFL_FIRST_CHUNK;
+		while (size < need + sizeof(cfl_chunk) + 16) {
+			size *= 2;
+		}
+		cfl_chunk *c = malloc(size);
+		if (!c) {
+			// A block of libc's own, which cfl_ts_free and
+			// cfl_ts_realloc hand back to libc.
+			return malloc(n);
+		}
+		c->end = (char *)c + size;
+		c->next = a->chunks;
+		a->chunks = c;
+		a->at = cfl_chunk_start(c);
+		a->limit = c->end;
+		a->used += size;
+		a->next_size = size < CFL_MAX_CHUNK ? size * 2 : size;
+	}
+	char *p = a->at;
+	a->at += need;
+	*(size_t *)p = capacity;
+	return p + CFL_HDR;
+}
+
+static size_t cfl_capacity(const void *p) {
+	return *(const size_t *)((const char *)p - CFL_HDR);
+}
+
+static void cfl_arena_release(cfl_arena *a, void *p) {
+	size_t capacity = cfl_capacity(p);
+	if (capacity <= 16 * CFL_CLASSES) {
+		void **head = &a->free_list[capacity / 16 - 1];
+		*(void **)p = *head;
+		*head = p;
+	}
+}
+
+static void *cfl_ts_malloc(size_t n) {
+	cfl_arena *a = cfl_cur;
+	return a ? cfl_arena_alloc(a, n) : malloc(n);
+}
+
+static void *cfl_ts_calloc(size_t count, size_t n) {
+	cfl_arena *a = cfl_cur;
+	if (!a) {
+		return calloc(count, n);
+	}
+	if (n && count > SIZE_MAX / n) {
+		return NULL;
+	}
+	void *p = cfl_arena_alloc(a, count * n);
+	if (p) {
+		memset(p, 0, count * n);
+	}
+	return p;
+}
+
+static void *cfl_ts_realloc(void *p, size_t n) {
+	cfl_arena *a = cfl_cur;
+	if (!a || (p && !cfl_in_arena(a, p))) {
+		return realloc(p, n);
+	}
+	if (!p) {
+		return cfl_arena_alloc(a, n);
+	}
+	size_t capacity = cfl_capacity(p);
+	if (n <= capacity) {
+		return p;
+	}
+	void *q = cfl_arena_alloc(a, n);
+	if (q) {
+		memcpy(q, p, capacity);
+		cfl_arena_release(a, p);
+	}
+	return q;
+}
+
+static void cfl_ts_free(void *p) {
+	cfl_arena *a = cfl_cur;
+	if (!p) {
+		return;
+	}
+	if (a && cfl_in_arena(a, p)) {
+		cfl_arena_release(a, p);
+		return;
+	}
+	free(p);
+}
+
+extern void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), void *(*r)(void *, size_t), void (*f)(void *));
+
+static void cfl_use_arena_allocator(void) {
+	ts_set_allocator(cfl_ts_malloc, cfl_ts_calloc, cfl_ts_realloc, cfl_ts_free);
+}
+
+static void cfl_free_chunks(cfl_chunk *c) {
+	while (c) {
+		cfl_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+// cfl_arena_reset empties the arena for the next parse. It keeps one chunk
+// the size of what this parse used, so that a parse of a file like it takes
+// one chunk, unless that is large: one big file must not pin its memory in
+// an idle arena.
+static void cfl_arena_reset(cfl_arena *a) {
+	memset(a->free_list, 0, sizeof a->free_list);
+	if (!a->chunks) {
+		return;
+	}
+	cfl_chunk *keep = a->chunks;
+	size_t used = a->used;
+	if (keep->next || (size_t)(keep->end - (char *)keep) > CFL_KEEP_CHUNK) {
+		cfl_free_chunks(keep);
+		keep = NULL;
+		if (used <= CFL_KEEP_CHUNK && (keep = malloc(used))) {
+			keep->end = (char *)keep + used;
+			keep->next = NULL;
+		}
+	}
+	a->chunks = keep;
+	a->used = keep ? used : 0;
+	a->at = keep ? cfl_chunk_start(keep) : NULL;
+	a->limit = keep ? keep->end : NULL;
+	a->next_size = used <= CFL_KEEP_CHUNK ? used : CFL_FIRST_CHUNK;
+}
+
+static void cfl_arena_free(cfl_arena *a) {
+	cfl_free_chunks(a->chunks);
+	a->chunks = NULL;
+	a->at = a->limit = NULL;
+	a->used = 0;
+}
+
+extern void *ts_parser_new(void);
+extern void ts_parser_delete(void *self);
+extern bool ts_parser_set_language(void *self, const void *language);
+extern void *ts_parser_parse_string(void *self, const void *old_tree, const char *string, uint32_t length);
+extern void ts_tree_delete(void *self);
+extern const void *tree_sitter_python(void);
+
+// cfl_parse_walk parses src with a parser of its own, every allocation of
+// the parser and the tree in arena a, walks the tree into buf, and drops
+// it all at once. It returns the number of records; -1 if memory ran out,
+// -2 if tree-sitter did not parse.
+static int64_t cfl_parse_walk(cfl_arena *a, const char *src, uint32_t len, const uint8_t *keep, uint32_t nkeep, cfl_buf *buf) {
+	cfl_cur = a;
+	int64_t n = -2;
+	void *parser = ts_parser_new();
+	if (parser && ts_parser_set_language(parser, tree_sitter_python())) {
+		void *tree = ts_parser_parse_string(parser, NULL, src, len);
+		if (tree) {
+			n = cfl_walk(tree, keep, nkeep, buf);
+			ts_tree_delete(tree);
+		}
+	}
+	if (parser) {
+		ts_parser_delete(parser);
+	}
+	cfl_cur = NULL;
+	cfl_arena_reset(a);
+	return n;
+}
+
 */
 import "C"
 
 import (
+	"errors"
 	"unsafe"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // rec is one tree-sitter node as recorded by the C walker (cfl_rec).
@@ -208,18 +431,6 @@ const recMissing = 1
 // Compile-time checks that rec has the size of cfl_rec.
 var _ [unsafe.Sizeof(rec{}) - unsafe.Sizeof(C.cfl_rec{})]struct{}
 var _ [unsafe.Sizeof(C.cfl_rec{}) - unsafe.Sizeof(rec{})]struct{}
-
-// baseTree mirrors the layout of sitter.BaseTree, whose first field is the
-// unexported `c *C.TSTree`. TestRawTreeLayout guards the assumption.
-type baseTree struct {
-	c        unsafe.Pointer
-	isClosed bool
-}
-
-// rawTree returns the TSTree* behind t.
-func rawTree(t *sitter.Tree) unsafe.Pointer {
-	return (*baseTree)(unsafe.Pointer(t.BaseTree)).c
-}
 
 // recBuf is a C-allocated record buffer.
 type recBuf struct {
@@ -245,32 +456,70 @@ func (rb *recBuf) free() {
 	rb.b = C.cfl_buf{}
 }
 
-// walk records the kept nodes of t in rb, growing it as needed. The records
-// live in C memory: they are valid until rb is walked again or freed. ok is
-// false if C ran out of memory (or, which would be a bug, the records are
-// inconsistent).
-func walk(t *sitter.Tree, rb *recBuf) (recs []rec, ok bool) {
-	n := int64(C.cfl_walk(rawTree(t), (*C.uint8_t)(unsafe.Pointer(&keepTab[0])), C.uint32_t(len(keepTab)), &rb.b))
-	if n < 0 {
-		return nil, false
-	}
-	recs = unsafe.Slice((*rec)(unsafe.Pointer(rb.b.recs)), n)
-	// The conversion loops over children with j = recs[j].next; make sure
-	// that always moves forward and stays inside the parent, so that no bug
-	// can turn into an endless loop.
+// consistent reports whether the records nest: the conversion loops over
+// children with j = recs[j].next, so that must always move forward and
+// stay inside the parent, or a bug could turn into an endless loop.
+func consistent(recs []rec) bool {
 	for i := 1; i < len(recs); i++ {
 		r := &recs[i]
 		if int(r.next) <= i || r.parent < 0 || int(r.parent) >= i || r.next > recs[r.parent].next {
-			return nil, false
+			return false
 		}
 	}
-	return recs, true
+	return true
 }
 
-// rootInfo reads the root node's symbol and byte range through the C side.
-func rootInfo(t *sitter.Tree) (sym uint16, start, end uint32) {
-	var s C.uint16_t
-	var a, b C.uint32_t
-	C.cfl_root(rawTree(t), &s, &a, &b)
-	return uint16(s), uint32(a), uint32(b)
+// Tree-sitter allocates through the arena allocator: inside cfl_parse_walk
+// from the thread's arena, elsewhere (the binding's own parsers, in tests
+// and benchmarks) from libc as before.
+func init() { C.cfl_use_arena_allocator() }
+
+// tsArena is a C bump arena for tree-sitter's allocations during a parse.
+type tsArena struct {
+	a C.cfl_arena
+}
+
+func getArena() *tsArena {
+	select {
+	case a := <-idleArenas:
+		return a
+	default:
+		return &tsArena{}
+	}
+}
+
+func putArena(a *tsArena) {
+	select {
+	case idleArenas <- a:
+	default:
+		C.cfl_arena_free(&a.a)
+	}
+}
+
+// parseWalk parses in with tree-sitter and records the kept nodes in rb,
+// growing it as needed, in one cgo call: a parser of its own, the tree and
+// everything else tree-sitter allocates on the way come from an arena,
+// dropped as a whole when the walk is done. The records live in C memory:
+// they are valid until rb is used again or freed.
+func parseWalk(in []byte, rb *recBuf) ([]rec, error) {
+	a := getArena()
+	defer putArena(a)
+	var p *C.char
+	if len(in) > 0 {
+		p = (*C.char)(unsafe.Pointer(&in[0]))
+	}
+	n := int64(C.cfl_parse_walk(&a.a, p, C.uint32_t(len(in)), (*C.uint8_t)(unsafe.Pointer(&keepTab[0])), C.uint32_t(len(keepTab)), &rb.b))
+	switch n {
+	case -1:
+		return nil, errors.New("out of memory walking the syntax tree")
+	case -2:
+		// Only cancellation or a timeout can make tree-sitter give up,
+		// and neither is set.
+		return nil, errors.New("tree-sitter did not parse the source")
+	}
+	recs := unsafe.Slice((*rec)(unsafe.Pointer(rb.b.recs)), n)
+	if !consistent(recs) {
+		return nil, errors.New("inconsistent syntax-tree records")
+	}
+	return recs, nil
 }

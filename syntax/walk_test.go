@@ -23,25 +23,10 @@ func parseTree(t testing.TB, src string) *sitter.Tree {
 	return tree
 }
 
-// TestRawTreeLayout guards the unsafe access to sitter.BaseTree's TSTree*:
-// the C side must see the same root node as the binding.
-func TestRawTreeLayout(t *testing.T) {
-	for _, src := range []string{"", "x = 1\n", "\ufeff  import os\n# c\n", "def f(:\n"} {
-		tree := parseTree(t, src)
-		root := tree.RootNode()
-		sym, start, end := rootInfo(tree)
-		if sym != uint16(root.Symbol()) || start != root.StartByte() || end != root.EndByte() {
-			t.Errorf("%q: C sees root %d [%d,%d), binding %d [%d,%d)", src, sym, start, end, root.Symbol(), root.StartByte(), root.EndByte())
-		}
-		if nodeType(sym) != "module" {
-			t.Errorf("root is %q", nodeType(sym))
-		}
-		tree.Close()
-	}
-}
-
-// TestWalkMatchesBinding compares the records with a walk through the
-// smacker API: same kept nodes, in the same order, with the same fields.
+// TestWalkMatchesBinding compares the records parseWalk makes (its own
+// parser, in the arena) with a walk through the smacker API of a tree
+// parsed by the binding (libc's allocator): same kept nodes, in the same
+// order, with the same fields.
 func TestWalkMatchesBinding(t *testing.T) {
 	src := "@d\nasync def f(a, *b, c: int = 1) -> T:\n    return [x async for x in y if x] + (lambda: z)()\n" +
 		"x = f\"{a!r:>{w}}\" 'b' rb'\\x00'  # c\nif a not in b and c is not d: pass\nx = (1,\n"
@@ -49,9 +34,9 @@ func TestWalkMatchesBinding(t *testing.T) {
 	defer tree.Close()
 	rb := newRecBuf(0)
 	defer rb.free()
-	recs, ok := walk(tree, rb)
-	if !ok {
-		t.Fatal("walk failed")
+	recs, err := parseWalk([]byte(src), rb)
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	var want []string
@@ -94,22 +79,73 @@ func TestWalkMatchesBinding(t *testing.T) {
 
 // TestWalkGrowsBuffer starts from a tiny buffer.
 func TestWalkGrowsBuffer(t *testing.T) {
-	src := strings.Repeat("f(a, b.c, [1, 2, 3])\n", 2000)
-	tree := parseTree(t, src)
-	defer tree.Close()
+	src := []byte(strings.Repeat("f(a, b.c, [1, 2, 3])\n", 2000))
 	small := newRecBuf(1)
 	defer small.free()
 	big := newRecBuf(1 << 20)
 	defer big.free()
-	a, ok1 := walk(tree, small)
-	b, ok2 := walk(tree, big)
-	if !ok1 || !ok2 || len(a) != len(b) || len(a) < 2000*10 {
-		t.Fatalf("got %d and %d records", len(a), len(b))
+	a, err1 := parseWalk(src, small)
+	b, err2 := parseWalk(src, big)
+	if err1 != nil || err2 != nil || len(a) != len(b) || len(a) < 2000*10 {
+		t.Fatalf("got %d and %d records (%v, %v)", len(a), len(b), err1, err2)
 	}
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("record %d differs: %+v vs %+v", i, a[i], b[i])
 		}
+	}
+}
+
+// TestArenaAcrossSizes parses, on several goroutines at once, sources from
+// a line to a few megabytes (whose parse outgrows the arena's first chunks
+// and reallocates blocks across them), broken ones among them, interleaved
+// with parses through the binding, which allocate from libc meanwhile; the
+// same source must always give the same records, and the binding's parses
+// must still work.
+func TestArenaAcrossSizes(t *testing.T) {
+	unit := "class A(B):\n    def f(self, x=[1, 2], *a, **k):\n        return {y: g(y) for y in x if y}\n"
+	srcs := [][]byte{
+		[]byte("x = 1\n"),
+		[]byte(strings.Repeat(unit, 200)),
+		[]byte(strings.Repeat(unit, 30000)),                   // about 3 MB
+		[]byte(strings.Repeat("f(a, (b, [c, {d: e(\n", 3000)), // unclosed: error recovery
+	}
+	digest := func(src []byte) string {
+		rb := newRecBuf(0)
+		defer rb.free()
+		recs, err := parseWalk(src, rb)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d %+v %+v", len(recs), recs[len(recs)/2], recs[len(recs)-1])
+	}
+	want := make([]string, len(srcs))
+	for i, src := range srcs {
+		want[i] = digest(src)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				k := (g + i) % len(srcs)
+				if got := digest(srcs[k]); got != want[k] {
+					errs <- fmt.Sprintf("source %d: got %s, want %s", k, got, want[k])
+				}
+				tree := parseTree(t, string(srcs[k%2]))
+				if tree.RootNode().Type() != "module" {
+					errs <- "the binding's parse lost its root"
+				}
+				tree.Close()
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 
