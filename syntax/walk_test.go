@@ -123,22 +123,39 @@ func TestArenaAcrossSizes(t *testing.T) {
 	for i, src := range srcs {
 		want[i] = digest(src)
 	}
+	onGoroutines(t, 4, 6, func(g, i int) string {
+		k := (g + i) % len(srcs)
+		if got := digest(srcs[k]); got != want[k] {
+			return fmt.Sprintf("source %d: got %s, want %s", k, got, want[k])
+		}
+		p := sitter.NewParser()
+		defer p.Close()
+		p.SetLanguage(language)
+		tree, err := p.ParseCtx(context.Background(), nil, srcs[k%2])
+		if err != nil || tree.RootNode().Type() != "module" {
+			return fmt.Sprintf("the binding's parse failed: %v", err)
+		}
+		tree.Close()
+		return ""
+	})
+}
+
+// onGoroutines runs step(g, i) for i < rounds on each of n goroutines g at
+// once; a step returns what went wrong, or "", and a goroutine stops at its
+// first failure.
+func onGoroutines(t *testing.T, n, rounds int, step func(g, i int) string) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan string, 64)
-	for g := 0; g < 4; g++ {
+	errs := make(chan string, n)
+	for g := 0; g < n; g++ {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			for i := 0; i < 6; i++ {
-				k := (g + i) % len(srcs)
-				if got := digest(srcs[k]); got != want[k] {
-					errs <- fmt.Sprintf("source %d: got %s, want %s", k, got, want[k])
+			for i := 0; i < rounds; i++ {
+				if msg := step(g, i); msg != "" {
+					errs <- msg
+					return
 				}
-				tree := parseTree(t, string(srcs[k%2]))
-				if tree.RootNode().Type() != "module" {
-					errs <- "the binding's parse lost its root"
-				}
-				tree.Close()
 			}
 		}(g)
 	}
@@ -162,31 +179,17 @@ func TestConcurrentParse(t *testing.T) {
 	for i, s := range srcs {
 		want[i] = DumpFile(mustParse(t, s))
 	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 100)
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 200; i++ {
-				k := (g + i) % len(srcs)
-				f, err := Parse([]byte(srcs[k]))
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				if got := DumpFile(f); got != want[k] {
-					errs <- fmt.Sprintf("got %s want %s", got, want[k])
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	onGoroutines(t, 8, 200, func(g, i int) string {
+		k := (g + i) % len(srcs)
+		f, err := Parse([]byte(srcs[k]))
+		if err != nil {
+			return err.Error()
+		}
+		if got := DumpFile(f); got != want[k] {
+			return fmt.Sprintf("got %s want %s", got, want[k])
+		}
+		return ""
+	})
 }
 
 // TestStdlibSample parses a sample of the standard library and checks the
