@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path/filepath"
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -76,6 +77,49 @@ func (p *Program) prefetchImports(m *Module) {
 		pf.active++
 		go p.prefetchLoop()
 	}
+}
+
+// ParseAhead parses and indexes the module at path without loading it, as
+// a prefetch would, and returns its tree and source: a caller that parses
+// a file for its own reasons (its syntax errors) leaves the module ready for
+// the analysis, should it import it, instead of parsing it a second time.
+func (p *Program) ParseAhead(path string) (*syntax.File, []byte, error) {
+	path = filepath.Clean(path)
+	p.mu.Lock()
+	slot, loaded := p.modules[path]
+	p.mu.Unlock()
+	if !loaded {
+		pf := &p.ahead
+		pf.mu.Lock()
+		if pf.slots == nil {
+			pf.slots = map[string]*moduleSlot{}
+		}
+		slot = pf.slots[path]
+		if slot == nil {
+			if _, taken := pf.slots[path]; taken {
+				// Loaded since the check above.
+				pf.mu.Unlock()
+				return p.parseAheadLoaded(path)
+			}
+			slot = &moduleSlot{}
+			pf.slots[path] = slot
+		}
+		pf.mu.Unlock()
+	}
+	p.build(slot, path)
+	if slot.err != nil {
+		return nil, nil, slot.err
+	}
+	return slot.mod.File, slot.mod.Src, nil
+}
+
+// parseAheadLoaded is ParseAhead of a module loaded meanwhile.
+func (p *Program) parseAheadLoaded(path string) (*syntax.File, []byte, error) {
+	m, err := p.Module(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.File, m.Src, nil
 }
 
 // stopPrefetch drops what is still queued: the analysis is over, and a

@@ -46,19 +46,7 @@ func TestPrefetchParsesAheadWithoutLoading(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.PrefetchImports(2)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		p.ahead.mu.Lock()
-		done := p.ahead.active == 0 && len(p.ahead.queue) == 0
-		p.ahead.mu.Unlock()
-		if done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("prefetch did not finish")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitPrefetch(t, p)
 	for _, f := range []string{"/p/b.py", "/p/pkg/__init__.py", "/p/pkg/c.py", "/p/pkg/d.py"} {
 		if n := src.count(f); n != 1 {
 			t.Errorf("%s parsed %d times ahead, want 1", f, n)
@@ -79,5 +67,62 @@ func TestPrefetchParsesAheadWithoutLoading(t *testing.T) {
 	}
 	if got := len(p.Loaded()); got != 2 {
 		t.Errorf("%d modules loaded, want 2", got)
+	}
+}
+
+// waitPrefetch waits until p's prefetch workers are idle.
+func waitPrefetch(t *testing.T, p *Program) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.ahead.mu.Lock()
+		done := p.ahead.active == 0 && len(p.ahead.queue) == 0
+		p.ahead.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("prefetch did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestParseAheadThenLoad checks that a file parsed ahead for its syntax
+// errors (the files the prefilter skips) is not loaded, that loading it
+// later takes that parse instead of parsing again, and that its imports
+// are then parsed ahead as if it had been built when loaded.
+func TestParseAheadThenLoad(t *testing.T) {
+	src := &countingSource{memSource: memSource{
+		"/p/main.py":   "import helper\n",
+		"/p/helper.py": "import deep\nbroken(\n",
+		"/p/deep.py":   "x = 1\n",
+	}, parses: map[string]int{}}
+	p := NewProgram(src, Options{})
+	if _, err := p.Module("/p/main.py"); err != nil {
+		t.Fatal(err)
+	}
+	f, body, err := p.ParseAhead("/p/helper.py")
+	if err != nil || len(f.Errors) == 0 || string(body) != "import deep\nbroken(\n" {
+		t.Fatalf("ParseAhead(helper.py) = %v errors, %q, %v; want the syntax error and the source", f, body, err)
+	}
+	if got := len(p.Loaded()); got != 1 {
+		t.Errorf("%d modules loaded after ParseAhead, want 1 (main.py)", got)
+	}
+	p.PrefetchImports(2)
+	waitPrefetch(t, p)
+	h, err := p.Module("/p/helper.py")
+	if err != nil || h == nil || h.File != f {
+		t.Fatalf("Module(helper.py) = %v, %v; want the module parsed ahead", h, err)
+	}
+	if n := src.count("/p/helper.py"); n != 1 {
+		t.Errorf("helper.py parsed %d times, want 1", n)
+	}
+	waitPrefetch(t, p)
+	if n := src.count("/p/deep.py"); n != 1 {
+		t.Errorf("deep.py, imported by helper.py, parsed %d times ahead once helper.py was loaded, want 1", n)
+	}
+	if _, _, err := p.ParseAhead("/p/helper.py"); err != nil || src.count("/p/helper.py") != 1 {
+		t.Errorf("ParseAhead of a loaded module parsed it again (%v)", err)
 	}
 }

@@ -81,6 +81,12 @@ func (p *Program) Module(path string) (*Module, error) {
 	}
 	p.mu.Unlock()
 	p.build(slot, path)
+	if !ok && slot.mod != nil {
+		// Built before it was loaded (ParseAhead, while prefetching was
+		// off): its imports are parsed ahead from now on, as if it had
+		// been built now. Queuing is idempotent.
+		p.prefetchImports(slot.mod)
+	}
 	return slot.mod, slot.err
 }
 

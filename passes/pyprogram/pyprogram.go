@@ -203,11 +203,11 @@ func run(pass *analysis.Pass) (any, error) {
 					mods[i], errs[i] = prog.Module(files[i])
 					continue
 				}
+				// Parsed for its syntax errors, and left parsed for the
+				// analysis, which may import it.
 				j := i - len(files)
-				if src, err := pass.ReadFile(syntaxOnly[j]); err == nil {
-					if f, err := syntax.ParseCached(src, pol.Trees); err == nil {
-						unparsed[j], srcs[j] = f.Errors, src
-					}
+				if f, src, err := prog.ParseAhead(syntaxOnly[j]); err == nil {
+					unparsed[j], srcs[j] = f.Errors, src
 				}
 			}
 		}()
