@@ -183,9 +183,12 @@ done:
 // Tree-sitter's allocations during a parse come from an arena of the parse's
 // own: a parse allocates and frees hundreds of thousands of small blocks
 // (subtrees, stack nodes), and its tree is dropped as a whole once walked.
-// Small blocks are handed out from per-size free lists or by moving a
-// pointer, with no lock and no coalescing; nothing is given back to libc
-// until the arena is reset.
+// Blocks of up to 64 KB are handed out from per-size free lists or by
+// moving a pointer, with no lock and no coalescing, and a freed block goes
+// back on its list, so that no pattern of allocations can make the arena
+// grow past what is live by more than its size classes round up; larger
+// blocks are libc's. Nothing is given back to libc until the arena is
+// reset.
 //
 // ts_set_allocator is global, so the arena is the calling thread's, set
 // only for the duration of cfl_parse_walk (one cgo call, one thread);
@@ -198,7 +201,9 @@ typedef struct cfl_chunk {
 } cfl_chunk;
 
 #define CFL_HDR 16
-#define CFL_CLASSES 64 // free lists for blocks of 16, 32, ... 1024 bytes
+#define CFL_SMALL 64   // free lists for blocks of 16, 32, ... 1024 bytes,
+#define CFL_CLASSES 70 // then of 2, 4, ... 64 KB
+#define CFL_BIG ((size_t)64 << 10)
 #define CFL_FIRST_CHUNK ((size_t)256 << 10)
 #define CFL_MAX_CHUNK ((size_t)32 << 20)
 #define CFL_KEEP_CHUNK ((size_t)4 << 20)
@@ -226,18 +231,42 @@ static bool cfl_in_arena(const cfl_arena *a, const void *p) {
 	return false;
 }
 
-static void *cfl_arena_alloc(cfl_arena *a, size_t n) {
-	if (n > SIZE_MAX / 2) {
-		return NULL;
+// cfl_class returns the free list of blocks of capacity c (a class size).
+static int cfl_class(size_t c) {
+	if (c <= 16 * CFL_SMALL) {
+		return (int)(c / 16) - 1;
 	}
-	size_t capacity = n ? (n + 15) & ~(size_t)15 : 16;
-	if (capacity <= 16 * CFL_CLASSES) {
-		void **head = &a->free_list[capacity / 16 - 1];
-		if (*head) {
-			void *p = *head;
-			*head = *(void **)p;
-			return p;
-		}
+	int k = CFL_SMALL;
+	for (size_t s = 2048; s < c; s *= 2) {
+		k++;
+	}
+	return k;
+}
+
+// cfl_capacity_for rounds a request up to its class size.
+static size_t cfl_capacity_for(size_t n) {
+	if (n <= 16 * CFL_SMALL) {
+		return n ? (n + 15) & ~(size_t)15 : 16;
+	}
+	size_t c = 2048;
+	while (c < n) {
+		c *= 2;
+	}
+	return c;
+}
+
+static void *cfl_arena_alloc(cfl_arena *a, size_t n) {
+	if (n > CFL_BIG) {
+		// Few and large: libc's, handed back by cfl_ts_free and
+		// cfl_ts_realloc.
+		return malloc(n);
+	}
+	size_t capacity = cfl_capacity_for(n);
+	void **head = &a->free_list[cfl_class(capacity)];
+	if (*head) {
+		void *p = *head;
+		*head = *(void **)p;
+		return p;
 	}
 	size_t need = capacity + CFL_HDR;
 	if ((size_t)(a->limit - a->at) < need) {
@@ -270,12 +299,9 @@ static size_t cfl_capacity(const void *p) {
 }
 
 static void cfl_arena_release(cfl_arena *a, void *p) {
-	size_t capacity = cfl_capacity(p);
-	if (capacity <= 16 * CFL_CLASSES) {
-		void **head = &a->free_list[capacity / 16 - 1];
-		*(void **)p = *head;
-		*head = p;
-	}
+	void **head = &a->free_list[cfl_class(cfl_capacity(p))];
+	*(void **)p = *head;
+	*head = p;
 }
 
 static void *cfl_ts_malloc(size_t n) {
@@ -312,7 +338,7 @@ static void *cfl_ts_realloc(void *p, size_t n) {
 	}
 	void *q = cfl_arena_alloc(a, n);
 	if (q) {
-		memcpy(q, p, capacity);
+		memcpy(q, p, capacity < n ? capacity : n);
 		cfl_arena_release(a, p);
 	}
 	return q;
