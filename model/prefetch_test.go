@@ -22,6 +22,18 @@ func (c *countingSource) Parse(path string) (*syntax.File, []byte, error) {
 	return c.memSource.Parse(path)
 }
 
+// loadCounting makes a program over files whose parses are counted, and
+// loads entry.
+func loadCounting(t *testing.T, files memSource, entry string) (*Program, *countingSource) {
+	t.Helper()
+	src := &countingSource{memSource: files, parses: map[string]int{}}
+	p := NewProgram(src, Options{})
+	if _, err := p.Module(entry); err != nil {
+		t.Fatal(err)
+	}
+	return p, src
+}
+
 func (c *countingSource) count(path string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -33,18 +45,14 @@ func (c *countingSource) count(path string) int {
 // loaded (not in Loaded) until the analysis asks for them; a file nothing
 // imports is not parsed.
 func TestPrefetchParsesAheadWithoutLoading(t *testing.T) {
-	src := &countingSource{memSource: memSource{
+	p, src := loadCounting(t, memSource{
 		"/p/a.py":            "import b\n\ndef f():\n    from pkg import c\n",
 		"/p/b.py":            "x = 1\n",
 		"/p/pkg/__init__.py": "",
 		"/p/pkg/c.py":        "from . import d\n",
 		"/p/pkg/d.py":        "y = 2\n",
 		"/p/other.py":        "z = 3\n",
-	}, parses: map[string]int{}}
-	p := NewProgram(src, Options{})
-	if _, err := p.Module("/p/a.py"); err != nil {
-		t.Fatal(err)
-	}
+	}, "/p/a.py")
 	p.PrefetchImports(2)
 	waitPrefetch(t, p)
 	for _, f := range []string{"/p/b.py", "/p/pkg/__init__.py", "/p/pkg/c.py", "/p/pkg/d.py"} {
@@ -93,15 +101,11 @@ func waitPrefetch(t *testing.T, p *Program) {
 // later takes that parse instead of parsing again, and that its imports
 // are then parsed ahead as if it had been built when loaded.
 func TestParseAheadThenLoad(t *testing.T) {
-	src := &countingSource{memSource: memSource{
+	p, src := loadCounting(t, memSource{
 		"/p/main.py":   "import helper\n",
 		"/p/helper.py": "import deep\nbroken(\n",
 		"/p/deep.py":   "x = 1\n",
-	}, parses: map[string]int{}}
-	p := NewProgram(src, Options{})
-	if _, err := p.Module("/p/main.py"); err != nil {
-		t.Fatal(err)
-	}
+	}, "/p/main.py")
 	f, body, err := p.ParseAhead("/p/helper.py")
 	if err != nil || len(f.Errors) == 0 || string(body) != "import deep\nbroken(\n" {
 		t.Fatalf("ParseAhead(helper.py) = %v errors, %q, %v; want the syntax error and the source", f, body, err)
