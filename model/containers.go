@@ -156,9 +156,11 @@ func withElems(vs []Value, elems []Value, keys []string) []Value {
 	out := make([]Value, len(vs))
 	for i, v := range vs {
 		if v.Kind == VList || v.Kind == VDict {
-			v.Elems = append(append([]Value(nil), v.Elems...), elems...)
+			// One copy each, never written into: the list's own
+			// elements may be a cached set.
+			v.Elems = append(v.Elems[:len(v.Elems):len(v.Elems)], elems...)
 			if v.Kind == VDict {
-				v.Keys = append(append([]string(nil), v.Keys...), keys...)
+				v.Keys = append(v.Keys[:len(v.Keys):len(v.Keys)], keys...)
 			}
 		}
 		out[i] = v

@@ -77,11 +77,17 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 	if len(bs) < 2 || pos < 0 {
 		return bs
 	}
+	// own points into the scope's kills, and hiding starts on the stack:
+	// this runs at every use of a name bound more than once, and taking
+	// the address of the loop's copy allocated one kill per kill read.
 	var own *kill
-	var hiding []kill
-	for _, k := range sc.killsOf()[name] {
+	var room [4]*kill
+	hiding := room[:0]
+	kills := sc.killsOf()[name]
+	for i := range kills {
+		k := &kills[i]
 		if int(k.stmt.Start) <= pos && pos < int(k.stmt.End) {
-			own = &k
+			own = k
 		}
 		if k.applies(pos) && !ev.opaqueWrap(k.value, name, sc) {
 			hiding = append(hiding, k)

@@ -90,7 +90,7 @@ func (m *Module) Eval(e syntax.Expr, sc *Scope) []Value {
 // maxValues: a set, so that the same value reached twice takes no room.
 func add(vs []Value, more ...Value) []Value {
 next:
-	for _, v := range more {
+	for k, v := range more {
 		if len(vs) >= maxValues {
 			return vs
 		}
@@ -98,6 +98,14 @@ next:
 			if sameValue(&vs[i], &v) {
 				continue next
 			}
+		}
+		if len(vs) == cap(vs) {
+			// Grow once, to what the rest of more may need (a set never
+			// holds more than maxValues), rather than value by value: add
+			// is where the analysis allocates most.
+			grown := make([]Value, len(vs), min(max(len(vs)+len(more)-k, 2*cap(vs)), maxValues))
+			copy(grown, vs)
+			vs = grown
 		}
 		vs = append(vs, v)
 	}
@@ -169,6 +177,9 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		return unknown()
 	case *syntax.Sequence:
 		v := Value{Kind: VList}
+		if len(e.Elts) > 0 {
+			v.Elems = make([]Value, 0, len(e.Elts))
+		}
 		for _, el := range e.Elts {
 			vs := ev.expr(el, sc)
 			if len(vs) == 1 {
@@ -348,12 +359,41 @@ func (ev *evaluator) nameAt(id string, sc *Scope, pos int) []Value {
 	}
 	var out []Value
 	for _, b := range bs {
-		out = add(out, ev.binding(b)...)
+		out = union(out, ev.binding(b))
 	}
 	if len(out) == 0 {
 		return unknown()
 	}
 	return out
+}
+
+// union adds the values of vs to out, as add does. An empty out becomes vs
+// itself, capped so that an append copies, when vs is a set: the sets the
+// evaluator hands out are never written into, and the merge of a name's
+// bindings, a module's or a receiver's, most often adds nothing to the
+// first set (the same value assigned in two branches), which then costs no
+// copy.
+func union(out, vs []Value) []Value {
+	if len(out) == 0 && isSet(vs) {
+		return vs[:len(vs):len(vs)]
+	}
+	return add(out, vs...)
+}
+
+// isSet reports whether vs is non-empty and what add would make of it:
+// at most maxValues values, none the same as another.
+func isSet(vs []Value) bool {
+	if len(vs) == 0 || len(vs) > maxValues {
+		return false
+	}
+	for i := 1; i < len(vs); i++ {
+		for j := range i {
+			if sameValue(&vs[j], &vs[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (ev *evaluator) binding(b *Binding) []Value {
@@ -555,7 +595,7 @@ func passthroughDecorator(path string) bool {
 func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
 	var out []Value
 	for _, b := range m.Scope.bindingsOf(name) {
-		out = add(out, ev.binding(b)...)
+		out = union(out, ev.binding(b))
 	}
 	if len(out) == 0 {
 		out = ev.dynamicAttr(m, name)
@@ -566,14 +606,7 @@ func (ev *evaluator) moduleAttr(m *Module, name string) []Value {
 func (ev *evaluator) attr(vals []Value, name string) []Value {
 	var out []Value
 	for _, v := range vals {
-		vs := ev.attrOf(v, name)
-		if len(vals) == 1 && len(vs) == 1 {
-			// The common case, one receiver with one value: that value is
-			// the set; hand it out capped, so that an append copies (as
-			// nameAt does), instead of copying it here.
-			return vs[:1:1]
-		}
-		out = add(out, vs...)
+		out = union(out, ev.attrOf(v, name))
 	}
 	if len(out) == 0 {
 		return unknown()
@@ -619,12 +652,7 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		}
 		vs := ev.classAttr(v, name)
 		if v.Kind == VInstance {
-			for i := range vs {
-				if vs[i].Kind == VFunc && vs[i].Self != nil {
-					// A bound method: self is the receiver.
-					vs[i].Self, vs[i].Env = receiverClass(v), v.Env
-				}
-			}
+			return boundTo(v, vs)
 		}
 		return vs
 	case VContext:
@@ -681,16 +709,16 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 			// method: as the calls of it on v set it.
 			for _, ctx := range ev.storingContexts(v, b.Scope) {
 				if ctx == nil {
-					out = add(out, ev.binding(b)...)
+					out = union(out, ev.binding(b))
 				} else {
-					out = add(out, ev.bindingIn(ctx, b)...)
+					out = union(out, ev.bindingIn(ctx, b))
 				}
 			}
 		}
 		out = ev.instanceAppends(v, c, name, out)
 	}
 	for _, b := range c.Scope.Bindings[name] {
-		out = add(out, ev.binding(b)...)
+		out = union(out, ev.binding(b))
 	}
 	if len(out) > 0 {
 		return out
@@ -704,7 +732,7 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 					in = v
 				}
 				if vs := ev.classAttrIn(in, bv.Class, name, depth+1); len(vs) > 0 && vs[0].Kind != VUnknown {
-					out = add(out, vs...)
+					out = union(out, vs)
 				}
 			case VPath:
 				out = add(out, Value{Kind: VPath, Path: bv.Path + "()." + name})
@@ -716,6 +744,23 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 		return unknown()
 	}
 	return out
+}
+
+// boundTo returns vs, the values of an attribute read on instance v, with
+// its bound methods bound to v: self is the receiver. vs may be a binding's
+// cached set, so a method is bound in a copy.
+func boundTo(v Value, vs []Value) []Value {
+	copied := false
+	for i := range vs {
+		if vs[i].Kind == VFunc && vs[i].Self != nil {
+			if !copied {
+				vs = append([]Value(nil), vs...)
+				copied = true
+			}
+			vs[i].Self, vs[i].Env = receiverClass(v), v.Env
+		}
+	}
+	return vs
 }
 
 // basePaths returns the external base classes of a local class, following
