@@ -155,8 +155,8 @@ func Run(opts Options) (*Result, error) {
 	fset := token.NewFileSet()
 	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, Files: len(files)}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
-	programs := pyprogram.Programs(files, rd.ReadFile, pol)
-	pol.RunFiles = files
+	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
+	pol.RunFiles, pol.Scans = files, scans
 	parts := make([]Result, len(programs))
 	eachProgram(programs, pol.Workers, func(i int) {
 		// What a program's passes hold (trees, summaries) is garbage

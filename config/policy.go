@@ -29,6 +29,11 @@ type Policy struct {
 	// (the import roots src adds, the extra initializers) are taken over
 	// all of them, as when the run was one program. nil: the pass's files.
 	RunFiles []string
+	// Scans are what pyprogram.Programs learnt of the run's files from
+	// their bytes (a *pyprogram.Scans, opaque here), for the pass of each
+	// program to take instead of scanning the files again. nil: the pass
+	// scans what it reads.
+	Scans any
 	// Workers bounds the parallel parse (0: GOMAXPROCS).
 	Workers int
 	// ForceFull turns the byte prefilter off: every checked file is parsed

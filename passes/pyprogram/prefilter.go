@@ -66,7 +66,8 @@ type pnode struct {
 	edges   []int
 	modName string
 	modRoot string
-	size    int // bytes read
+	size    int  // bytes read
+	scanned bool // scan, keep, size and the module's name are set
 }
 
 // prefilter holds one run's graph.
@@ -83,6 +84,11 @@ type prefilter struct {
 	// expandAll reads every file of every reach, as Programs needs; the
 	// prefilter stops where its verdict is settled.
 	expandAll bool
+	// known are Programs' scans of this run's files, taken instead of
+	// scanning them again (nil: none); knownTokens is set once their
+	// identifiers are merged into tokens.
+	known       *Scans
+	knownTokens bool
 }
 
 // decision is the prefilter's verdict on the checked files.
@@ -91,8 +97,11 @@ type decision struct {
 	noqa     map[string]bool // parsed for noqa only
 }
 
-func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int) decision {
+func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int, known *Scans) decision {
 	pf := newPrefilter(read, isFile, roots, extraInit)
+	if known.usable(roots, extraInit) {
+		pf.known = known
+	}
 	pf.explore(files, workers)
 	reach := pf.reachBits()
 	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}}
@@ -258,8 +267,15 @@ func (pf *prefilter) decided(n int) bool {
 	return nd.keep || !pf.expandAll && relevantBits(nd.scan.bits)
 }
 
-// scanAll scans the given nodes in parallel.
+// scanAll scans the given nodes in parallel, but for those Programs has
+// scanned already.
 func (pf *prefilter) scanAll(list []int, workers int) {
+	if pf.known != nil {
+		list = pf.takeKnown(list)
+	}
+	if len(list) == 0 {
+		return
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -278,6 +294,7 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 			sc := newScanner(pf.extra)
 			for n := range next {
 				nd := pf.nodes[n]
+				nd.scanned = true
 				src, err := pf.read(nd.path)
 				nd.size = len(src)
 				if err != nil || !sourceOK(src) {
@@ -293,6 +310,29 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// takeKnown fills the nodes of list that Programs has scanned from its
+// scans, and returns the others. The first it fills brings Programs'
+// identifiers along (see Scans).
+func (pf *prefilter) takeKnown(list []int) []int {
+	var rest []int
+	for _, n := range list {
+		nd := pf.nodes[n]
+		s, ok := pf.known.files[nd.path]
+		if !ok {
+			rest = append(rest, n)
+			continue
+		}
+		nd.scan, nd.keep, nd.size, nd.modName, nd.modRoot = s.scan, s.keep, s.size, s.modName, s.modRoot
+		nd.scanned = true
+		if !pf.knownTokens {
+			// Scans are shared by the programs' passes: read only.
+			pf.tokens.merge(pf.known.tokens)
+			pf.knownTokens = true
+		}
+	}
+	return rest
 }
 
 // sourceOK reports whether syntax.Parse accepts the source: source it

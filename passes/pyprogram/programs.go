@@ -29,9 +29,12 @@ import (
 // order of their first file. Files without a configuration are put with
 // the first program (the pass skips them). One file, or none, is one
 // program, and nothing is read.
-func Programs(files []string, read func(string) ([]byte, error), pol *config.Policy) []Program {
+//
+// It also returns the scans it made of the files it read, for the passes
+// (Scans); nil when it read none.
+func Programs(files []string, read func(string) ([]byte, error), pol *config.Policy) ([]Program, *Scans) {
 	if len(files) <= 1 {
-		return []Program{{Files: files}}
+		return []Program{{Files: files}}, nil
 	}
 	checked := configured(pol, files)
 	roots, extra := runSettings(pol, checked)
@@ -59,8 +62,9 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 		}
 		out[g].Files = append(out[g].Files, f)
 	}
+	scans := pf.scans(roots, extra)
 	if len(out) == 0 {
-		return []Program{{Files: files}}
+		return []Program{{Files: files}}, scans
 	}
 	out[0].Files = append(out[0].Files, unconfigured...)
 	for n, nd := range pf.nodes {
@@ -68,7 +72,7 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 			out[g].Bytes += int64(nd.size)
 		}
 	}
-	return out
+	return out, scans
 }
 
 // Program is one independent program of a run.

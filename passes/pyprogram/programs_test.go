@@ -113,7 +113,7 @@ func TestPrograms(t *testing.T) {
 			for _, c := range tc.checked {
 				checked = append(checked, filepath.Join(dir, filepath.FromSlash(c)))
 			}
-			progs := Programs(checked, os.ReadFile, isolatedPolicy(t, dir))
+			progs, _ := Programs(checked, os.ReadFile, isolatedPolicy(t, dir))
 			var got [][]string
 			var bytes int64
 			for _, p := range progs {
@@ -145,7 +145,7 @@ func TestProgramsOneFileReadsNothing(t *testing.T) {
 		t.Errorf("read %s", p)
 		return os.ReadFile(p)
 	}
-	progs := Programs([]string{"train.py"}, read, isolatedPolicy(t, t.TempDir()))
+	progs, _ := Programs([]string{"train.py"}, read, isolatedPolicy(t, t.TempDir()))
 	if len(progs) != 1 || !reflect.DeepEqual(progs[0].Files, []string{"train.py"}) {
 		t.Errorf("programs %v, want the one file", progs)
 	}

@@ -168,7 +168,8 @@ func run(pass *analysis.Pass) (any, error) {
 	noqaOnly := map[string]bool{}
 	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
 	if !pol.ForceFull {
-		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers)
+		known, _ := pol.Scans.(*Scans)
+		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers, known)
 		files = nil
 		for _, f := range checked {
 			c := filepath.Clean(f)

@@ -1,0 +1,47 @@
+package pyprogram
+
+import "slices"
+
+// Scans are the byte scans Programs made of a run's files, handed to the
+// pass of each program (config.Policy.Scans) so that its prefilter takes
+// them instead of reading and scanning the same files again: on the
+// standard library, Programs reads every file to split the run, and the
+// prefilter of each program then read its reach once more.
+//
+// A scan depends on the file's bytes, which one run reads once (the
+// driver's reader keeps them), and on the extra initializers; a prefilter
+// with other settings scans afresh. The pass's prefilter also takes
+// Programs' Bloom filter of identifiers, which holds every identifier of
+// every file read, not only those of its reach: more tokens only add
+// submodule edges, so its reach can only grow, and its verdict stays sound
+// (a file kept that it could have skipped costs time, not findings).
+type Scans struct {
+	roots  []string
+	extra  []string
+	tokens *tokenSet
+	files  map[string]scanned
+}
+
+// scanned is what a prefilter learns of a file from its bytes.
+type scanned struct {
+	scan             fileScan
+	keep             bool
+	size             int
+	modName, modRoot string
+}
+
+// scans records the files pf has scanned.
+func (pf *prefilter) scans(roots, extra []string) *Scans {
+	s := &Scans{roots: roots, extra: extra, tokens: pf.tokens, files: map[string]scanned{}}
+	for _, nd := range pf.nodes {
+		if nd.scanned {
+			s.files[nd.path] = scanned{scan: nd.scan, keep: nd.keep, size: nd.size, modName: nd.modName, modRoot: nd.modRoot}
+		}
+	}
+	return s
+}
+
+// usable reports whether the scans were made with these settings.
+func (s *Scans) usable(roots, extra []string) bool {
+	return s != nil && slices.Equal(s.roots, roots) && slices.Equal(s.extra, extra)
+}
