@@ -61,13 +61,19 @@ func relevantBits(b uint64) bool {
 type pnode struct {
 	path    string
 	checked bool
+	edges   []int
+	// scanned is set once the file's bytes are read (byteFacts).
+	scanned bool
+	byteFacts
+}
+
+// byteFacts is what a prefilter learns of a file from its bytes.
+type byteFacts struct {
 	keep    bool // cannot be judged from its bytes: keep it
 	scan    fileScan
-	edges   []int
 	modName string
 	modRoot string
-	size    int  // bytes read
-	scanned bool // scan, keep, size and the module's name are set
+	size    int // bytes read
 }
 
 // prefilter holds one run's graph.
@@ -324,8 +330,7 @@ func (pf *prefilter) takeKnown(list []int) []int {
 			rest = append(rest, n)
 			continue
 		}
-		nd.scan, nd.keep, nd.size, nd.modName, nd.modRoot = s.scan, s.keep, s.size, s.modName, s.modRoot
-		nd.scanned = true
+		nd.byteFacts, nd.scanned = s, true
 		if !pf.knownTokens {
 			// Scans are shared by the programs' passes: read only.
 			pf.tokens.merge(pf.known.tokens)

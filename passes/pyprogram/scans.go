@@ -10,7 +10,7 @@ import "slices"
 //
 // A scan depends on the file's bytes, which one run reads once (the
 // driver's reader keeps them), and on the extra initializers; a prefilter
-// with other settings scans afresh. The pass's prefilter also takes
+// with other settings (those, or the import roots) scans afresh. The pass's prefilter also takes
 // Programs' Bloom filter of identifiers, which holds every identifier of
 // every file read, not only those of its reach: more tokens only add
 // submodule edges, so its reach can only grow, and its verdict stays sound
@@ -19,23 +19,15 @@ type Scans struct {
 	roots  []string
 	extra  []string
 	tokens *tokenSet
-	files  map[string]scanned
-}
-
-// scanned is what a prefilter learns of a file from its bytes.
-type scanned struct {
-	scan             fileScan
-	keep             bool
-	size             int
-	modName, modRoot string
+	files  map[string]byteFacts
 }
 
 // scans records the files pf has scanned.
 func (pf *prefilter) scans(roots, extra []string) *Scans {
-	s := &Scans{roots: roots, extra: extra, tokens: pf.tokens, files: map[string]scanned{}}
+	s := &Scans{roots: roots, extra: extra, tokens: pf.tokens, files: map[string]byteFacts{}}
 	for _, nd := range pf.nodes {
 		if nd.scanned {
-			s.files[nd.path] = scanned{scan: nd.scan, keep: nd.keep, size: nd.size, modName: nd.modName, modRoot: nd.modRoot}
+			s.files[nd.path] = nd.byteFacts
 		}
 	}
 	return s
