@@ -358,66 +358,6 @@ func componentIdents(m *Module, c *syntax.Call) []string {
 	return out
 }
 
-// cudaPossible reports whether code of m, or of the local modules it
-// imports, can initialize CUDA at all: it imports a CUDA library (the
-// catalog's libraries), calls a catalogued method on an object (x.cuda(),
-// x.to(...)), or the project has extra initializers. An uncalled function of
-// a module where it cannot is not simulated as an entry point: with no CUDA
-// initialization it can only produce hazards that need none (CFL005), and
-// those are found from module bodies.
-func (m *Module) cudaPossible() bool {
-	switch m.cuda {
-	case factDone:
-		return m.cudaResult
-	case factBusy:
-		return false // a cycle: its other members decide
-	}
-	m.cuda = factBusy
-	got := m.cudaPossibleUncached()
-	m.cuda, m.cudaResult = factDone, got
-	return got
-}
-
-func (m *Module) cudaPossibleUncached() bool {
-	if len(m.Prog.extra) > 0 {
-		return true
-	}
-	if m.callsMethod(catalogMethods) {
-		return true
-	}
-	for _, s := range m.imports() {
-		switch s := s.(type) {
-		case *syntax.Import:
-			for _, a := range s.Names {
-				if cudaLibraries[rootOf(a.Name)] {
-					return true
-				}
-				if dep := m.importedModule(a.Name, 0); dep != nil && dep.cudaPossible() {
-					return true
-				}
-			}
-		case *syntax.ImportFrom:
-			if s.Level == 0 && cudaLibraries[rootOf(s.Module)] {
-				return true
-			}
-			if dep := m.importedModule(s.Module, s.Level); dep != nil && dep.cudaPossible() {
-				return true
-			}
-			for _, a := range s.Names {
-				if dep := m.importedModule(JoinDotted(s.Module, a.Name), s.Level); dep != nil && dep.cudaPossible() {
-					return true
-				}
-			}
-			for _, dep := range m.starSubmodules(s) {
-				if dep.cudaPossible() {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 func rootOf(dotted string) string {
 	if i := strings.IndexByte(dotted, '.'); i >= 0 {
 		return dotted[:i]
