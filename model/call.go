@@ -286,7 +286,7 @@ func (ev *evaluator) returnValues(f *Function) []Value {
 		return ev.expr(f.Lambda.Body, f.Scope)
 	}
 	var out []Value
-	forEachReturn(f.Def.Body, func(e syntax.Expr) {
+	forEachReturn(f.Def.Body(), func(e syntax.Expr) {
 		out = add(out, ev.expr(e, f.Scope)...)
 	})
 	return out

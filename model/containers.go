@@ -196,7 +196,7 @@ func (vs *valueState) scopeAppends(sc *Scope) map[string][]appended {
 	case sc.Kind == ModuleScope:
 		body = sc.Module.File.Body
 	case sc.Func != nil && sc.Func.Def != nil:
-		body = sc.Func.Def.Body
+		body = sc.Func.Def.Body()
 	}
 	for _, s := range body {
 		collectStores(s, sc, func(x syntax.Expr) (string, bool) {
@@ -228,7 +228,7 @@ func (vs *valueState) classAppends(c *Class) map[string][]appended {
 			continue
 		}
 		self := f.Params()[0].Name
-		for _, s := range f.Def.Body {
+		for _, s := range f.Def.Body() {
 			collectStores(s, f.Scope, func(x syntax.Expr) (string, bool) {
 				a, ok := x.(*syntax.Attribute)
 				if !ok {

@@ -608,7 +608,7 @@ func summaryIn(f *Function, c *callContext) []event {
 	if f.Lambda != nil {
 		b.expr(f.Lambda.Body)
 	} else {
-		b.stmts(f.Def.Body)
+		b.stmts(f.Def.Body())
 	}
 	c.summary.events, c.summary.building = b.out, false
 	return c.summary.events

@@ -46,7 +46,7 @@ func (s *cudaSearch) visit(m *Module) {
 	s.index[m], s.low[m] = s.next, s.next
 	s.next++
 	s.stack = append(s.stack, m)
-	reaches := len(m.Prog.extra) > 0 || m.callsMethod(catalogMethods)
+	reaches := len(m.Prog.extra) > 0 || m.callsCUDAMethod()
 	if !reaches {
 		m.eachImport(func(cudaLib bool, dep *Module) bool {
 			switch _, seen := s.index[dep]; {

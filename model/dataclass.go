@@ -69,14 +69,14 @@ func dataclassInit(d *syntax.ClassDef) *syntax.FunctionDef {
 				p.Kind = syntax.ParamKwOnly
 			}
 			init.Params = append(init.Params, p)
-			init.Body = append(init.Body, &syntax.Assign{Span: s.Span, Op: "=",
+			init.SetBody(append(init.Body(), &syntax.Assign{Span: s.Span, Op: "=",
 				Targets: []syntax.Expr{&syntax.Attribute{Span: n.Span, X: self(n.Span), Attr: n.ID, AttrSpan: n.Span}},
-				Value:   &syntax.Name{Span: n.Span, ID: n.ID}})
+				Value:   &syntax.Name{Span: n.Span, ID: n.ID}}))
 		}
 	}
 	if postInit {
 		call := &syntax.Call{Span: d.NameSpan, Func: &syntax.Attribute{Span: d.NameSpan, X: self(d.NameSpan), Attr: "__post_init__", AttrSpan: d.NameSpan}}
-		init.Body = append(init.Body, &syntax.ExprStmt{Span: d.NameSpan, X: call})
+		init.SetBody(append(init.Body(), &syntax.ExprStmt{Span: d.NameSpan, X: call}))
 	}
 	return init
 }

@@ -76,7 +76,7 @@ func (m *Module) DynamicGlobalAccess() (syntax.Span, bool) {
 	var at syntax.Span
 	found := false
 	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
+		syntax.InspectScan(s, func(n syntax.Node) bool {
 			if found {
 				return false
 			}
@@ -156,6 +156,8 @@ func importedNames(m *Module) []importedName {
 	for _, s := range m.File.Body {
 		syntax.Inspect(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
+			case *syntax.FunctionDef:
+				return !holdsNoImports(n)
 			case *syntax.Import:
 				for _, a := range n.Names {
 					parts := strings.Split(a.Name, ".")
@@ -278,9 +280,9 @@ func (w *defUse) stmt1(s syntax.Stmt, sc *duScope, c duCtx) {
 		for _, p := range s.Params {
 			fs.locals[p.Name] = true
 		}
-		collectLocals(s.Body, fs)
+		collectLocals(s.Body(), fs)
 		qual := c.prefix + s.Name
-		w.stmts(s.Body, fs, duCtx{deferred: true, fn: qual, prefix: qual + ".<locals>."})
+		w.stmts(s.Body(), fs, duCtx{deferred: true, fn: qual, prefix: qual + ".<locals>."})
 	case *syntax.ClassDef:
 		w.exprs(s.Decorators, sc, c)
 		for i := range s.Bases {
@@ -460,8 +462,8 @@ func (w *defUse) annotations(d *syntax.FunctionDef, sc *duScope, c duCtx) {
 	src := w.m.Src
 	var regions []syntax.Span
 	headerEnd := d.Span.End
-	if len(d.Body) > 0 {
-		headerEnd = d.Body[0].Pos().Start
+	if body := d.Body(); len(body) > 0 {
+		headerEnd = body[0].Pos().Start
 	}
 	after := d.NameSpan.End
 	for _, p := range d.Params {

@@ -129,7 +129,7 @@ bindings:
 func (sc *Scope) body() []syntax.Stmt {
 	switch {
 	case sc.Kind == FunctionScope && sc.Func != nil && sc.Func.Def != nil:
-		return sc.Func.Def.Body
+		return sc.Func.Def.Body()
 	case sc.Kind == ClassScope && sc.Class != nil && sc.Class.Def != nil:
 		return sc.Class.Def.Body
 	case sc.Kind == ModuleScope && sc.Module != nil && sc.Module.File != nil:

@@ -157,6 +157,8 @@ func (m *Module) imports() []syntax.Stmt {
 				m.importStmts = append(m.importStmts, n)
 			case *syntax.ImportFrom:
 				m.importStmts = append(m.importStmts, n)
+			case *syntax.FunctionDef:
+				return !holdsNoImports(n)
 			case syntax.Expr:
 				return false
 			}
@@ -172,7 +174,7 @@ func (m *Module) usedNames() map[string]bool {
 	}
 	m.used = map[string]bool{}
 	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
+		syntax.InspectScan(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.Name:
 				m.used[n.ID] = true
@@ -257,4 +259,12 @@ func configClasses(s target.Set) []configClass {
 		out = append(out, *classes[k])
 	}
 	return out
+}
+
+// holdsNoImports reports whether d's body is one the conversion deferred,
+// which holds no import statement (syntax/deferred.go): a walk for imports
+// skips it rather than decoding it.
+func holdsNoImports(d *syntax.FunctionDef) bool {
+	_, deferred := d.Deferred()
+	return deferred
 }

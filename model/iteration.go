@@ -482,7 +482,7 @@ func (f *Function) returnedParams() []string {
 	if f.Lambda != nil {
 		w.expr(f.Lambda.Body, f.Scope, 0)
 	} else {
-		forEachReturn(f.Def.Body, func(e syntax.Expr) { w.expr(e, f.Scope, 0) })
+		forEachReturn(f.Def.Body(), func(e syntax.Expr) { w.expr(e, f.Scope, 0) })
 	}
 	f.retParams, f.retParamsState = src.params, factDone
 	return f.retParams

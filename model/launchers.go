@@ -277,7 +277,7 @@ func defaultWorkers(init *Function, keyword string) bool {
 		}
 	}
 	found := false
-	for _, st := range init.Def.Body {
+	for _, st := range init.Def.Body() {
 		syntax.Inspect(st, func(n syntax.Node) bool {
 			if c, ok := n.(*syntax.Call); ok && !found {
 				if a, ok := c.Func.(*syntax.Attribute); ok && a.Attr == "__init__" {

@@ -115,6 +115,8 @@ func findLazyImports(f *syntax.File) *lazyImports {
 				li.keyword = li.keyword || n.Lazy
 			case *syntax.ImportFrom:
 				li.keyword = li.keyword || n.Lazy
+			case *syntax.FunctionDef:
+				return !holdsNoImports(n)
 			case syntax.Expr:
 				return false // imports are statements
 			}

@@ -80,6 +80,6 @@ func (ix *indexer) ownScope(f *Function) {
 		ix.exprBindings(f.Lambda.Body, sc)
 		return
 	}
-	sc.Globals = bodyGlobals(f.Def.Body)
-	ix.stmts(f.Def.Body, sc, f.QualName+".<locals>.")
+	sc.Globals = bodyGlobals(f.Def.Body())
+	ix.stmts(f.Def.Body(), sc, f.QualName+".<locals>.")
 }

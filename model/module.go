@@ -157,8 +157,8 @@ type Function struct {
 	// Decorators as written; evaluated lazily.
 	Decorators []syntax.Expr
 
-	// callees, reads and importsLocal are what the prescan reads
-	// (calleeIdents).
+	// callees, reads and importsLocal are what the prescan reads, and
+	// callsCUDAMeth what cudaPossible reads (calleeIdents).
 	callees      []string
 	reads        []string
 	summary      *funcSummary
@@ -172,6 +172,7 @@ type Function struct {
 	fx             facts
 	referenced     bool
 	importsLocal   bool
+	callsCUDAMeth  bool // calls x.cuda(), x.to(...), ... (calleeIdents)
 	returnsDone    bool
 	returnsBusy    bool
 	retParamsState factState
@@ -233,10 +234,14 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	ix.stmts(f.Body, m.Scope, "")
 	m.Guards = topGuards(f.Body)
 	for _, fn := range m.Funcs {
-		fn.callees, fn.reads, fn.importsLocal = calleeIdents(fn)
+		fn.callees, fn.reads, fn.importsLocal, fn.callsCUDAMeth = calleeIdents(fn)
 	}
 	m.importFiles = m.importPaths()
 	m.setsUpGroup = bytes.Contains(src, []byte("init_process_group"))
+	// The load pass is done and took nothing from the bodies the
+	// conversion found deferrable: keep them encoded until the analysis
+	// reads them (syntax/deferred.go).
+	f.DeferBodies(src)
 	return m
 }
 
@@ -495,8 +500,14 @@ func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
 		f.Class.noteAccessor(f)
 	}
 	ix.signatureBindings(d, sc)
-	f.Scope.Globals = bodyGlobals(d.Body)
-	ix.stmts(d.Body, f.Scope, f.QualName+".<locals>.")
+	if _, deferred := d.Deferred(); deferred {
+		// The conversion deferred the body because this pass records
+		// nothing from it (syntax/deferred.go): it binds only its own
+		// locals, which localindex.go records when it is read.
+		return
+	}
+	f.Scope.Globals = bodyGlobals(d.Body())
+	ix.stmts(d.Body(), f.Scope, f.QualName+".<locals>.")
 }
 
 // signatureBindings records what d's decorators and defaults bind in sc,

@@ -277,9 +277,10 @@ func lastIdent(e syntax.Expr) string {
 // calleeIdents lists the identifiers a function's body (its nested
 // definitions included) calls — f(...) gives f, x.m(...) gives m — and
 // those it reads as attributes (x.a gives a: the read runs a's getter where
-// a is a property), and whether it imports a local module (whose top level
-// then runs).
-func calleeIdents(f *Function) (calls, reads []string, local bool) {
+// a is a property), whether it imports a local module (whose top level
+// then runs), and whether it calls a catalog method as a method (x.cuda():
+// callsCUDAMethod).
+func calleeIdents(f *Function) (calls, reads []string, local, cudaMethod bool) {
 	idents := map[string]bool{}
 	attrs := map[string]bool{}
 	visit := func(n syntax.Node) bool {
@@ -287,6 +288,9 @@ func calleeIdents(f *Function) (calls, reads []string, local bool) {
 		case *syntax.Attribute:
 			attrs[n.Attr] = true
 		case *syntax.Call:
+			if a, ok := n.Func.(*syntax.Attribute); ok && catalogMethodSet[a.Attr] {
+				cudaMethod = true
+			}
 			if id := lastIdent(n.Func); id != "" {
 				idents[id] = true
 				if k := keyedStart(id, n); k != "" {
@@ -315,7 +319,9 @@ func calleeIdents(f *Function) (calls, reads []string, local bool) {
 	if f.Lambda != nil {
 		syntax.Inspect(f.Lambda.Body, visit)
 	} else {
-		for _, s := range f.Def.Body {
+		// At load, before the bodies are deferred; ScanBody all the same,
+		// since the walk keeps only identifiers.
+		for _, s := range f.Def.ScanBody() {
 			syntax.Inspect(s, visit)
 		}
 	}
@@ -326,7 +332,7 @@ func calleeIdents(f *Function) (calls, reads []string, local bool) {
 	for id := range attrs {
 		reads = append(reads, id)
 	}
-	return calls, reads, local
+	return calls, reads, local, cudaMethod
 }
 
 // componentIdents are the identifiers a runner call's arguments name,
@@ -381,26 +387,50 @@ var cudaLibraries, catalogMethods = func() (map[string]bool, []string) {
 	return libs, methods
 }()
 
-// callsMethod reports whether m calls a method with one of the names
-// (x.cuda(), model.to(device)).
-func (m *Module) callsMethod(names []string) bool {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
+// callsCUDAMethod reports whether m calls a catalog method as a method
+// (x.cuda(), model.to(device)) anywhere: in its top-level code, read here,
+// or in a function, as calleeIdents found at load (which keeps deferred
+// bodies from being decoded again for this).
+func (m *Module) callsCUDAMethod() bool {
+	for _, f := range m.Funcs {
+		if f.callsCUDAMeth {
+			return true
+		}
 	}
 	found := false
-	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
-			if c, ok := n.(*syntax.Call); ok {
-				if a, ok := c.Func.(*syntax.Attribute); ok && want[a.Attr] {
-					found = true
-				}
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Call:
+			if a, ok := n.Func.(*syntax.Attribute); ok && catalogMethodSet[a.Attr] {
+				found = true
 			}
-			return !found
-		})
-		if found {
+		case *syntax.FunctionDef:
+			// Its decorators and defaults run here; its body is one
+			// of m.Funcs, read above.
+			for _, d := range n.Decorators {
+				syntax.Inspect(d, visit)
+			}
+			for _, p := range n.Params {
+				syntax.Inspect(p.Default, visit)
+			}
+			return false
+		}
+		return !found
+	}
+	for _, s := range m.File.Body {
+		if syntax.Inspect(s, visit); found {
 			return true
 		}
 	}
 	return false
 }
+
+// catalogMethodSet holds catalogMethods.
+var catalogMethodSet = func() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range catalogMethods {
+		out[n] = true
+	}
+	return out
+}()

@@ -83,7 +83,7 @@ func (ev *evaluator) backendIn(sc *Scope) string {
 // the question is asked at every local call.
 func (ev *evaluator) backendAt(c *syntax.Call, sc *Scope) string {
 	if f := sc.Func; f != nil && f.Def != nil && sc == f.Scope && f.Module.setsUpGroup {
-		if b, ok := ev.backendBefore(f.Def.Body, c.Span.Start, sc, 0); ok {
+		if b, ok := ev.backendBefore(f.Def.Body(), c.Span.Start, sc, 0); ok {
 			return b
 		}
 	}
@@ -127,7 +127,7 @@ func (ev *evaluator) backendInCall(v Value, c *syntax.Call, sc *Scope, depth int
 	}
 	defer func() { ev.ctx = saved }()
 	defer ev.fresh()()
-	return ev.backendBefore(f.Def.Body, f.Def.End, f.Scope, depth+1)
+	return ev.backendBefore(f.Def.Body(), f.Def.End, f.Scope, depth+1)
 }
 
 // innerBlocks are the statement lists of a compound statement.

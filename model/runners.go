@@ -235,7 +235,7 @@ func returnsSelf(f *Function) bool {
 	}
 	self := ps[0].Name
 	found := false
-	forEachReturn(f.Def.Body, func(e syntax.Expr) {
+	forEachReturn(f.Def.Body(), func(e syntax.Expr) {
 		if n, ok := e.(*syntax.Name); ok && n.ID == self {
 			found = true
 		}

@@ -141,7 +141,7 @@ func useCall(m *Module) (*syntax.Call, *Scope) {
 	for _, f := range append([]*Function{nil}, m.Funcs...) {
 		body, sc := m.File.Body, m.Scope
 		if f != nil {
-			body, sc = f.Def.Body, f.Scope
+			body, sc = f.Def.Body(), f.Scope
 		}
 		for _, s := range body {
 			if _, ok := s.(*syntax.FunctionDef); ok {

@@ -99,7 +99,7 @@ func (f *Function) summaryOf() []event {
 	if f.Lambda != nil {
 		b.expr(f.Lambda.Body)
 	} else {
-		b.stmts(f.Def.Body)
+		b.stmts(f.Def.Body())
 	}
 	f.summary.events, f.summary.building = exactEvents(b.out), false
 	return f.summary.events

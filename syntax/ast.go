@@ -123,8 +123,14 @@ type FunctionDef struct {
 	NameSpan   Span
 	Params     []Param
 	Decorators []Expr
-	Body       []Stmt
 	Async      bool
+
+	// The body: read it with Body (or ScanBody); File.DeferBodies may
+	// keep it encoded until then (deferred.go). deferrable: the body was
+	// converted in the file's scratch arena and may be deferred.
+	body       []Stmt
+	deferred   *deferredBody
+	deferrable bool
 }
 
 // ParamKind tells positional, *args, keyword-only and **kwargs parameters apart.

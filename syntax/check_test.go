@@ -63,12 +63,11 @@ func checkFile(src []byte, f *File) error {
 				}
 				parent = s
 			}
-			for i := 0; i < t.NumField(); i++ {
-				fd := t.Field(i)
+			for _, fd := range nodeFields(v) {
 				if fd.Anonymous {
 					continue
 				}
-				fv := v.Field(i)
+				fv := fd.value
 				name := t.Name() + "." + fd.Name
 				if fd.Type.Kind() == reflect.Interface && fv.IsNil() && !mayBeNil[name] {
 					add("%s.%s: nil", at(""), fd.Name)
@@ -220,4 +219,29 @@ func stdlibFiles(tb testing.TB) ([]string, int64) {
 		tb.Skip(stdlibOnce.err)
 	}
 	return stdlibOnce.files, stdlibOnce.size
+}
+
+// nodeField is one field of a node as the tests walk it.
+type nodeField struct {
+	reflect.StructField
+	value reflect.Value
+}
+
+// nodeFields are the exported fields of the struct v, and for a function
+// definition its body (Body), which it keeps in unexported fields.
+func nodeFields(v reflect.Value) []nodeField {
+	var out []nodeField
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if fd := t.Field(i); fd.IsExported() {
+			out = append(out, nodeField{fd, v.Field(i)})
+		}
+	}
+	if !v.CanAddr() {
+		return out
+	}
+	if d, ok := v.Addr().Interface().(*FunctionDef); ok {
+		out = append(out, nodeField{reflect.StructField{Name: "Body", Type: reflect.TypeOf([]Stmt(nil))}, reflect.ValueOf(d.Body())})
+	}
+	return out
 }

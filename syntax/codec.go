@@ -28,7 +28,7 @@ import (
 
 // codecVersion starts every encoding; a tree cache also keys its entries
 // by the build, so this guards only against a stale codec in one build.
-const codecVersion = "cflast1\n"
+const codecVersion = "cflast2\n"
 
 // Tags of the statement and expression node types.
 const (
@@ -209,7 +209,7 @@ func (e *encoder) stmt(s Stmt) {
 		e.span(s.NameSpan)
 		e.params(s.Params)
 		e.exprs(s.Decorators)
-		e.stmts(s.Body)
+		e.functionBody(s)
 		e.bool(s.Async)
 	case *ClassDef:
 		e.buf = append(e.buf, tagClassDef)
@@ -489,7 +489,8 @@ type decoder struct {
 	// nests at most maxDepth statements and expressions.
 	depth int
 
-	a arena
+	a       arena
+	scratch arena // deferrable bodies' nodes, as conv.scratch
 }
 
 // maxValue bounds every integer read: spans and string places are offsets
@@ -666,7 +667,7 @@ func (d *decoder) stmt() Stmt {
 		s := &FunctionDef{Span: d.span(), Name: d.str(), NameSpan: d.span()}
 		s.Params = d.params()
 		s.Decorators = d.exprs()
-		s.Body = d.stmts()
+		d.functionBody(s)
 		s.Async = d.bool()
 		return s
 	case tagClassDef:
@@ -905,4 +906,61 @@ func (d *decoder) expr() Expr {
 		return x
 	}
 	panic(errCorrupt)
+}
+
+// functionBody writes a function's body: a byte 0 and its statements; for
+// a deferrable body, a byte 2 and its statements, which the decoder puts in
+// its scratch arena, as the conversion does; for a deferred body nothing
+// has decoded, a byte 1 and its encoding as it is. A decoded tree defers
+// what the parsed one did.
+func (e *encoder) functionBody(s *FunctionDef) {
+	switch b := s.deferred; {
+	case b != nil && !b.done.Load():
+		e.buf = append(e.buf, 1)
+		e.span(b.span)
+		e.uint(len(b.enc))
+		e.buf = append(e.buf, b.enc...)
+	case b == nil && s.deferrable:
+		e.buf = append(e.buf, 2)
+		e.stmts(s.body)
+	default:
+		e.buf = append(e.buf, 0)
+		e.stmts(s.Body())
+	}
+}
+
+// functionBody reads what encoder.functionBody wrote. A deferred body's
+// encoding is checked by decoding it once (and dropping the nodes), so
+// that damaged data is a miss now rather than a panic when the body is
+// first asked for.
+func (d *decoder) functionBody(s *FunctionDef) {
+	switch d.byte() {
+	case 0:
+		s.body = d.stmts()
+	case 1:
+		sp := d.span()
+		n := d.uint()
+		if n > len(d.data) {
+			panic(errCorrupt)
+		}
+		enc := make([]byte, n)
+		copy(enc, d.data[:n])
+		d.data = d.data[n:]
+		check := &decoder{data: enc, src: d.src, text: d.text, depth: d.depth}
+		if check.stmts(); len(check.data) != 0 {
+			panic(errCorrupt)
+		}
+		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp}
+	case 2:
+		fileArena := d.a
+		d.a = d.scratch
+		s.body = d.stmts()
+		d.scratch, d.a = d.a, fileArena
+		if len(s.body) == 0 {
+			panic(errCorrupt)
+		}
+		s.deferrable = true
+	default:
+		panic(errCorrupt)
+	}
 }

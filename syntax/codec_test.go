@@ -30,8 +30,21 @@ func roundTrip(src []byte, f *File) string {
 	if err := checkFile(src, g); err != nil {
 		return "decoded tree: " + err.Error()
 	}
+	// Again with the bodies deferred, as the model leaves a tree.
+	f.DeferBodies(src)
+	g, err = Decode(AppendEncoded(nil, f, src), src)
+	if err != nil {
+		return fmt.Sprintf("Decode with deferred bodies: %v", err)
+	}
+	if d := firstDifference(reflect.ValueOf(f), reflect.ValueOf(g), "File"); d != "" {
+		return "with deferred bodies: " + d
+	}
 	return ""
 }
+
+// compareDeferral makes firstDifference tell a deferred body from a
+// converted one (TestDeferredBodiesConvertAsBefore compares the contents).
+var compareDeferral = true
 
 // firstDifference is reflect.DeepEqual that says where, and that tells a
 // nil slice from an empty one.
@@ -61,8 +74,16 @@ func firstDifference(a, b reflect.Value, path string) string {
 			}
 		}
 	case reflect.Struct:
-		for i := 0; i < a.NumField(); i++ {
-			if d := firstDifference(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
+		if fa, ok := a.Addr().Interface().(*FunctionDef); ok && compareDeferral {
+			_, da := fa.Deferred()
+			_, db := b.Addr().Interface().(*FunctionDef).Deferred()
+			if da != db {
+				return fmt.Sprintf("%s: deferred body %v vs %v", path, da, db)
+			}
+		}
+		fa, fb := nodeFields(a), nodeFields(b)
+		for i := range fa {
+			if d := firstDifference(fa[i].value, fb[i].value, path+"."+fa[i].Name); d != "" {
 				return d
 			}
 		}
@@ -108,8 +129,8 @@ func sharedNode(v reflect.Value, seen map[uintptr]bool, path string) string {
 			}
 		}
 	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if p := sharedNode(v.Field(i), seen, path+"."+v.Type().Field(i).Name); p != "" {
+		for _, fd := range nodeFields(v) {
+			if p := sharedNode(fd.value, seen, path+"."+fd.Name); p != "" {
 				return p
 			}
 		}
@@ -244,8 +265,8 @@ func spanOutside(v reflect.Value, n int, path string) string {
 			}
 			return ""
 		}
-		for i := 0; i < v.NumField(); i++ {
-			if p := spanOutside(v.Field(i), n, path+"."+v.Type().Field(i).Name); p != "" {
+		for _, fd := range nodeFields(v) {
+			if p := spanOutside(fd.value, n, path+"."+fd.Name); p != "" {
 				return p
 			}
 		}

@@ -36,6 +36,11 @@ type conv struct {
 	as []Arg
 
 	a arena
+
+	// funcDepth counts the function definitions being converted;
+	// deferred bodies are converted in scratch, whose nodes are dropped.
+	funcDepth int
+	scratch   arena
 }
 
 func convert(recs []rec, src []byte, marks []lazyMark) *File {
@@ -849,11 +854,79 @@ func (c *conv) funcDef(i int32, sp Span, decos []Expr) *FunctionDef {
 		case k == kParameters:
 			s.Params = c.params(j)
 		case c.fld(j) == fBody || k == kBlock:
-			c.addBlock(&s.Body, j)
+			c.funcBody(s, j)
 		}
 		// Type parameters and the return annotation are not kept.
 	}
 	return s
+}
+
+// funcBody converts the block j of function s. The body of an outermost
+// function that may be deferred (deferred.go) is converted in the file's
+// scratch arena, so that File.DeferBodies can drop it; if it turns out to
+// be pinned, or its conversion left statements for the enclosing block, it
+// is converted again, in the file's arena, as every other body is.
+func (c *conv) funcBody(s *FunctionDef, j int32) {
+	c.funcDepth++
+	defer func() { c.funcDepth-- }()
+	if !deferBodies || c.funcDepth > 1 || s.body != nil || s.deferred != nil || c.mayPin(j) {
+		c.addBlock(&s.body, j)
+		return
+	}
+	fileArena, pending := c.a, len(c.pending)
+	c.a = c.scratch
+	body := c.block(j)
+	c.scratch, c.a = c.a, fileArena
+	if len(body) > 0 && len(c.pending) == pending && !bodyPinned(body) {
+		s.body, s.deferrable = body, true
+		return
+	}
+	c.pending = c.pending[:pending]
+	c.addBlock(&s.body, j)
+}
+
+// mayPin is a fast look at the records of block j for what may pin it
+// (bodyPinned, which decides): a definition, lambda, import or global
+// statement, an attribute or subscript inside an assignment's, a for
+// clause's or a with item's target, or a name that reads or writes a
+// namespace. Saying yes wrongly only keeps a body converted.
+func (c *conv) mayPin(j int32) bool {
+	var targets [][2]int32 // the store targets around or ahead of i
+	inTarget := func(i int32) bool {
+		for _, t := range targets {
+			if i >= t[0] && i < t[1] {
+				return true
+			}
+		}
+		return false
+	}
+	for i, end := j+1, c.end(j); i < end; i++ {
+		for len(targets) > 0 && i >= targets[len(targets)-1][1] {
+			targets = targets[:len(targets)-1]
+		}
+		switch c.k(i) {
+		case kGlobal, kNonlocal, kFuncDef, kClassDef, kLambda, kImport, kImportFrom, kFutureImport:
+			return true
+		case kAttribute, kSubscript:
+			if inTarget(i) {
+				return true
+			}
+		case kIdentifier:
+			switch c.src(i) {
+			case "setattr", "delattr", "globals", "locals", "vars", "__dict__":
+				return true
+			}
+		case kAsPatternTarget:
+			targets = append(targets, [2]int32{i, c.end(i)})
+		case kAssignment, kAugAssignment, kFor, kForInClause:
+			for ch := i + 1; ch < c.end(i); ch = c.end(ch) {
+				if c.fld(ch) == fLeft {
+					targets = append(targets, [2]int32{ch, c.end(ch)})
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (c *conv) classDef(i int32, sp Span, decos []Expr) *ClassDef {

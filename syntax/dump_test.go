@@ -166,7 +166,7 @@ func (d *dumper) node(n Node) {
 		d.decorators(n.Decorators)
 		d.word(n.Name)
 		d.params(n.Params)
-		d.stmts(n.Body)
+		d.stmts(n.Body())
 		d.close()
 	case *ClassDef:
 		d.open("class")

@@ -10,18 +10,35 @@ package syntax
 // handlers (Type and Body), match cases (Guard and Body), comprehension
 // clauses, dict keys and values, Opaque children, String.Exprs and so on.
 // Comments are not part of the tree. Inspect(nil, f) does nothing.
-func Inspect(n Node, f func(Node) bool) {
+func Inspect(n Node, f func(Node) bool) { inspector{f: f}.node(n) }
+
+// InspectScan is Inspect for a walk that keeps no pointer into the nodes
+// it is shown (it gathers names, counts or spans): it reads function bodies
+// with ScanBody, so that a deferred body it walks is not kept decoded.
+func InspectScan(n Node, f func(Node) bool) { inspector{f: f, scan: true}.node(n) }
+
+// inspector carries Inspect's callback, and whether the walk only scans.
+type inspector struct {
+	f    func(Node) bool
+	scan bool
+}
+
+func (v inspector) node(n Node) {
+	f := v.f
 	if isNil(n) || !f(n) {
 		return
 	}
-	v := inspector(f)
 	switch n := n.(type) {
 	// statements
 	case *Import, *ImportFrom, *Global:
 	case *FunctionDef:
 		v.exprs(n.Decorators)
 		v.params(n.Params)
-		v.stmts(n.Body)
+		if v.scan {
+			v.stmts(n.ScanBody())
+		} else {
+			v.stmts(n.Body())
+		}
 	case *ClassDef:
 		v.exprs(n.Decorators)
 		v.args(n.Bases)
@@ -132,11 +149,9 @@ func Inspect(n Node, f func(Node) bool) {
 	f(nil)
 }
 
-type inspector func(Node) bool
-
 func (v inspector) expr(e Expr) {
 	if e != nil {
-		Inspect(e, v)
+		v.node(e)
 	}
 }
 
@@ -149,7 +164,7 @@ func (v inspector) exprs(es []Expr) {
 func (v inspector) stmts(ss []Stmt) {
 	for _, s := range ss {
 		if s != nil {
-			Inspect(s, v)
+			v.node(s)
 		}
 	}
 }

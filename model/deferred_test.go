@@ -1,0 +1,93 @@
+package model
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// TestDeferredBodiesHoldNothing checks the contract of syntax's deferred
+// bodies from the model's side: once a module is loaded, nothing its load
+// pass recorded (bindings and their values, functions, classes, lambdas,
+// instance attributes, stores by a computed name, import statements) lies
+// in a body DeferBodies kept encoded. A pointer into such a body would be
+// a node that Body, decoding it again, no longer hands out. The fixtures
+// are every Python file under testdata/py, whose shapes cover the indexer's.
+func TestDeferredBodiesHoldNothing(t *testing.T) {
+	files := memSource{}
+	filepath.WalkDir("../testdata/py", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			if b, err := os.ReadFile(p); err == nil {
+				files[p] = string(b)
+			}
+		}
+		return nil
+	})
+	if len(files) < 100 {
+		t.Fatalf("only %d fixtures", len(files))
+	}
+	deferred := 0
+	for path := range files {
+		m, err := NewProgram(files, Options{}).Module(path)
+		if err != nil {
+			continue // a fixture the parser refuses, on purpose
+		}
+		var bodies []syntax.Span
+		for _, f := range m.Funcs {
+			if f.Def != nil {
+				if sp, ok := f.Def.Deferred(); ok {
+					bodies = append(bodies, sp)
+				}
+			}
+		}
+		deferred += len(bodies)
+		inBody := func(what string, sp syntax.Span) {
+			for _, b := range bodies {
+				if b.Contains(sp) {
+					t.Errorf("%s: %s at %v lies in the deferred body %v", path, what, sp, b)
+				}
+			}
+		}
+		var bindings func(sc *Scope)
+		bindings = func(sc *Scope) {
+			for name, bs := range sc.Bindings {
+				for _, b := range bs {
+					inBody("binding of "+name, b.Span)
+					if b.Value != nil {
+						inBody("value of "+name, b.Value.Pos())
+					}
+				}
+			}
+		}
+		bindings(m.Scope)
+		for _, c := range m.Classes {
+			inBody("class "+c.Name, c.Def.Span)
+			bindings(c.Scope)
+			for name, bs := range c.SelfAttrs {
+				for _, b := range bs {
+					inBody("instance attribute "+name, b.Span)
+				}
+			}
+		}
+		for _, f := range m.Funcs {
+			inBody("function "+f.QualName, f.Span())
+		}
+		for sp := range m.lambdas {
+			inBody("lambda", sp)
+		}
+		for _, s := range m.dynStores {
+			inBody("store by a computed name", s.key.Pos())
+		}
+		for _, s := range m.imports() {
+			inBody("import", s.Pos())
+		}
+	}
+	if deferred == 0 {
+		t.Error("no fixture had a deferred body: the test checks nothing")
+	}
+	t.Logf("%d deferred bodies in %d fixtures", deferred, len(files))
+}

@@ -1,0 +1,196 @@
+package syntax
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Deferred function bodies. The bodies of functions are most of a tree
+// (62 % of the standard library's bytes are in them), and the analysis reads
+// few of them: on the standard library it decodes about a tenth of those it
+// defers. So the body of an outermost function (one defined at module level
+// or in a class body, not inside another function) can be kept encoded, in
+// the codec's format, and decoded when it is first asked for.
+//
+// The model's load pass (model/module.go, the indexer) walks every body
+// first, and keeps pointers into some: `global` and `nonlocal` statements,
+// nested function and class definitions, lambdas, import statements,
+// stores into attributes and subscripts (`self.x = v`, `globals()[k] = v`)
+// and calls of the functions that store or read namespaces by computed
+// names (setattr, globals, ...). A body with none of these (bodyPinned)
+// gives it only identifiers, substrings of the source. So:
+//
+//   - the conversion converts such a body (found by a look at tree-sitter's
+//     records, mayPin, then checked on the converted nodes, bodyPinned) in
+//     a scratch arena of the file's, apart from the other nodes, and marks
+//     the function deferrable;
+//   - the model, once its load pass is done, calls File.DeferBodies, which
+//     encodes every deferrable body and drops its nodes: the scratch arena's
+//     chunks hold nothing else, so they are freed;
+//   - Body decodes a deferred body, once, into an arena of its own, and
+//     keeps it; ScanBody decodes it for a walk that keeps no pointer into
+//     it, and drops it again.
+//
+// model's TestDeferredBodiesHoldNothing checks the contract from the model's
+// side: no binding, function, store or import of the index lies in a body
+// DeferBodies deferred. A tree never given to DeferBodies (the language
+// server's, the tests') keeps every body converted.
+
+// deferBodies lets the tests convert every body eagerly, to compare.
+var deferBodies = true
+
+// deferredBody is a function body kept encoded until it is asked for.
+type deferredBody struct {
+	enc  []byte // the codec's encoding of the statements
+	src  string // the file's source, which the encoding's strings point into
+	span Span   // from the first statement's start to the last one's end
+
+	once  sync.Once
+	done  atomic.Bool
+	stmts []Stmt
+}
+
+// Body returns the statements of the function's body, decoding them the
+// first time they are asked for if DeferBodies deferred them; later calls
+// return the same nodes. Safe for concurrent use.
+func (d *FunctionDef) Body() []Stmt {
+	if d.deferred == nil {
+		return d.body
+	}
+	b := d.deferred
+	b.once.Do(func() {
+		b.stmts = decodeBody(b)
+		b.done.Store(true)
+	})
+	return b.stmts
+}
+
+// ScanBody returns the statements of the body for a walk that keeps no
+// pointer into them (it gathers identifiers, counts, spans): a deferred body
+// not yet decoded is decoded into nodes that are dropped after the walk,
+// not kept as Body's are.
+func (d *FunctionDef) ScanBody() []Stmt {
+	if d.deferred == nil {
+		return d.body
+	}
+	if d.deferred.done.Load() {
+		return d.deferred.stmts
+	}
+	return decodeBody(d.deferred)
+}
+
+// SetBody sets the function's body (for definitions made by hand, as the
+// model makes a dataclass's __init__); it is never deferred.
+func (d *FunctionDef) SetBody(body []Stmt) { d.body, d.deferred, d.deferrable = body, nil, false }
+
+// Deferred reports whether DeferBodies deferred the body and it is still
+// encoded (never asked for with Body), and where it lies: the span from its
+// first statement to its last.
+func (d *FunctionDef) Deferred() (Span, bool) {
+	if d.deferred == nil || d.deferred.done.Load() {
+		return Span{}, false
+	}
+	return d.deferred.span, true
+}
+
+// decodeBody decodes b's statements into an arena of their own.
+func decodeBody(b *deferredBody) []Stmt {
+	dec := &decoder{data: b.enc, text: b.src}
+	if len(b.src) > 0 {
+		dec.src = unsafe.Slice(unsafe.StringData(b.src), len(b.src))
+	}
+	// The encoding was written by this build from a tree it converted: a
+	// failure here is a bug, not damaged data, and must not pass silently.
+	return dec.stmts()
+}
+
+// DeferBodies keeps the deferrable bodies of f's outermost functions
+// encoded and drops their nodes (see the top of this file). src is the
+// source f was parsed from. It must not run while another goroutine reads
+// f, and the caller must hold no pointer into those bodies.
+func (f *File) DeferBodies(src []byte) {
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	var walk func(list []Stmt)
+	walk = func(list []Stmt) {
+		for _, s := range list {
+			switch s := s.(type) {
+			case *FunctionDef:
+				if s.deferrable && s.deferred == nil && len(s.body) > 0 {
+					s.deferred = deferBody(s.body, text)
+					s.body = nil
+				}
+			case *ClassDef:
+				walk(s.Body)
+			}
+		}
+	}
+	walk(f.Body)
+}
+
+// deferBody encodes body as a deferred body of the source text.
+func deferBody(body []Stmt, text string) *deferredBody {
+	e := encoder{src: unsafe.Slice(unsafe.StringData(text), len(text))}
+	if len(text) > 0 {
+		e.base = uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	}
+	e.stmts(body)
+	enc := make([]byte, len(e.buf))
+	copy(enc, e.buf)
+	return &deferredBody{enc: enc, src: text, span: Span{Start: body[0].Pos().Start, End: body[len(body)-1].Pos().End}}
+}
+
+// bodyPinned reports whether the load pass keeps pointers into body (see
+// the top of this file), so that it cannot be deferred.
+func bodyPinned(body []Stmt) bool {
+	pinned := false
+	store := func(t Expr) {
+		Inspect(t, func(n Node) bool {
+			switch n.(type) {
+			case *Attribute, *Subscript:
+				pinned = true
+			}
+			return !pinned
+		})
+	}
+	visit := func(n Node) bool {
+		switch n := n.(type) {
+		case *Global, *FunctionDef, *ClassDef, *Lambda, *Import, *ImportFrom:
+			pinned = true
+		case *Assign:
+			for _, t := range n.Targets {
+				store(t)
+			}
+		case *For:
+			store(n.Target)
+		case *With:
+			for _, it := range n.Items {
+				if it.Target != nil {
+					store(it.Target)
+				}
+			}
+		case *NamedExpr:
+			store(n.Target)
+		case *Comprehension:
+			for _, g := range n.Generators {
+				store(g.Target)
+			}
+		case *Name:
+			switch n.ID {
+			case "setattr", "delattr", "globals", "locals", "vars", "__dict__":
+				pinned = true
+			}
+		case *Attribute:
+			if n.Attr == "__dict__" {
+				pinned = true
+			}
+		}
+		return !pinned
+	}
+	for _, s := range body {
+		if Inspect(s, visit); pinned {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+package syntax
+
+import (
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestDeferredBodies: which outermost bodies the conversion keeps encoded.
+// A body is deferred only when the model's load pass takes nothing from it
+// by pointer (deferred.go); everything else stays converted.
+func TestDeferredBodies(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		deferred  bool
+	}{
+		{"plain function", "def f(x):\n    y = x + 1\n    return g(y)\n", true},
+		{"method reading self", "class C:\n    def f(self):\n        return self.a.b + self.c()\n", true},
+		{"attribute read on the left of an operator", "def f(a):\n    return a.b + a.c[0]\n", true},
+		{"local store of a call", "def f(pool):\n    r = pool.map(g, [1])\n    return r\n", true},
+		{"self attribute store", "class C:\n    def __init__(self):\n        self.x = 1\n", false},
+		{"augmented attribute store", "class C:\n    def f(self):\n        self.n += 1\n", false},
+		{"tuple of attribute stores", "class C:\n    def f(self):\n        self.a, self.b = 1, 2\n", false},
+		{"for target attribute", "def f(o):\n    for o.i in range(3):\n        pass\n", false},
+		{"with target attribute", "def f(o):\n    with open('p') as o.fh:\n        pass\n", false},
+		{"subscript store", "def f(d):\n    d['k'] = 1\n", false},
+		{"globals store", "def f(k, v):\n    globals()[k] = v\n", false},
+		{"setattr", "def f(m, k, v):\n    setattr(m, k, v)\n", false},
+		{"global statement", "def f():\n    global H\n    H = 1\n", false},
+		{"nested function", "def f():\n    def g():\n        pass\n    return g\n", false},
+		{"nested class", "def f():\n    class K:\n        pass\n", false},
+		{"lambda", "def f(xs):\n    return sorted(xs, key=lambda x: -x)\n", false},
+		{"import in the body", "def f():\n    import torch\n    torch.cuda.init()\n", false},
+		{"from import in the body", "def f():\n    from os import fork\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse([]byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.DeferBodies([]byte(tc.src))
+			d := outermostDef(f.Body)
+			if d == nil {
+				t.Fatal("no function")
+			}
+			if _, got := d.Deferred(); got != tc.deferred {
+				t.Errorf("deferred = %v, want %v", got, tc.deferred)
+			}
+			if len(d.Body()) == 0 {
+				t.Error("empty body")
+			}
+		})
+	}
+}
+
+func outermostDef(list []Stmt) *FunctionDef {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *FunctionDef:
+			return s
+		case *ClassDef:
+			if d := outermostDef(s.Body); d != nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// TestDeferredBodyIdentity: Body decodes once and hands out the same nodes
+// from then on; ScanBody before it hands out a copy it does not keep.
+func TestDeferredBodyIdentity(t *testing.T) {
+	src := []byte("def f(x):\n    return g(x)\n")
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.Body[0].(*FunctionDef)
+	if _, ok := d.Deferred(); ok {
+		t.Fatal("deferred before DeferBodies")
+	}
+	f.DeferBodies(src)
+	sp, ok := d.Deferred()
+	if !ok {
+		t.Fatal("not deferred")
+	}
+	if want := (Span{Start: 14, End: 25}); sp != want {
+		t.Errorf("deferred span %v, want %v", sp, want)
+	}
+	scanned := d.ScanBody()
+	if _, ok := d.Deferred(); !ok {
+		t.Error("ScanBody decoded the body for keeps")
+	}
+	body := d.Body()
+	if &body[0] == &scanned[0] || body[0] == scanned[0] {
+		t.Error("ScanBody returned the nodes Body keeps")
+	}
+	if !reflect.DeepEqual(body, scanned) {
+		t.Error("ScanBody and Body differ")
+	}
+	if again := d.Body(); again[0] != body[0] {
+		t.Error("Body decoded twice")
+	}
+	if _, ok := d.Deferred(); ok {
+		t.Error("still deferred after Body")
+	}
+	if d.ScanBody()[0] != body[0] {
+		t.Error("ScanBody after Body: not the kept nodes")
+	}
+}
+
+// TestDeferredBodiesConvertAsBefore: over every fixture and the standard
+// library sample, a tree with deferred bodies, once they are decoded, is
+// the tree converted without deferring anything.
+func TestDeferredBodiesConvertAsBefore(t *testing.T) {
+	deferred := 0
+	for _, p := range codecSources(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := Parse(src)
+		if err != nil {
+			continue
+		}
+		lazy.DeferBodies(src)
+		deferred += countDeferred(lazy.Body)
+		deferBodies = false
+		eager, err := Parse(src)
+		deferBodies = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareDeferral = false
+		d := firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
+		compareDeferral = true
+		if d != "" {
+			t.Errorf("%s: %s", p, d)
+		}
+	}
+	if deferred == 0 {
+		t.Error("no body was deferred")
+	}
+}
+
+func countDeferred(list []Stmt) int {
+	n := 0
+	for _, s := range list {
+		switch s := s.(type) {
+		case *FunctionDef:
+			if _, ok := s.Deferred(); ok {
+				n++
+			}
+		case *ClassDef:
+			n += countDeferred(s.Body)
+		}
+	}
+	return n
+}
