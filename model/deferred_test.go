@@ -30,6 +30,30 @@ func TestDeferredBodiesHoldNothing(t *testing.T) {
 	if len(files) < 100 {
 		t.Fatalf("only %d fixtures", len(files))
 	}
+	// The stores a deferred body may hold, next to those that pin one.
+	files["shapes.py"] = `import torch
+
+class Trainer:
+    def __init__(self, model, loader):
+        self.model = model
+        self.loader, self.steps = loader, 0
+
+    def configure(self, opts):
+        self.model.device = opts["device"]
+        opts["seen"] = True
+        cfg = make_config()
+        cfg.workers = 4
+        self.loaders[0] = cfg
+
+    def step(self, batch):
+        return self.model(batch.to("cuda"))
+
+def patch(name, value, module):
+    module.attr = value
+    table = {}
+    table[name] = value
+    return table
+`
 	deferred := 0
 	for path := range files {
 		m, err := NewProgram(files, Options{}).Module(path)
@@ -88,6 +112,19 @@ func TestDeferredBodiesHoldNothing(t *testing.T) {
 	}
 	if deferred == 0 {
 		t.Error("no fixture had a deferred body: the test checks nothing")
+	}
+	m, err := NewProgram(files, Options{}).Module("shapes.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"Trainer.__init__": false, "Trainer.configure": true, "Trainer.step": true, "patch": true}
+	for _, f := range m.Funcs {
+		if _, got := f.Def.Deferred(); got != want[f.QualName] {
+			t.Errorf("shapes.py %s: deferred %v, want %v", f.QualName, got, want[f.QualName])
+		}
+	}
+	if got := len(m.Classes[0].SelfAttrs); got != 3 {
+		t.Errorf("Trainer has %d instance attributes, want 3 (model, loader, steps)", got)
 	}
 	t.Logf("%d deferred bodies in %d fixtures", deferred, len(files))
 }

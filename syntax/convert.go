@@ -869,7 +869,8 @@ func (c *conv) funcDef(i int32, sp Span, decos []Expr) *FunctionDef {
 func (c *conv) funcBody(s *FunctionDef, j int32) {
 	c.funcDepth++
 	defer func() { c.funcDepth-- }()
-	if !deferBodies || c.funcDepth > 1 || s.body != nil || s.deferred != nil || c.mayPin(j) {
+	self := firstParam(s.Params)
+	if !deferBodies || c.funcDepth > 1 || s.body != nil || s.deferred != nil || c.mayPin(j, self) {
 		c.addBlock(&s.body, j)
 		return
 	}
@@ -877,7 +878,7 @@ func (c *conv) funcBody(s *FunctionDef, j int32) {
 	c.a = c.scratch
 	body := c.block(j)
 	c.scratch, c.a = c.a, fileArena
-	if len(body) > 0 && len(c.pending) == pending && !bodyPinned(body) {
+	if len(body) > 0 && len(c.pending) == pending && !bodyPinned(body, self) {
 		s.body, s.deferrable = body, true
 		return
 	}
@@ -885,12 +886,13 @@ func (c *conv) funcBody(s *FunctionDef, j int32) {
 	c.addBlock(&s.body, j)
 }
 
-// mayPin is a fast look at the records of block j for what may pin it
-// (bodyPinned, which decides): a definition, lambda, import or global
-// statement, an attribute or subscript inside an assignment's, a for
-// clause's or a with item's target, or a name that reads or writes a
-// namespace. Saying yes wrongly only keeps a body converted.
-func (c *conv) mayPin(j int32) bool {
+// mayPin is a fast look at the records of block j for what pins it
+// (bodyPinned, which decides for the bodies this lets through): a
+// definition, lambda, import or global statement, an attribute of the
+// first parameter, self, inside an assignment's, a for clause's or a with
+// item's target, or a name that reads or writes a namespace. Saying yes
+// wrongly only keeps a body converted.
+func (c *conv) mayPin(j int32, self string) bool {
 	var targets [][2]int32 // the store targets around or ahead of i
 	inTarget := func(i int32) bool {
 		for _, t := range targets {
@@ -907,8 +909,11 @@ func (c *conv) mayPin(j int32) bool {
 		switch c.k(i) {
 		case kGlobal, kNonlocal, kFuncDef, kClassDef, kLambda, kImport, kImportFrom, kFutureImport:
 			return true
-		case kAttribute, kSubscript:
-			if inTarget(i) {
+		case kAttribute:
+			// Not one whose value is read to store into (self.a.b = v,
+			// self.a[k] = v).
+			if self != "" && inTarget(i) && c.k(i+1) == kIdentifier && c.src(i+1) == self &&
+				c.fld(i) != fObject && c.fld(i) != fValue {
 				return true
 			}
 		case kIdentifier:

@@ -16,9 +16,9 @@ import (
 // The model's load pass (model/module.go, the indexer) walks every body
 // first, and keeps pointers into some: `global` and `nonlocal` statements,
 // nested function and class definitions, lambdas, import statements,
-// stores into attributes and subscripts (`self.x = v`, `globals()[k] = v`)
-// and calls of the functions that store or read namespaces by computed
-// names (setattr, globals, ...). A body with none of these (bodyPinned)
+// stores into the first parameter's attributes (`self.x = v`) and the
+// stores and calls that go through namespaces by computed names
+// (`globals()[k] = v`, setattr, ...). A body with none of these (bodyPinned)
 // gives it only identifiers, substrings of the source. So:
 //
 //   - the conversion converts such a body (found by a look at tree-sitter's
@@ -141,17 +141,29 @@ func deferBody(body []Stmt, text string) *deferredBody {
 }
 
 // bodyPinned reports whether the load pass keeps pointers into body (see
-// the top of this file), so that it cannot be deferred.
-func bodyPinned(body []Stmt) bool {
+// the top of this file), so that it cannot be deferred. self is the name of
+// the function's first parameter ("" if none): the load pass records stores
+// into its attributes, written as a target or inside a tuple or list of
+// targets (`self.x = v`, `self.a, self.b = v`, `for self.i in ...`), as the
+// class's instance attributes. Other attribute stores (`o.x = v`,
+// `self.a.b = v`) and subscript stores it does not record; `globals()[k] =
+// v`, which it does, names globals.
+func bodyPinned(body []Stmt, self string) bool {
 	pinned := false
-	store := func(t Expr) {
-		Inspect(t, func(n Node) bool {
-			switch n.(type) {
-			case *Attribute, *Subscript:
+	var store func(t Expr)
+	store = func(t Expr) {
+		switch t := t.(type) {
+		case *Attribute:
+			if n, ok := t.X.(*Name); ok && self != "" && n.ID == self {
 				pinned = true
 			}
-			return !pinned
-		})
+		case *Sequence:
+			for _, e := range t.Elts {
+				store(e)
+			}
+		case *Starred:
+			store(t.X)
+		}
 	}
 	visit := func(n Node) bool {
 		switch n := n.(type) {
@@ -193,4 +205,13 @@ func bodyPinned(body []Stmt) bool {
 		}
 	}
 	return false
+}
+
+// firstParam is the name of a function's first parameter when it is a
+// plain one (self, cls), as model's isSelfParam takes it; "" otherwise.
+func firstParam(ps []Param) string {
+	if len(ps) > 0 && ps[0].Kind == ParamNormal {
+		return ps[0].Name
+	}
+	return ""
 }
