@@ -128,3 +128,44 @@ def patch(name, value, module):
 	}
 	t.Logf("%d deferred bodies in %d fixtures", deferred, len(files))
 }
+
+// TestOptionsDecodeOnlyBodiesWithOptions: the module-wide index of
+// add_argument calls keeps pointers to them, so it decodes the deferred
+// bodies that hold one, and only those (inspectWanted).
+func TestOptionsDecodeOnlyBodiesWithOptions(t *testing.T) {
+	files := memSource{"train.py": `import argparse
+
+def scale(x):
+    return x * 2
+
+def parser():
+    p = argparse.ArgumentParser()
+    p.add_argument("--num-workers", type=int, default=2)
+    return p
+`}
+	m := load(t, files, "train.py")
+	def := func(name string) *syntax.FunctionDef {
+		for _, f := range m.Funcs {
+			if f.Name == name {
+				return f.Def
+			}
+		}
+		t.Fatalf("no function %s", name)
+		return nil
+	}
+	for _, name := range []string{"scale", "parser"} {
+		if _, ok := def(name).Deferred(); !ok {
+			t.Fatalf("%s: body not deferred at load", name)
+		}
+	}
+	opts := m.Prog.values().options(m)
+	if len(opts) != 1 || opts[0].dest != "num_workers" {
+		t.Fatalf("options = %+v, want num_workers", opts)
+	}
+	if _, ok := def("scale").Deferred(); !ok {
+		t.Error("scale: decoded, though it holds no add_argument call")
+	}
+	if _, ok := def("parser").Deferred(); ok {
+		t.Error("parser: still deferred, though its option was indexed")
+	}
+}

@@ -260,11 +260,3 @@ func configClasses(s target.Set) []configClass {
 	}
 	return out
 }
-
-// holdsNoImports reports whether d's body is one the conversion deferred,
-// which holds no import statement (syntax/deferred.go): a walk for imports
-// skips it rather than decoding it.
-func holdsNoImports(d *syntax.FunctionDef) bool {
-	_, deferred := d.Deferred()
-	return deferred
-}

@@ -105,21 +105,26 @@ func (vs *valueState) options(m *Module) []option {
 	}
 	var out []option
 	for _, s := range m.File.Body {
-		syntax.Inspect(s, func(n syntax.Node) bool {
-			c, ok := n.(*syntax.Call)
-			if !ok {
-				return true
-			}
-			if a, ok := c.Func.(*syntax.Attribute); ok && a.Attr == "add_argument" {
+		inspectWanted(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Call); ok && isAddArgument(c) {
 				if o, ok := optionOf(c); ok {
 					out = append(out, o)
 				}
 			}
 			return true
+		}, func(n syntax.Node) bool {
+			c, ok := n.(*syntax.Call)
+			return ok && isAddArgument(c)
 		})
 	}
 	vs.argOptions[m] = out
 	return out
+}
+
+// isAddArgument reports whether c calls a method add_argument.
+func isAddArgument(c *syntax.Call) bool {
+	a, ok := c.Func.(*syntax.Attribute)
+	return ok && a.Attr == "add_argument"
 }
 
 // optionOf reads the destination of an add_argument call: dest=, the first
