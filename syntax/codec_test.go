@@ -212,10 +212,21 @@ func TestCodecDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := AppendEncoded(nil, f, src)
+	// The tree as parsed (its deferrable bodies written out) and as the
+	// model leaves it (those bodies deferred, kept as their encodings).
+	encodings := [][]byte{AppendEncoded(nil, f, src)}
 	if d := roundTrip(src, f); d != "" {
 		t.Fatal(d)
 	}
+	deferred, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deferred.DeferBodies(src)
+	if countDeferred(deferred.Body) == 0 {
+		t.Fatal("no body deferred")
+	}
+	encodings = append(encodings, AppendEncoded(nil, deferred, src))
 	check := func(what string, data, src []byte) {
 		t.Helper()
 		g, err := Decode(data, src)
@@ -226,22 +237,24 @@ func TestCodecDamaged(t *testing.T) {
 			t.Errorf("%s: decoded a span outside the source at %s", what, p)
 		}
 	}
-	for n := 0; n < len(data); n++ {
-		if _, err := Decode(data[:n], src); err == nil {
-			t.Errorf("truncated to %d of %d bytes: decoded", n, len(data))
+	for e, data := range encodings {
+		for n := 0; n < len(data); n++ {
+			if _, err := Decode(data[:n], src); err == nil {
+				t.Errorf("encoding %d truncated to %d of %d bytes: decoded", e, n, len(data))
+			}
 		}
-	}
-	for i := range data {
-		for _, x := range []byte{0x01, 0x80, 0xff} {
-			b := append([]byte(nil), data...)
-			b[i] ^= x
-			check(fmt.Sprintf("byte %d ^ %#x", i, x), b, src)
+		for i := range data {
+			for _, x := range []byte{0x01, 0x80, 0xff} {
+				b := append([]byte(nil), data...)
+				b[i] ^= x
+				check(fmt.Sprintf("encoding %d, byte %d ^ %#x", e, i, x), b, src)
+			}
 		}
-	}
-	check("shorter source", data, src[:len(src)/2])
-	check("no source", data, nil)
-	if _, err := Decode(append(data, 0), src); err == nil {
-		t.Errorf("trailing byte: decoded")
+		check(fmt.Sprintf("encoding %d, shorter source", e), data, src[:len(src)/2])
+		check(fmt.Sprintf("encoding %d, no source", e), data, nil)
+		if _, err := Decode(append(data, 0), src); err == nil {
+			t.Errorf("encoding %d, trailing byte: decoded", e)
+		}
 	}
 }
 
@@ -289,6 +302,8 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		f.Add(AppendEncoded(nil, file, []byte(src)), []byte(src))
+		file.DeferBodies([]byte(src))
 		f.Add(AppendEncoded(nil, file, []byte(src)), []byte(src))
 	}
 	f.Fuzz(func(t *testing.T, data, src []byte) {
