@@ -288,9 +288,7 @@ func calleeIdents(f *Function) (calls, reads []string, local, cudaMethod bool) {
 		case *syntax.Attribute:
 			attrs[n.Attr] = true
 		case *syntax.Call:
-			if a, ok := n.Func.(*syntax.Attribute); ok && catalogMethodSet[a.Attr] {
-				cudaMethod = true
-			}
+			cudaMethod = cudaMethod || callsCatalogMethod(n)
 			if id := lastIdent(n.Func); id != "" {
 				idents[id] = true
 				if k := keyedStart(id, n); k != "" {
@@ -402,9 +400,7 @@ func (m *Module) callsCUDAMethod() bool {
 	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Call:
-			if a, ok := n.Func.(*syntax.Attribute); ok && catalogMethodSet[a.Attr] {
-				found = true
-			}
+			found = found || callsCatalogMethod(n)
 		case *syntax.FunctionDef:
 			// Its decorators and defaults run here; its body is one
 			// of m.Funcs, read above.
@@ -424,6 +420,12 @@ func (m *Module) callsCUDAMethod() bool {
 		}
 	}
 	return false
+}
+
+// callsCatalogMethod reports whether c calls a catalog method as a method.
+func callsCatalogMethod(c *syntax.Call) bool {
+	a, ok := c.Func.(*syntax.Attribute)
+	return ok && catalogMethodSet[a.Attr]
 }
 
 // catalogMethodSet holds catalogMethods.

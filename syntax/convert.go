@@ -917,8 +917,7 @@ func (c *conv) mayPin(j int32, self string) bool {
 				return true
 			}
 		case kIdentifier:
-			switch c.src(i) {
-			case "setattr", "delattr", "globals", "locals", "vars", "__dict__":
+			if namespaceNames[c.src(i)] {
 				return true
 			}
 		case kAsPatternTarget:

@@ -188,14 +188,9 @@ func bodyPinned(body []Stmt, self string) bool {
 				store(g.Target)
 			}
 		case *Name:
-			switch n.ID {
-			case "setattr", "delattr", "globals", "locals", "vars", "__dict__":
-				pinned = true
-			}
+			pinned = pinned || namespaceNames[n.ID]
 		case *Attribute:
-			if n.Attr == "__dict__" {
-				pinned = true
-			}
+			pinned = pinned || namespaceNames[n.Attr]
 		}
 		return !pinned
 	}
@@ -205,6 +200,14 @@ func bodyPinned(body []Stmt, self string) bool {
 		}
 	}
 	return false
+}
+
+// namespaceNames are the identifiers that store into or read a namespace
+// by a computed name (setattr(m, k, v), globals()[k] = v, m.__dict__), which
+// the load pass records (model/dynattr.go): a body that names one is
+// pinned.
+var namespaceNames = map[string]bool{
+	"setattr": true, "delattr": true, "globals": true, "locals": true, "vars": true, "__dict__": true,
 }
 
 // firstParam is the name of a function's first parameter when it is a
