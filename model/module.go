@@ -501,9 +501,10 @@ func (ix *indexer) function(d *syntax.FunctionDef, sc *Scope, prefix string) {
 	}
 	ix.signatureBindings(d, sc)
 	if _, deferred := d.Deferred(); deferred {
-		// The conversion deferred the body because this pass records
-		// nothing from it (syntax/deferred.go): it binds only its own
-		// locals, which localindex.go records when it is read.
+		// A tree decoded with its bodies already deferred: a body is
+		// deferred only when this pass records nothing from it
+		// (syntax/deferred.go), so there is nothing to walk. (A parsed
+		// tree's bodies are deferred after this pass, by newModule.)
 		return
 	}
 	f.Scope.Globals = bodyGlobals(d.Body())

@@ -870,7 +870,10 @@ func (c *conv) funcBody(s *FunctionDef, j int32) {
 	c.funcDepth++
 	defer func() { c.funcDepth-- }()
 	self := firstParam(s.Params)
-	if !deferBodies || c.funcDepth > 1 || s.body != nil || s.deferred != nil || c.mayPin(j, self) {
+	if !deferBodies || c.funcDepth > 1 || s.body != nil || c.mayPin(j, self) {
+		// A second block (error recovery) was not checked: the body
+		// stays converted.
+		s.deferrable = false
 		c.addBlock(&s.body, j)
 		return
 	}
