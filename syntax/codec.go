@@ -490,7 +490,8 @@ type decoder struct {
 	depth int
 
 	a       arena
-	scratch arena // deferrable bodies' nodes, as conv.scratch
+	scratch arena      // deferrable bodies' nodes, as conv.scratch
+	kept    *keptArena // the deferred bodies', shared (deferred.go)
 }
 
 // maxValue bounds every integer read: spans and string places are offsets
@@ -950,7 +951,10 @@ func (d *decoder) functionBody(s *FunctionDef) {
 		if check.stmts(); len(check.data) != 0 {
 			panic(errCorrupt)
 		}
-		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp}
+		if d.kept == nil {
+			d.kept = &keptArena{}
+		}
+		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp, kept: d.kept}
 	case 2:
 		fileArena := d.a
 		d.a = d.scratch

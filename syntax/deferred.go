@@ -49,6 +49,16 @@ type deferredBody struct {
 	once  sync.Once
 	done  atomic.Bool
 	stmts []Stmt
+	kept  *keptArena // where Body decodes, shared by the file's bodies
+}
+
+// keptArena is the arena a file's deferred bodies are decoded into for
+// keeps: one for all of them, as the conversion has one per file. An arena
+// per body would leave most of its first chunks (8 nodes of each type it
+// uses) empty.
+type keptArena struct {
+	mu sync.Mutex
+	a  arena
 }
 
 // Body returns the statements of the function's body, decoding them the
@@ -60,7 +70,9 @@ func (d *FunctionDef) Body() []Stmt {
 	}
 	b := d.deferred
 	b.once.Do(func() {
-		b.stmts = decodeBody(b)
+		b.kept.mu.Lock()
+		defer b.kept.mu.Unlock()
+		b.stmts = decodeBody(b, &b.kept.a)
 		b.done.Store(true)
 	})
 	return b.stmts
@@ -77,7 +89,9 @@ func (d *FunctionDef) ScanBody() []Stmt {
 	if d.deferred.done.Load() {
 		return d.deferred.stmts
 	}
-	return decodeBody(d.deferred)
+	// Not in the kept arena: these nodes are dropped after the walk.
+	var scratch arena
+	return decodeBody(d.deferred, &scratch)
 }
 
 // SetBody sets the function's body (for definitions made by hand, as the
@@ -94,15 +108,18 @@ func (d *FunctionDef) Deferred() (Span, bool) {
 	return d.deferred.span, true
 }
 
-// decodeBody decodes b's statements into an arena of their own.
-func decodeBody(b *deferredBody) []Stmt {
-	dec := &decoder{data: b.enc, text: b.src}
+// decodeBody decodes b's statements into the arena a.
+func decodeBody(b *deferredBody, a *arena) []Stmt {
+	dec := &decoder{data: b.enc, text: b.src, a: *a}
 	if len(b.src) > 0 {
 		dec.src = unsafe.Slice(unsafe.StringData(b.src), len(b.src))
 	}
-	// The encoding was written by this build from a tree it converted: a
-	// failure here is a bug, not damaged data, and must not pass silently.
-	return dec.stmts()
+	// The encoding was written by this build from a tree it converted, or
+	// checked when it was decoded: a failure here is a bug, not damaged
+	// data, and must not pass silently.
+	stmts := dec.stmts()
+	*a = dec.a
+	return stmts
 }
 
 // DeferBodies keeps the deferrable bodies of f's outermost functions
@@ -111,6 +128,7 @@ func decodeBody(b *deferredBody) []Stmt {
 // f, and the caller must hold no pointer into those bodies.
 func (f *File) DeferBodies(src []byte) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
+	kept := &keptArena{}
 	var walk func(list []Stmt)
 	walk = func(list []Stmt) {
 		for _, s := range list {
@@ -118,6 +136,7 @@ func (f *File) DeferBodies(src []byte) {
 			case *FunctionDef:
 				if s.deferrable && s.deferred == nil && len(s.body) > 0 {
 					s.deferred = deferBody(s.body, text)
+					s.deferred.kept = kept
 					s.body = nil
 				}
 			case *ClassDef:

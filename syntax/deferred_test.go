@@ -1,8 +1,10 @@
 package syntax
 
 import (
+	"fmt"
 	"os"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -160,4 +162,47 @@ func countDeferred(list []Stmt) int {
 		}
 	}
 	return n
+}
+
+// TestDeferredBodiesConcurrently: Body is safe for concurrent use, on one
+// function and across the functions of a file, which decode into one shared
+// arena; every body decodes to what the eager conversion gives.
+func TestDeferredBodiesConcurrently(t *testing.T) {
+	var src []byte
+	for i := range 64 {
+		src = append(src, fmt.Sprintf("def f%d(x, y=%d):\n    z = [g(a) for a in x if a.ok]\n    return {'k': z, 'n': y + %d}\n\n", i, i, i)...)
+	}
+	lazy, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.DeferBodies(src)
+	if n := countDeferred(lazy.Body); n != 64 {
+		t.Fatalf("%d bodies deferred, want 64", n)
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range lazy.Body {
+				d := lazy.Body[(i*(w+1))%len(lazy.Body)].(*FunctionDef)
+				d.Body()
+				d.ScanBody()
+			}
+		}()
+	}
+	wg.Wait()
+	deferBodies = false
+	eager, err := Parse(src)
+	deferBodies = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareDeferral = false
+	d := firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
+	compareDeferral = true
+	if d != "" {
+		t.Error(d)
+	}
 }
