@@ -131,16 +131,7 @@ func TestDeferredBodiesConvertAsBefore(t *testing.T) {
 		}
 		lazy.DeferBodies(src)
 		deferred += countDeferred(lazy.Body)
-		deferBodies = false
-		eager, err := Parse(src)
-		deferBodies = true
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareDeferral = false
-		d := firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
-		compareDeferral = true
-		if d != "" {
+		if d := eagerDifference(t, src, lazy); d != "" {
 			t.Errorf("%s: %s", p, d)
 		}
 	}
@@ -193,6 +184,16 @@ func TestDeferredBodiesConcurrently(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if d := eagerDifference(t, src, lazy); d != "" {
+		t.Error(d)
+	}
+}
+
+// eagerDifference is where lazy, a tree of src with deferred bodies,
+// differs from the tree converted without deferring any, its deferred
+// bodies decoded; "" when nowhere.
+func eagerDifference(t *testing.T, src []byte, lazy *File) string {
+	t.Helper()
 	deferBodies = false
 	eager, err := Parse(src)
 	deferBodies = true
@@ -200,9 +201,6 @@ func TestDeferredBodiesConcurrently(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareDeferral = false
-	d := firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
-	compareDeferral = true
-	if d != "" {
-		t.Error(d)
-	}
+	defer func() { compareDeferral = true }()
+	return firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
 }
