@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -167,5 +168,80 @@ def parser():
 	}
 	if _, ok := def("parser").Deferred(); ok {
 		t.Error("parser: still deferred, though its option was indexed")
+	}
+}
+
+// TestUsedNamesKeepBodiesDeferred: usedNames takes the names of the bodies
+// DeferBodies deferred from what it was shown as it deferred them, so it
+// decodes none of them, and finds the same names as a walk that decodes
+// every body. The fixtures are every Python file under testdata/py.
+func TestUsedNamesKeepBodiesDeferred(t *testing.T) {
+	files := memSource{}
+	filepath.WalkDir("../testdata/py", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			if b, err := os.ReadFile(p); err == nil {
+				files[p] = string(b)
+			}
+		}
+		return nil
+	})
+	// Names only a deferred body uses: a call, an attribute, a string.
+	files["launch.py"] = `import os
+
+@register("jobs:launch")
+def launch(cfg, retries=default_retries()):
+    worker = getattr(cfg, "entry_point")
+    return worker.submit(build_env(os.environ), "pkg.module:main")
+`
+	deferred := 0
+	for path := range files {
+		m, err := NewProgram(files, Options{}).Module(path)
+		if err != nil {
+			continue
+		}
+		var defs []*syntax.FunctionDef
+		for _, f := range m.Funcs {
+			if f.Def != nil {
+				if _, ok := f.Def.Deferred(); ok {
+					defs = append(defs, f.Def)
+				}
+			}
+		}
+		deferred += len(defs)
+		got := m.usedNames()
+		for _, d := range defs {
+			if _, ok := d.Deferred(); !ok {
+				t.Errorf("%s: usedNames decoded the body of %s", path, d.Name)
+			}
+		}
+		want := map[string]bool{}
+		for _, s := range m.File.Body {
+			syntax.InspectScan(s, func(n syntax.Node) bool {
+				addUsedNames(want, n)
+				return true
+			})
+		}
+		if !reflect.DeepEqual(got, want) {
+			for w := range want {
+				if !got[w] {
+					t.Errorf("%s: %q used but not in usedNames", path, w)
+				}
+			}
+			for w := range got {
+				if !want[w] {
+					t.Errorf("%s: %q in usedNames but not used", path, w)
+				}
+			}
+		}
+		if path == "launch.py" {
+			for _, w := range []string{"getattr", "entry_point", "submit", "build_env", "environ", "pkg", "module", "main", "register", "jobs", "default_retries"} {
+				if !got[w] {
+					t.Errorf("launch.py: %q missing from usedNames", w)
+				}
+			}
+		}
+	}
+	if deferred == 0 {
+		t.Fatal("no body deferred: the test shows nothing")
 	}
 }

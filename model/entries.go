@@ -168,30 +168,42 @@ func (m *Module) imports() []syntax.Stmt {
 	return m.importStmts
 }
 
+// usedNames are the names m's code uses anywhere: identifiers, attribute
+// names, and the dotted parts of short strings (addUsedNames).
 func (m *Module) usedNames() map[string]bool {
 	if m.used != nil {
 		return m.used
 	}
-	m.used = map[string]bool{}
+	m.used = make(map[string]bool, len(m.bodyWords))
+	for _, w := range m.bodyWords {
+		m.used[w] = true
+	}
+	m.bodyWords = nil
 	for _, s := range m.File.Body {
-		syntax.InspectScan(s, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.Name:
-				m.used[n.ID] = true
-			case *syntax.Attribute:
-				m.used[n.Attr] = true
-			case *syntax.String:
-				// getattr(obj, "name"), "module:function" entry points.
-				if len(n.Value) < 64 {
-					for _, part := range strings.FieldsFunc(n.Value, func(r rune) bool { return r == '.' || r == ':' }) {
-						m.used[part] = true
-					}
-				}
-			}
+		syntax.InspectShallow(s, func(n syntax.Node) bool {
+			addUsedNames(m.used, n)
 			return true
 		})
 	}
 	return m.used
+}
+
+// addUsedNames adds to used the names node n uses: a name, an attribute's
+// name, or the parts of a short string (getattr(obj, "name"),
+// "module:function" entry points).
+func addUsedNames(used map[string]bool, n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.Name:
+		used[n.ID] = true
+	case *syntax.Attribute:
+		used[n.Attr] = true
+	case *syntax.String:
+		if len(n.Value) < 64 {
+			for _, part := range strings.FieldsFunc(n.Value, func(r rune) bool { return r == '.' || r == ':' }) {
+				used[part] = true
+			}
+		}
+	}
 }
 
 // isProcessLibrary reports whether m is part of multiprocessing,

@@ -44,7 +44,10 @@ type Module struct {
 	fx          facts
 	touch       [2]touchMemo
 	used        map[string]bool // see usedNames
-	cuda        factState       // see cudaPossible
+	// bodyWords are the used names of the bodies DeferBodies deferred,
+	// gathered as they were deferred: usedNames does not decode them.
+	bodyWords   []string
+	cuda        factState // see cudaPossible
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
 	importFiles []string      // see importPaths
@@ -240,8 +243,23 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	m.setsUpGroup = bytes.Contains(src, []byte("init_process_group"))
 	// The load pass is done and took nothing from the bodies the
 	// conversion found deferrable: keep them encoded until the analysis
-	// reads them (syntax/deferred.go).
-	f.DeferBodies(src)
+	// reads them (syntax/deferred.go), with the names they use, which
+	// usedNames asks of most modules of CUDA code.
+	words := map[string]bool{}
+	f.DeferBodies(src, func(body []syntax.Stmt) {
+		for _, s := range body {
+			syntax.Inspect(s, func(n syntax.Node) bool {
+				addUsedNames(words, n)
+				return true
+			})
+		}
+	})
+	if len(words) > 0 {
+		m.bodyWords = make([]string, 0, len(words))
+		for w := range words {
+			m.bodyWords = append(m.bodyWords, w)
+		}
+	}
 	return m
 }
 

@@ -31,7 +31,7 @@ func roundTrip(src []byte, f *File) string {
 		return "decoded tree: " + err.Error()
 	}
 	// Again with the bodies deferred, as the model leaves a tree.
-	f.DeferBodies(src)
+	f.DeferBodies(src, nil)
 	g, err = Decode(AppendEncoded(nil, f, src), src)
 	if err != nil {
 		return fmt.Sprintf("Decode with deferred bodies: %v", err)
@@ -222,7 +222,7 @@ func TestCodecDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deferred.DeferBodies(src)
+	deferred.DeferBodies(src, nil)
 	if countDeferred(deferred.Body) == 0 {
 		t.Fatal("no body deferred")
 	}
@@ -303,7 +303,7 @@ func FuzzDecode(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(AppendEncoded(nil, file, []byte(src)), []byte(src))
-		file.DeferBodies([]byte(src))
+		file.DeferBodies([]byte(src), nil)
 		f.Add(AppendEncoded(nil, file, []byte(src)), []byte(src))
 	}
 	f.Fuzz(func(t *testing.T, data, src []byte) {

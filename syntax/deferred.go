@@ -124,9 +124,12 @@ func decodeBody(b *deferredBody, a *arena) []Stmt {
 
 // DeferBodies keeps the deferrable bodies of f's outermost functions
 // encoded and drops their nodes (see the top of this file). src is the
-// source f was parsed from. It must not run while another goroutine reads
-// f, and the caller must hold no pointer into those bodies.
-func (f *File) DeferBodies(src []byte) {
+// source f was parsed from. deferring, if not nil, is shown each body just
+// before it is encoded, for what a caller gathers from every body without
+// keeping a pointer into it (the model's used names: a later walk with
+// InspectShallow then need not decode it). It must not run while another
+// goroutine reads f, and the caller must hold no pointer into those bodies.
+func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	kept := &keptArena{}
 	var walk func(list []Stmt)
@@ -135,6 +138,9 @@ func (f *File) DeferBodies(src []byte) {
 			switch s := s.(type) {
 			case *FunctionDef:
 				if s.deferrable && s.deferred == nil && len(s.body) > 0 {
+					if deferring != nil {
+						deferring(s.body)
+					}
 					s.deferred = deferBody(s.body, text)
 					s.deferred.kept = kept
 					s.body = nil

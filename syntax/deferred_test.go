@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestDeferredBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.DeferBodies([]byte(tc.src))
+			f.DeferBodies([]byte(tc.src), nil)
 			d := outermostDef(f.Body)
 			if d == nil {
 				t.Fatal("no function")
@@ -85,7 +86,7 @@ func TestDeferredBodyIdentity(t *testing.T) {
 	if _, ok := d.Deferred(); ok {
 		t.Fatal("deferred before DeferBodies")
 	}
-	f.DeferBodies(src)
+	f.DeferBodies(src, nil)
 	sp, ok := d.Deferred()
 	if !ok {
 		t.Fatal("not deferred")
@@ -129,7 +130,7 @@ func TestDeferredBodiesConvertAsBefore(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		lazy.DeferBodies(src)
+		lazy.DeferBodies(src, nil)
 		deferred += countDeferred(lazy.Body)
 		if d := eagerDifference(t, src, lazy); d != "" {
 			t.Errorf("%s: %s", p, d)
@@ -167,7 +168,7 @@ func TestDeferredBodiesConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy.DeferBodies(src)
+	lazy.DeferBodies(src, nil)
 	if n := countDeferred(lazy.Body); n != 64 {
 		t.Fatalf("%d bodies deferred, want 64", n)
 	}
@@ -203,4 +204,43 @@ func eagerDifference(t *testing.T, src []byte, lazy *File) string {
 	compareDeferral = false
 	defer func() { compareDeferral = true }()
 	return firstDifference(reflect.ValueOf(eager), reflect.ValueOf(lazy), "File")
+}
+
+// TestInspectShallow: DeferBodies shows the caller each body it defers,
+// and InspectShallow walks everything else of the definition (decorators,
+// parameter defaults) but not that body, before and after it is decoded.
+func TestInspectShallow(t *testing.T) {
+	src := []byte("@cached(size=8)\ndef f(x, n=limit()):\n    return g(x.attr)\n\nclass C:\n    def m(self):\n        return h()\n")
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(walk func(Node, func(Node) bool), stmts []Stmt) []string {
+		var out []string
+		for _, s := range stmts {
+			walk(s, func(n Node) bool {
+				if n, ok := n.(*Name); ok {
+					out = append(out, n.ID)
+				}
+				return true
+			})
+		}
+		return out
+	}
+	var shown []string
+	f.DeferBodies(src, func(body []Stmt) { shown = append(shown, names(Inspect, body)...) })
+	if want := []string{"g", "x", "h"}; !slices.Equal(shown, want) {
+		t.Errorf("DeferBodies showed the names %v, want %v", shown, want)
+	}
+	want := []string{"cached", "limit"} // parameters are not Names
+	if got := names(InspectShallow, f.Body); !slices.Equal(got, want) {
+		t.Errorf("InspectShallow: %v, want %v", got, want)
+	}
+	f.Body[0].(*FunctionDef).Body() // decoded: still skipped
+	if got := names(InspectShallow, f.Body); !slices.Equal(got, want) {
+		t.Errorf("InspectShallow after Body: %v, want %v", got, want)
+	}
+	if got, all := names(Inspect, f.Body), []string{"cached", "limit", "g", "x", "h"}; !slices.Equal(got, all) {
+		t.Errorf("Inspect: %v, want %v", got, all)
+	}
 }

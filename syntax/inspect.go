@@ -17,10 +17,18 @@ func Inspect(n Node, f func(Node) bool) { inspector{f: f}.node(n) }
 // with ScanBody, so that a deferred body it walks is not kept decoded.
 func InspectScan(n Node, f func(Node) bool) { inspector{f: f, scan: true}.node(n) }
 
-// inspector carries Inspect's callback, and whether the walk only scans.
+// InspectShallow is Inspect, except that it does not descend into the
+// bodies DeferBodies deferred, decoded since or not (the rest of such a
+// definition, its decorators and parameters, it walks): for a walk whose
+// caller saw those bodies as they were deferred.
+func InspectShallow(n Node, f func(Node) bool) { inspector{f: f, shallow: true}.node(n) }
+
+// inspector carries Inspect's callback, and how it reads function bodies:
+// scan without keeping them decoded, or shallow, skipping deferred ones.
 type inspector struct {
-	f    func(Node) bool
-	scan bool
+	f       func(Node) bool
+	scan    bool
+	shallow bool
 }
 
 func (v inspector) node(n Node) {
@@ -34,9 +42,11 @@ func (v inspector) node(n Node) {
 	case *FunctionDef:
 		v.exprs(n.Decorators)
 		v.params(n.Params)
-		if v.scan {
+		switch {
+		case v.shallow && n.deferred != nil:
+		case v.scan:
 			v.stmts(n.ScanBody())
-		} else {
+		default:
 			v.stmts(n.Body())
 		}
 	case *ClassDef:
