@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -55,12 +56,17 @@ func newState() *simState {
 
 func (s *simState) clone() *simState {
 	c := *s
-	c.inits = append([]*InitRecord(nil), s.inits...)
+	// A state's inits only grow: the copy shares the list, capped so that
+	// an append by either copies it (join relies on the shared prefix).
+	c.inits = s.inits[:len(s.inits):len(s.inits)]
 	c.sure = s.sure.share()
 	c.methodState = s.methodState.clone()
-	c.preload = make(map[string][]string, len(s.preload))
-	for k, v := range s.preload {
-		c.preload[k] = v
+	c.preload = nil
+	if len(s.preload) > 0 {
+		c.preload = make(map[string][]string, len(s.preload))
+		for k, v := range s.preload {
+			c.preload[k] = v
+		}
 	}
 	c.imported = s.imported.share()
 	c.startedOnce = s.startedOnce.share()
@@ -73,8 +79,14 @@ func (s *simState) clone() *simState {
 // executor started, NVML checking on) only if it did on all.
 func (s *simState) join(others ...*simState) {
 	for _, o := range others {
-		for _, r := range o.inits {
-			if !hasInit(s.inits, r.Site) {
+		// The paths were cloned from one state, and share its inits: a
+		// site is recorded once per state, so what o added after the
+		// shared part is new to that part too, and only s's own additions
+		// need a look (a path through many initializations joined
+		// hundreds of times spent most of a run comparing sites).
+		k := sharedInits(s.inits, o.inits)
+		for _, r := range o.inits[k:] {
+			if !hasInit(s.inits[k:], r.Site) {
 				s.inits = append(s.inits, r)
 			}
 		}
@@ -82,12 +94,26 @@ func (s *simState) join(others ...*simState) {
 		s.methodState.join(o.methodState)
 		s.defaultCUDA = s.defaultCUDA || o.defaultCUDA
 		for k, v := range o.preload {
+			if s.preload == nil {
+				s.preload = map[string][]string{}
+			}
 			s.preload[k] = appendUnique(s.preload[k], v...)
 		}
 		s.nvml = s.nvml && o.nvml
 		s.imported.intersect(o.imported)
 		s.startedOnce.intersect(o.startedOnce)
 	}
+}
+
+// sharedInits is the length of the prefix a and b share: the same records.
+func sharedInits(a, b []*InitRecord) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 func hasInit(list []*InitRecord, site Site) bool {
@@ -168,6 +194,14 @@ func (s *simulator) run(events []event, st *simState) {
 			var ends []*simState
 			s.branches++
 			for _, arm := range e.arms {
+				if len(arm) == 0 {
+					// An empty arm ends where the branch starts: in st,
+					// which no arm changes (each runs on its own copy).
+					if !slices.Contains(ends, st) {
+						ends = append(ends, st)
+					}
+					continue
+				}
 				c := st.clone()
 				s.run(arm, c)
 				if !c.ended {
@@ -179,8 +213,13 @@ func (s *simulator) run(events []event, st *simState) {
 				st.ended = true // every arm jumped
 				return
 			}
-			*st = *ends[0]
-			st.join(ends[1:]...)
+			// Join into the first end, which may be st itself, and only
+			// then overwrite st: a later end may be st.
+			first := ends[0]
+			first.join(ends[1:]...)
+			if first != st {
+				*st = *first
+			}
 		case evReturn:
 			if n := len(s.returned); n > 0 {
 				s.returned[n-1] = append(s.returned[n-1], st.clone())
@@ -229,10 +268,13 @@ func (s *simulator) pass(body []event, st *simState) {
 	if !st.ended {
 		live = append(live, st)
 	}
-	merged := live[0].clone()
+	// The jumps' states are copies of their own: join into the first.
+	merged := live[0]
 	merged.join(live[1:]...)
 	merged.ended = false
-	*st = *merged
+	if merged != st {
+		*st = *merged
+	}
 }
 
 // call runs a function's events: the state after it joins those its
@@ -246,9 +288,13 @@ func (s *simulator) call(events []event, st *simState) {
 		live = append(live, st)
 	}
 	if len(live) > 0 {
-		merged := live[0].clone()
+		// The returns' states are copies of their own: join into the
+		// first.
+		merged := live[0]
 		merged.join(live[1:]...)
-		*st = *merged
+		if merged != st {
+			*st = *merged
+		}
 	}
 	st.ended = false
 }
@@ -357,6 +403,9 @@ func (s *simulator) effect(e *effect, st *simState) {
 	case effDefaultDevice:
 		st.defaultCUDA = e.cuda
 	case effPreload:
+		if st.preload == nil {
+			st.preload = map[string][]string{}
+		}
 		st.preload[e.method.Family] = e.mods
 	case effNVMLCheck:
 		st.nvml = true

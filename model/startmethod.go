@@ -35,23 +35,42 @@ func newMethodState() methodState {
 	return methodState{methods: map[string]methodBits{}, methodLits: map[string]Site{}}
 }
 
+// clone copies the state's maps; an empty one stays nil (most paths choose
+// no method, and the simulation clones its state at every branch), which
+// writable allocates before a write.
 func (s methodState) clone() methodState {
-	c := methodState{
-		methods:    make(map[string]methodBits, len(s.methods)),
-		methodLits: make(map[string]Site, len(s.methodLits)),
+	var c methodState
+	if len(s.methods) > 0 {
+		c.methods = make(map[string]methodBits, len(s.methods))
+		for k, v := range s.methods {
+			c.methods[k] = v
+		}
 	}
-	for k, v := range s.methods {
-		c.methods[k] = v
-	}
-	for k, v := range s.methodLits {
-		c.methodLits[k] = v
+	if len(s.methodLits) > 0 {
+		c.methodLits = make(map[string]Site, len(s.methodLits))
+		for k, v := range s.methodLits {
+			c.methodLits[k] = v
+		}
 	}
 	return c
+}
+
+// writable gives the state maps to write into.
+func (s *methodState) writable() {
+	if s.methods == nil {
+		s.methods = map[string]methodBits{}
+	}
+	if s.methodLits == nil {
+		s.methodLits = map[string]Site{}
+	}
 }
 
 // join merges the choices of another path into s: a family may use any
 // method either path chose, and its default where one path chose none.
 func (s *methodState) join(o methodState) {
+	if len(o.methods) > 0 || len(o.methodLits) > 0 {
+		s.writable()
+	}
 	for k, v := range o.methods {
 		s.methods[k] = s.methodsOf(k) | v
 	}
@@ -80,6 +99,7 @@ func (s *methodState) methodsOf(family string) methodBits {
 func (s *methodState) setMethod(spec MethodSpec) {
 	switch spec.Kind {
 	case MethodExplicit:
+		s.writable()
 		s.methods[spec.Family] = bitOf(spec.Method)
 		if spec.Lit.Valid() {
 			s.methodLits[spec.Family] = spec.Lit
@@ -99,6 +119,7 @@ func (s *methodState) setMethodIfUnset(spec MethodSpec) {
 	case !chosen:
 		s.setMethod(spec)
 	case bits&familyDefault != 0:
+		s.writable()
 		s.methods[spec.Family] = bits&^familyDefault | bitOf(spec.Method)
 	}
 }
