@@ -338,7 +338,7 @@ func (ev *evaluator) instantiate(r *callResult, c *Class, call *syntax.Call, sc 
 		}
 		if api, fam, ok := procapi.Lookup(base); ok && api.Kind == procapi.Process {
 			obj := ev.object(site, func() *Object {
-				o := &Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}}
+				o := newObject(&Object{Kind: ObjProcess, Site: site, Method: MethodSpec{Family: fam}})
 				if run := ev.method(c, "run", 0); run != nil {
 					run.referenced = true
 					ctx := ev.contextFor(Value{Kind: VFunc, Func: run, Self: c, Env: inst.Env}, argList{complete: true})

@@ -813,7 +813,7 @@ func (b *builder) hfTrainerLoader(c *syntax.Call) {
 	}
 	site := Site{b.m, c.Span}
 	obj := b.m.object(site, func() *Object {
-		o := &Object{Kind: ObjLoader, Site: site, Method: MethodSpec{Family: "multiprocessing"}}
+		o := newObject(&Object{Kind: ObjLoader, Site: site, Method: MethodSpec{Family: "multiprocessing"}})
 		if p := argExpr(ta, -1, "dataloader_persistent_workers"); p != nil {
 			o.Persistent = isTrue(b.ev.expr(p, b.sc))
 		}

@@ -51,7 +51,7 @@ func (ev *evaluator) launcherCall(r *callResult, api *procapi.API, family string
 			return false
 		}
 		obj := sc.Module.object(site, func() *Object {
-			o := &Object{Kind: ObjTrainer, Site: site, Method: spec}
+			o := newObject(&Object{Kind: ObjTrainer, Site: site, Method: spec})
 			if api.Device.IsSet() && !onCPU {
 				at := site
 				if d := argOf(c, api.Device); d != nil {

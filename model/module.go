@@ -43,6 +43,8 @@ type Module struct {
 	top         *funcSummary // the module body's summary
 	fx          facts
 	touch       [2]touchMemo
+	id          uint64          // orders the sets of modules (cowset.go)
+	sites       siteNumbers     // numbers its sites for the sets of sites (cowset.go)
 	used        map[string]bool // see usedNames
 	// bodyWords are the used names of the bodies DeferBodies deferred,
 	// gathered as they were deferred: usedNames does not decode them.
@@ -223,6 +225,7 @@ type Class struct {
 
 func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	m := &Module{
+		id:       moduleIDs.Add(1),
 		Prog:     p,
 		Path:     path,
 		Src:      src,

@@ -59,7 +59,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 	case procapi.Launcher, procapi.Trainer:
 		return ev.launcherCall(r, api, family, v, c, sc, site) // launchers.go
 	case procapi.Channel:
-		obj := ev.object(site, func() *Object { return &Object{Kind: ObjChannel, Site: site} })
+		obj := ev.object(site, func() *Object { return newObject(&Object{Kind: ObjChannel, Site: site}) })
 		end := Value{Kind: VObject, Obj: obj}
 		if api.Pair {
 			r.value(Value{Kind: VList, Elems: []Value{end, end}})
@@ -114,7 +114,7 @@ func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v
 // (ctx.Pool), if any.
 func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, c *syntax.Call, sc *Scope, site Site) *Object {
 	kind, _ := objectKindOf(api.Kind)
-	o := &Object{Kind: kind, Site: site, Method: ev.startSpec(api, family, ctx, c, sc)}
+	o := newObject(&Object{Kind: kind, Site: site, Method: ev.startSpec(api, family, ctx, c, sc)})
 	if api.Persistent.IsSet() {
 		o.Persistent = isTrue(ev.expr(argOf(c, api.Persistent), sc))
 	}

@@ -31,13 +31,13 @@ type simState struct {
 	inits []*InitRecord
 	// sure holds the sites of the initializations that happened on every
 	// path here (the others only may have).
-	sure cowSet[Site]
+	sure cowSet[siteSetKey]
 	methodState
 	defaultCUDA bool
 	preload     map[string][]string
 	nvml        bool
-	imported    cowSet[*Module]
-	startedOnce cowSet[*Object]
+	imported    cowSet[moduleSetKey]
+	startedOnce cowSet[objectSetKey]
 	phase       Phase
 	// ended: this path left the function or the loop pass (a jump); the
 	// rest of the events on it do not run.
@@ -47,10 +47,10 @@ type simState struct {
 func newState() *simState {
 	return &simState{
 		methodState: newMethodState(),
-		sure:        newCowSet[Site](),
+		sure:        newCowSet[siteSetKey](),
 		preload:     map[string][]string{},
-		imported:    newCowSet[*Module](),
-		startedOnce: newCowSet[*Object](),
+		imported:    newCowSet[moduleSetKey](),
+		startedOnce: newCowSet[objectSetKey](),
 	}
 }
 
@@ -341,7 +341,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 				return
 			}
 		}
-		st.sure.add(e.site)
+		st.sure.add(e.site.setKey())
 		if hasInit(st.inits, e.site) {
 			return
 		}
@@ -370,10 +370,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.stack = s.stack[:len(s.stack)-1]
 	case effStart:
 		if e.once {
-			if st.startedOnce.has(e.obj) {
+			if st.startedOnce.has(e.obj.setKey()) {
 				return
 			}
-			st.startedOnce.add(e.obj)
+			st.startedOnce.add(e.obj.setKey())
 		}
 		s.start(e.obj, e.site, st)
 	case effPendingStart:
@@ -387,10 +387,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 		// loader's only once.
 		for _, o := range s.loaders(e.src) {
 			if o.Persistent {
-				if st.startedOnce.has(o) {
+				if st.startedOnce.has(o.setKey()) {
 					continue
 				}
-				st.startedOnce.add(o)
+				st.startedOnce.add(o.setKey())
 			}
 			s.start(o, e.site, st)
 		}
@@ -412,10 +412,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 	case effNVMLRestore:
 		st.nvml = false
 	case effImport:
-		if st.imported.has(e.mod) || len(s.chain) >= maxCallDepth {
+		if st.imported.has(e.mod.setKey()) || len(s.chain) >= maxCallDepth {
 			return
 		}
-		st.imported.add(e.mod)
+		st.imported.add(e.mod.setKey())
 		if !e.mod.topFacts().relevant {
 			return
 		}
@@ -523,7 +523,7 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 			}
 		}
 		for _, r := range st.inits {
-			if st.sure.has(r.Site) {
+			if st.sure.has(r.Site.setKey()) {
 				return r
 			}
 		}

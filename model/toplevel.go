@@ -190,7 +190,7 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 	// Those that always run first, in execution order, then the others.
 	for _, sure := range []bool{true, false} {
 		for _, r := range st.inits {
-			if r.Phase == PhaseImport && st.sure.has(r.Site) == sure {
+			if r.Phase == PhaseImport && st.sure.has(r.Site.setKey()) == sure {
 				memo.inits = append(memo.inits, r)
 			}
 		}

@@ -134,6 +134,7 @@ type Target struct {
 
 // Object is a process-starting object created at one call site.
 type Object struct {
+	id      uint64 // orders the sets of objects (cowset.go): newObject
 	Kind    ObjectKind
 	Site    Site // the creating call
 	Method  MethodSpec
