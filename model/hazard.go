@@ -38,10 +38,19 @@ const (
 // Frame is one step of a call chain.
 type Frame struct {
 	Site Site
-	Desc string // "calls `setup`", "imports `helper`"
 	// Import names the module for an import step, Func the function for a
 	// call step.
 	Import, Func string
+}
+
+// Desc says what the step does: "calls `setup`", "imports `helper`". It is
+// written when a finding is reported, not at every call the simulation
+// steps through (millions on a large repository).
+func (f Frame) Desc() string {
+	if f.Import != "" {
+		return "imports `" + f.Import + "`"
+	}
+	return "calls `" + f.Func + "`"
 }
 
 // InitRecord is a CUDA initialization seen by a simulation.

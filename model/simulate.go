@@ -356,14 +356,19 @@ func (s *simulator) effect(e *effect, st *simState) {
 			return
 		}
 		// Run it if it does something the simulation tracks, or iterates
-		// a parameter this call hands loaders to.
+		// a parameter this call hands loaders to (the loaders are only
+		// looked up then: most calls do neither).
+		f := factsIn(e.fn, e.ctx)
+		if !f.relevant && !f.iterates {
+			return
+		}
 		frame := s.bindFrame(e.binds)
-		if f := factsIn(e.fn, e.ctx); !f.relevant && (len(frame) == 0 || !f.iterates) {
+		if !f.relevant && len(frame) == 0 {
 			return
 		}
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
-		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("calls `%s`", e.fn.QualName), Func: e.fn.QualName})
+		s.chain = append(s.chain, Frame{Site: e.site, Func: e.fn.QualName})
 		s.call(summaryIn(e.fn, e.ctx), st)
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
@@ -419,7 +424,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if !e.mod.topFacts().relevant {
 			return
 		}
-		s.chain = append(s.chain, Frame{Site: e.site, Desc: fmt.Sprintf("imports `%s`", e.api), Import: e.api})
+		s.chain = append(s.chain, Frame{Site: e.site, Import: e.api})
 		saved := s.importOnly
 		s.importOnly = true
 		s.run(e.mod.topSummary(), st)
@@ -451,9 +456,12 @@ func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
 	if len(binds) == 0 {
 		return nil
 	}
-	frame := map[string][]*Object{}
+	var frame map[string][]*Object // nil when no parameter gets loaders
 	for _, b := range binds {
 		if objs := s.loaders(b.src); len(objs) > 0 {
+			if frame == nil {
+				frame = map[string][]*Object{}
+			}
 			frame[b.param] = objs
 		}
 	}

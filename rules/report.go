@@ -106,7 +106,7 @@ func source(s model.Site) string {
 func (r reporter) chain(frames []model.Frame) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
 	for _, f := range frames {
-		out = append(out, r.related(f.Site, "%s", capitalize(f.Desc)))
+		out = append(out, r.related(f.Site, "%s", capitalize(f.Desc())))
 	}
 	return out
 }
