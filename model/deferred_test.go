@@ -11,14 +11,9 @@ import (
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
-// TestDeferredBodiesHoldNothing checks the contract of syntax's deferred
-// bodies from the model's side: once a module is loaded, nothing its load
-// pass recorded (bindings and their values, functions, classes, lambdas,
-// instance attributes, stores by a computed name, import statements) lies
-// in a body DeferBodies kept encoded. A pointer into such a body would be
-// a node that Body, decoding it again, no longer hands out. The fixtures
-// are every Python file under testdata/py, whose shapes cover the indexer's.
-func TestDeferredBodiesHoldNothing(t *testing.T) {
+// fixtureSources are every Python file under testdata/py, whose shapes
+// cover the indexer's.
+func fixtureSources() memSource {
 	files := memSource{}
 	filepath.WalkDir("../testdata/py", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
@@ -28,6 +23,18 @@ func TestDeferredBodiesHoldNothing(t *testing.T) {
 		}
 		return nil
 	})
+	return files
+}
+
+// TestDeferredBodiesHoldNothing checks the contract of syntax's deferred
+// bodies from the model's side: once a module is loaded, nothing its load
+// pass recorded (bindings and their values, functions, classes, lambdas,
+// instance attributes, stores by a computed name, import statements) lies
+// in a body DeferBodies kept encoded. A pointer into such a body would be
+// a node that Body, decoding it again, no longer hands out. The fixtures
+// are every Python file under testdata/py, whose shapes cover the indexer's.
+func TestDeferredBodiesHoldNothing(t *testing.T) {
+	files := fixtureSources()
 	if len(files) < 100 {
 		t.Fatalf("only %d fixtures", len(files))
 	}
@@ -176,15 +183,7 @@ def parser():
 // decodes none of them, and finds the same names as a walk that decodes
 // every body. The fixtures are every Python file under testdata/py.
 func TestUsedNamesKeepBodiesDeferred(t *testing.T) {
-	files := memSource{}
-	filepath.WalkDir("../testdata/py", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
-			if b, err := os.ReadFile(p); err == nil {
-				files[p] = string(b)
-			}
-		}
-		return nil
-	})
+	files := fixtureSources()
 	// Names only a deferred body uses: a call, an attribute, a string.
 	files["launch.py"] = `import os
 
