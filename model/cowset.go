@@ -53,6 +53,11 @@ func (s *cowSet[K]) add(k K) {
 	s.d, s.owned = &cowData[K]{keys: keys}, true
 }
 
+// equal reports whether s and o hold the same elements.
+func (s *cowSet[K]) equal(o cowSet[K]) bool {
+	return s.d == o.d || slices.Equal(s.d.keys, o.d.keys)
+}
+
 // share returns a copy of s; both then copy the data before their next write.
 func (s *cowSet[K]) share() cowSet[K] {
 	s.owned = false

@@ -169,6 +169,10 @@ type simulator struct {
 	// returns left it in; jumped, for each loop being run, the states its
 	// break and continue statements left the pass in.
 	returned, jumped [][]*simState
+	// calls holds the recorded runs of calls that changed nothing, and
+	// trace what the runs being recorded do (callmemo.go).
+	calls map[runKey][]*callRun
+	trace runTrace
 }
 
 // procKind is the process a simulation runs code in.
@@ -182,7 +186,11 @@ const (
 
 func (s *simulator) run(events []event, st *simState) {
 	for i := range events {
-		if s.budget <= 0 || st.ended {
+		if st.ended {
+			return
+		}
+		if s.budget <= 0 {
+			s.trace.cuts++
 			return
 		}
 		s.budget--
@@ -353,6 +361,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		st.inits = append(st.inits, rec)
 	case effCall:
 		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
+			s.trace.cuts++
 			return
 		}
 		// Run it if it does something the simulation tracks, or iterates
@@ -366,6 +375,20 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if !f.relevant && len(frame) == 0 {
 			return
 		}
+		// A call handed loaders runs differently for each caller's: only
+		// calls handed none are recorded (callmemo.go).
+		var key runKey
+		var mark traceMark
+		recorded := frame == nil && recordCalls
+		if recorded {
+			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard}
+			if run := s.recordedRun(key, st); run != nil {
+				s.replay(run)
+				return
+			}
+			mark = s.markTrace(st.clone())
+		}
+		s.entering(e.fn)
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Func: e.fn.QualName})
@@ -373,6 +396,11 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
+		if recorded {
+			if run := s.unmarkTrace(mark, st); run != nil {
+				s.record(key, run)
+			}
+		}
 	case effStart:
 		if e.once {
 			if st.startedOnce.has(e.obj.setKey()) {
@@ -417,7 +445,11 @@ func (s *simulator) effect(e *effect, st *simState) {
 	case effNVMLRestore:
 		st.nvml = false
 	case effImport:
-		if st.imported.has(e.mod.setKey()) || len(s.chain) >= maxCallDepth {
+		if st.imported.has(e.mod.setKey()) {
+			return
+		}
+		if len(s.chain) >= maxCallDepth {
+			s.trace.cuts++
 			return
 		}
 		st.imported.add(e.mod.setKey())
@@ -478,6 +510,7 @@ func (s *simulator) onStack(f *Function) bool {
 }
 
 func (s *simulator) start(o *Object, site Site, st *simState) {
+	s.trace.starts++
 	if s.collectOnly {
 		return
 	}

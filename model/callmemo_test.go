@@ -1,0 +1,329 @@
+package model
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// withoutCallRecords runs f with the simulation's call records off.
+func withoutCallRecords(f func()) {
+	recordCalls = false
+	defer func() { recordCalls = true }()
+	f()
+}
+
+// describeHazards writes down everything a report is made of.
+func describeHazards(hz []*Hazard) string {
+	var b strings.Builder
+	site := func(s Site) string {
+		if s.Mod == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%s:%d-%d", s.Mod.Path, s.Span.Start, s.Span.End)
+	}
+	chain := func(fs []Frame) string {
+		var parts []string
+		for _, f := range fs {
+			parts = append(parts, site(f.Site)+" "+f.Desc())
+		}
+		return strings.Join(parts, " > ")
+	}
+	for _, z := range hz {
+		fmt.Fprintf(&b, "kind %d at %s configs %v via %q entry %s\n", z.Kind, site(z.At), z.Configs, z.Via, z.Entry.Path)
+		if z.Init != nil {
+			fmt.Fprintf(&b, "  init %s %s [%s]\n", site(z.Init.Site), z.Init.API, chain(z.Init.Chain))
+		}
+		fmt.Fprintf(&b, "  start %s %v [%s] child %v %s %s\n", site(z.Start.Site), z.Start.Method, chain(z.Start.Chain),
+			z.Child.Verdict, site(z.Child.Evidence), z.Child.Reason)
+		for _, m := range z.MoreStarts {
+			fmt.Fprintf(&b, "  more %s\n", site(m.Site))
+		}
+	}
+	return b.String()
+}
+
+// analyzeFiles loads every file of files as its own entry and analyzes them
+// together.
+func analyzeFiles(t *testing.T, files memSource) string {
+	t.Helper()
+	prog := NewProgram(files, Options{})
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var mods []*Module
+	for _, p := range paths {
+		if m, err := prog.Module(p); err == nil {
+			mods = append(mods, m)
+		}
+	}
+	return describeHazards(prog.Analyze(mods, target.All()))
+}
+
+// TestCallRecordsChangeNoFinding: skipping a call whose recorded run
+// changed nothing must give the findings that running it gives, on every
+// fixture directory.
+func TestCallRecordsChangeNoFinding(t *testing.T) {
+	byDir := map[string]memSource{}
+	for p, src := range fixtureSources() {
+		d := filepath.Dir(p)
+		if byDir[d] == nil {
+			byDir[d] = memSource{}
+		}
+		byDir[d][p] = src
+	}
+	if len(byDir) < 30 {
+		t.Fatalf("only %d fixture directories", len(byDir))
+	}
+	findings := 0
+	for d, files := range byDir {
+		with := analyzeFiles(t, files)
+		var without string
+		withoutCallRecords(func() { without = analyzeFiles(t, files) })
+		if with != without {
+			t.Errorf("%s: with call records\n%s\nwithout\n%s", d, with, without)
+		}
+		findings += strings.Count(with, "\nkind ")
+	}
+	if findings < 50 {
+		t.Errorf("the fixtures gave only %d findings", findings)
+	}
+}
+
+// simulateTop runs src's top level as __main__ on the default config and
+// returns the simulator after the run.
+func simulateTop(t *testing.T, src string) *simulator {
+	t.Helper()
+	prog := NewProgram(memSource{"/p/main.py": src}, Options{})
+	m, err := prog.Module("/p/main.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog.values().newEntry()
+	s := &simulator{cfg: configClasses(target.Default())[0].rep, entry: m, out: &hazardSet{}, budget: maxSimEvents}
+	s.run(m.topSummary(), newState())
+	return s
+}
+
+// recordedFuncs names the functions with recorded runs, and how many.
+func recordedFuncs(s *simulator) map[string]int {
+	out := map[string]int{}
+	for k, runs := range s.calls {
+		out[k.fn.QualName] += len(runs)
+	}
+	return out
+}
+
+// TestCallRecordsUseTheSameBudget: a replayed call uses up the events its
+// run would have, so that a simulation whose budget runs out stops at the
+// same event either way; and only calls that changed nothing, started no
+// process and were cut nowhere are recorded.
+func TestCallRecordsUseTheSameBudget(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		recorded map[string]int
+		hazards  int
+	}{
+		{
+			// The first setup() initializes CUDA (a change); the later
+			// ones find it done and change nothing.
+			name: "repeated setup",
+			src: `import torch
+import multiprocessing as mp
+
+
+def setup():
+    torch.cuda.init()
+
+
+def work():
+    setup()
+    setup()
+
+
+def main():
+    setup()
+    for _ in range(3):
+        work()
+    mp.Process(target=print).start()
+
+
+main()
+`,
+			recorded: map[string]int{"setup": 1, "work": 1},
+			hazards:  1,
+		},
+		{
+			// Whatever starts a process reads more than the state: never
+			// recorded.
+			name: "a call that starts",
+			src: `import torch
+import multiprocessing as mp
+
+
+def launch():
+    mp.Process(target=print).start()
+
+
+torch.cuda.init()
+for _ in range(4):
+    launch()
+`,
+			recorded: map[string]int{},
+			hazards:  1,
+		},
+		{
+			// A run cut by recursion is not recorded: run again, with
+			// another stack, it may not be cut.
+			name: "recursion",
+			src: `import torch
+
+
+def walk(n):
+    torch.cuda.init()
+    if n:
+        walk(n - 1)
+
+
+torch.cuda.init()
+walk(3)
+walk(3)
+`,
+			recorded: map[string]int{},
+		},
+		{
+			// Loops run their body twice, so 12 nested loops are 4,096
+			// calls of step(), whose runs are about 70,000 events of the
+			// budget: the fork after them is reached.
+			name:     "budget holds",
+			src:      budgetProgram(12),
+			recorded: map[string]int{"setup": 1, "step": 1},
+			hazards:  1,
+		},
+		{
+			// 14 loops are four times as many events, more than the
+			// budget: the fork is not reached. Were replays free, it
+			// would be.
+			name:     "budget runs out",
+			src:      budgetProgram(14),
+			recorded: map[string]int{"setup": 1, "step": 1},
+			hazards:  0,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			with := simulateTop(t, tt.src)
+			var without *simulator
+			withoutCallRecords(func() { without = simulateTop(t, tt.src) })
+			if with.budget != without.budget {
+				t.Errorf("budget left %d with call records, %d without", with.budget, without.budget)
+			}
+			if w, wo := describeHazards(with.out.list), describeHazards(without.out.list); w != wo {
+				t.Errorf("with call records\n%s\nwithout\n%s", w, wo)
+			}
+			if got := recordedFuncs(with); fmt.Sprint(got) != fmt.Sprint(tt.recorded) {
+				t.Errorf("recorded %v, want %v", got, tt.recorded)
+			}
+			if len(with.out.list) != tt.hazards {
+				t.Errorf("%d hazards, want %d", len(with.out.list), tt.hazards)
+			}
+			if len(without.calls) != 0 {
+				t.Errorf("recorded %d calls with records off", len(without.calls))
+			}
+		})
+	}
+}
+
+// budgetProgram initializes CUDA, calls step() in n nested loops (2^n
+// times: the simulation runs a loop's body twice), and forks.
+func budgetProgram(n int) string {
+	return "import os\nimport torch\n\n\ndef setup():\n    torch.cuda.init()\n\n\ndef step():\n" +
+		strings.Repeat("    setup()\n", 8) + "\n\nsetup()\n" + nestedLoops(n, "step()") + "os.fork()\n"
+}
+
+// nestedLoops writes n loops nested around body, indented from column 0.
+func nestedLoops(n int, body string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%sfor i%d in range(2):\n", strings.Repeat("    ", i), i)
+	}
+	fmt.Fprintf(&b, "%s%s\n", strings.Repeat("    ", n), body)
+	return b.String()
+}
+
+// TestRecordedRunReplays: a record stands for a run only where that run
+// would not be cut.
+func TestRecordedRunReplays(t *testing.T) {
+	f, g, h := &Function{QualName: "f"}, &Function{QualName: "g"}, &Function{QualName: "h"}
+	run := &callRun{st: newState(), cost: 10, deepest: 2, entered: []*Function{f, g}}
+	tests := []struct {
+		name   string
+		stack  []*Function
+		budget int
+		want   bool
+	}{
+		{"fresh", nil, 100, true},
+		{"a caller of its own on the stack", []*Function{h}, 100, true},
+		{"a function it entered on the stack", []*Function{h, g}, 100, false},
+		{"just enough budget", nil, 10, true},
+		{"too little budget", nil, 9, false},
+		{"deepest call just under the limit", make([]*Function, maxCallDepth-3), 100, true},
+		{"deepest call at the limit", make([]*Function, maxCallDepth-2), 100, false},
+	}
+	for _, tt := range tests {
+		s := &simulator{stack: tt.stack, budget: tt.budget}
+		if got := s.replays(run); got != tt.want {
+			t.Errorf("%s: replays %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSameState: two states are the same when nothing the simulation
+// reads differs; an empty map and a nil one alike.
+func TestSameState(t *testing.T) {
+	site := Site{Span: syntax.Span{Start: 1, End: 2}}
+	init := &InitRecord{Site: site}
+	base := func() *simState {
+		st := newState()
+		st.inits = []*InitRecord{init}
+		st.sure.add(site.setKey())
+		return st
+	}
+	tests := []struct {
+		name   string
+		change func(*simState)
+		same   bool
+	}{
+		{"a copy", func(*simState) {}, true},
+		{"nil maps", func(st *simState) { st.methods, st.methodLits, st.preload = nil, nil, nil }, true},
+		{"another init", func(st *simState) { st.inits = append(st.inits, &InitRecord{Site: site}) }, false},
+		{"not sure", func(st *simState) { st.sure = newCowSet[siteSetKey]() }, false},
+		{"a start method", func(st *simState) { st.setMethod(MethodSpec{Kind: MethodExplicit, Family: "mp", Method: target.Spawn}) }, false},
+		{"default device", func(st *simState) { st.defaultCUDA = true }, false},
+		{"preload", func(st *simState) { st.preload = map[string][]string{"mp": {"m"}} }, false},
+		{"nvml", func(st *simState) { st.nvml = true }, false},
+		{"imported", func(st *simState) { st.imported.add(3) }, false},
+		{"started once", func(st *simState) { st.startedOnce.add(3) }, false},
+		{"phase", func(st *simState) { st.phase = PhaseMain }, false},
+		{"ended", func(st *simState) { st.ended = true }, false},
+	}
+	for _, tt := range tests {
+		a := base()
+		b := a.clone()
+		tt.change(b)
+		if got := a.sameAs(b); got != tt.same {
+			t.Errorf("%s: same %v, want %v", tt.name, got, tt.same)
+		}
+		if got := b.sameAs(a); got != tt.same {
+			t.Errorf("%s (reversed): same %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}
