@@ -8,19 +8,23 @@ import (
 // The simulation runs every call again in its caller's state, and most
 // calls change nothing it tracks: on mosaicml/composer 89 % of the 7.5
 // million calls simulated were a call already simulated, from an equal
-// state, that had changed nothing. A call that changed nothing, started no
-// process and was cut nowhere is recorded (a callRun), and a later call of
-// the same function in an equal state, whose run could not be cut either, is
-// skipped: its run would do exactly what the recorded one did, nothing,
+// state, that had changed nothing. A call that changed nothing and started
+// no process is recorded (a callRun), and a later call of the same
+// function in an equal state is skipped where its run would be cut in the
+// same places: it would do exactly what the recorded one did, nothing,
 // while using up the same number of events of the simulation's budget.
 //
 // What a call's run reads besides the state: the simulator's fields in
 // runKey (the budget is checked, not keyed), the functions on the stack
-// (a call of one of them is cut) and the stack's depth (a call deeper than
-// maxCallDepth is cut). A run that started a process read more (the
-// reported initializations, the branches it is in, the call chain) and is
-// never recorded; neither is one that initialized CUDA or imported a
-// module, since it changed the state.
+// (a call of one of them is cut) and the stack's depth (a call at
+// maxCallDepth is cut). So a record keeps the functions its run entered
+// (none may be on the stack where it is replayed), those it did not enter
+// because the caller's stack held them (all must be on it), how deep it
+// went, and whether a call was cut for depth (then it is replayed only at
+// the same depth). A run that started a process read more (the reported
+// initializations, the branches it is in, the call chain) and is never
+// recorded; neither is one cut by the budget, nor one that initialized
+// CUDA or imported a module, since it changed the state.
 
 // recordCalls turns the records on; tests compare with them off.
 var recordCalls = true
@@ -44,28 +48,46 @@ type callRun struct {
 	cost    int       // the events of the budget it used
 	deepest int       // how much deeper than the call the stack went
 	entered []*Function
+	// needs are the functions not entered because the caller's stack
+	// held them.
+	needs []*Function
+	// depthCut: a call was cut for depth; depth is the stack's then.
+	depthCut bool
+	depth    int
 }
 
 // runTrace is what the runs being recorded did: the functions they
-// entered, the deepest stack a call was entered at, and counts of cuts and
-// process starts (a record whose counts moved is not kept).
+// entered, the deepest stack a call was entered at, the calls cut for
+// being on the stack, and counts of the other cuts and of process starts
+// (a record whose budget cuts or starts moved is not kept).
 type runTrace struct {
 	recording int
 	entered   []*Function
 	deepest   int
+	stackCuts []stackCut
+	depthCuts int
 	cuts      int
 	starts    int
 }
 
+// stackCut is a call not entered because its function was on the stack,
+// at index at.
+type stackCut struct {
+	fn *Function
+	at int
+}
+
 // traceMark is the trace when a record began.
 type traceMark struct {
-	st      *simState
-	budget  int
-	depth   int
-	entered int
-	deepest int
-	cuts    int
-	starts  int
+	st        *simState
+	budget    int
+	depth     int
+	entered   int
+	deepest   int
+	stackCuts int
+	depthCuts int
+	cuts      int
+	starts    int
 }
 
 // entering notes a call entered at the current stack depth.
@@ -77,30 +99,46 @@ func (s *simulator) entering(f *Function) {
 	s.trace.deepest = max(s.trace.deepest, len(s.stack))
 }
 
+// stackCut notes a call of f not entered because f is s.stack[at].
+func (s *simulator) stackCut(f *Function, at int) {
+	if s.trace.recording > 0 {
+		s.trace.stackCuts = append(s.trace.stackCuts, stackCut{fn: f, at: at})
+	}
+}
+
 // markTrace begins a record of a run from state st, a copy the run does
 // not change.
 func (s *simulator) markTrace(st *simState) traceMark {
 	m := traceMark{st: st, budget: s.budget, depth: len(s.stack), entered: len(s.trace.entered),
-		deepest: s.trace.deepest, cuts: s.trace.cuts, starts: s.trace.starts}
+		deepest: s.trace.deepest, stackCuts: len(s.trace.stackCuts), depthCuts: s.trace.depthCuts,
+		cuts: s.trace.cuts, starts: s.trace.starts}
 	s.trace.recording++
 	s.trace.deepest = len(s.stack)
 	return m
 }
 
 // unmarkTrace ends the record begun at m in state st: the run it describes
-// when that run changed nothing and was cut nowhere, else nil. The trace
-// goes on for the records around it; the run's entered functions are the
-// trace's until record keeps them.
+// when that run changed nothing, started nothing and was not cut by the
+// budget, else nil. The trace goes on for the records around it; the run's
+// entered functions are the trace's until record keeps them.
 func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	var run *callRun
 	if s.trace.cuts == m.cuts && s.trace.starts == m.starts && st.sameAs(m.st) {
 		run = &callRun{st: m.st, cost: m.budget - s.budget, deepest: s.trace.deepest - m.depth,
-			entered: s.trace.entered[m.entered:]}
+			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth}
+		for _, c := range s.trace.stackCuts[m.stackCuts:] {
+			// Cut for a function of the caller's stack; a cut for one the
+			// run itself entered happens wherever it runs.
+			if c.at < m.depth && !slices.Contains(run.needs, c.fn) {
+				run.needs = append(run.needs, c.fn)
+			}
+		}
 	}
 	s.trace.deepest = max(m.deepest, s.trace.deepest)
 	s.trace.recording--
 	if s.trace.recording == 0 {
 		s.trace.entered = s.trace.entered[:0]
+		s.trace.stackCuts = s.trace.stackCuts[:0]
 	}
 	return run
 }
@@ -127,9 +165,17 @@ func uniqueFuncs(fs []*Function) []*Function {
 }
 
 // replays reports whether run may stand for running its call again now:
-// the budget covers it, and no call it entered would be cut here.
+// the budget covers it, and its calls would be cut where they were, and
+// only there.
 func (s *simulator) replays(run *callRun) bool {
-	if run.cost > s.budget || len(s.stack)+run.deepest >= maxCallDepth {
+	if run.cost > s.budget {
+		return false
+	}
+	if run.depthCut {
+		if len(s.stack) != run.depth {
+			return false
+		}
+	} else if len(s.stack)+run.deepest >= maxCallDepth {
 		return false
 	}
 	for _, f := range s.stack {
@@ -137,16 +183,28 @@ func (s *simulator) replays(run *callRun) bool {
 			return false
 		}
 	}
+	for _, f := range run.needs {
+		if !slices.Contains(s.stack, f) {
+			return false
+		}
+	}
 	return true
 }
 
-// replay uses up what run used, and notes what it entered for the records
+// replay uses up what run used, and notes what it did for the records
 // around it.
 func (s *simulator) replay(run *callRun) {
 	s.budget -= run.cost
-	if s.trace.recording > 0 {
-		s.trace.entered = append(s.trace.entered, run.entered...)
-		s.trace.deepest = max(s.trace.deepest, len(s.stack)+run.deepest)
+	if s.trace.recording == 0 {
+		return
+	}
+	s.trace.entered = append(s.trace.entered, run.entered...)
+	s.trace.deepest = max(s.trace.deepest, len(s.stack)+run.deepest)
+	for _, f := range run.needs {
+		s.stackCut(f, slices.Index(s.stack, f))
+	}
+	if run.depthCut {
+		s.trace.depthCuts++
 	}
 }
 

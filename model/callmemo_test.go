@@ -181,8 +181,8 @@ for _ in range(4):
 			hazards:  1,
 		},
 		{
-			// A run cut by recursion is not recorded: run again, with
-			// another stack, it may not be cut.
+			// A run cut by its own recursion is cut so wherever it runs:
+			// recorded, and the second walk(3) replays it.
 			name: "recursion",
 			src: `import torch
 
@@ -197,7 +197,43 @@ torch.cuda.init()
 walk(3)
 walk(3)
 `,
-			recorded: map[string]int{},
+			recorded: map[string]int{"walk": 1},
+		},
+		{
+			// The first f() initializes at two new sites; in the second,
+			// g's run does not enter f (on the stack): that record needs
+			// f on the stack. Called alone, g() enters f, so it runs, and
+			// its run is recorded too, with f's inside it (which needs g);
+			// the last g() replays it.
+			name: "mutual recursion",
+			src: `import torch
+
+
+def f():
+    torch.cuda.init()
+    g()
+
+
+def g():
+    torch.cuda.init()
+    f()
+
+
+torch.cuda.init()
+f()
+f()
+g()
+g()
+`,
+			recorded: map[string]int{"f": 2, "g": 2},
+		},
+		{
+			// A chain of calls deeper than maxCallDepth is cut at its
+			// end: replayed at the depth it was recorded at, run again at
+			// another.
+			name:     "depth",
+			src:      deepChain(maxCallDepth + 5),
+			recorded: deepChainRecords(maxCallDepth + 5),
 		},
 		{
 			// Loops run their body twice, so 12 nested loops are 4,096
@@ -247,6 +283,34 @@ walk(3)
 func budgetProgram(n int) string {
 	return "import os\nimport torch\n\n\ndef setup():\n    torch.cuda.init()\n\n\ndef step():\n" +
 		strings.Repeat("    setup()\n", 8) + "\n\nsetup()\n" + nestedLoops(n, "step()") + "os.fork()\n"
+}
+
+// deepChain defines d0 … d(n-1), each calling the next, and calls d0
+// twice from the top level and once from outer().
+func deepChain(n int) string {
+	var b strings.Builder
+	b.WriteString("import torch\n\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "def d%d():\n    torch.cuda.init()\n", i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "    d%d()\n", i+1)
+		}
+		b.WriteString("\n\n")
+	}
+	b.WriteString("def outer():\n    d0()\n\n\ntorch.cuda.init()\nd0()\nd0()\nouter()\n")
+	return b.String()
+}
+
+// deepChainRecords are deepChain's records: each function the chain
+// reaches is recorded from the top level and from outer(), one level
+// deeper, where the last one is cut.
+func deepChainRecords(n int) map[string]int {
+	want := map[string]int{"outer": 1}
+	for i := range min(n, maxCallDepth) {
+		want[fmt.Sprintf("d%d", i)] = 2
+	}
+	want[fmt.Sprintf("d%d", maxCallDepth-1)] = 1
+	return want
 }
 
 // nestedLoops writes n loops nested around body, indented from column 0.

@@ -360,8 +360,12 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 		st.inits = append(st.inits, rec)
 	case effCall:
-		if len(s.stack) >= maxCallDepth || s.onStack(e.fn) {
-			s.trace.cuts++
+		if len(s.stack) >= maxCallDepth {
+			s.trace.depthCuts++
+			return
+		}
+		if i := slices.Index(s.stack, e.fn); i >= 0 {
+			s.stackCut(e.fn, i)
 			return
 		}
 		// Run it if it does something the simulation tracks, or iterates
@@ -498,15 +502,6 @@ func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
 		}
 	}
 	return frame
-}
-
-func (s *simulator) onStack(f *Function) bool {
-	for _, g := range s.stack {
-		if g == f {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *simulator) start(o *Object, site Site, st *simState) {
