@@ -379,8 +379,8 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if !f.relevant && len(frame) == 0 {
 			return
 		}
-		// A call handed loaders runs differently for each caller's: only
-		// calls handed none are recorded (callmemo.go).
+		// A call handed loaders runs with whatever its caller handed it:
+		// only calls handed none are recorded (callmemo.go).
 		var key runKey
 		var mark traceMark
 		recorded := frame == nil && recordCalls
