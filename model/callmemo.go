@@ -31,7 +31,7 @@ var recordCalls = true
 
 // maxCallRuns bounds the states recorded per call key: past it, the call
 // is simulated as before.
-const maxCallRuns = 16
+const maxCallRuns = 64
 
 // runKey is what a call's run depends on besides the state and the stack.
 type runKey struct {
