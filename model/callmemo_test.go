@@ -52,6 +52,12 @@ func describeHazards(hz []*Hazard) string {
 // together.
 func analyzeFiles(t *testing.T, files memSource) string {
 	t.Helper()
+	_, got := analyzeProgram(files)
+	return got
+}
+
+// analyzeProgram is analyzeFiles, with the program it analyzed.
+func analyzeProgram(files memSource) (*Program, string) {
 	prog := NewProgram(files, Options{})
 	var paths []string
 	for p := range files {
@@ -64,13 +70,13 @@ func analyzeFiles(t *testing.T, files memSource) string {
 			mods = append(mods, m)
 		}
 	}
-	return describeHazards(prog.Analyze(mods, target.All()))
+	return prog, describeHazards(prog.Analyze(mods, target.All()))
 }
 
-// TestCallRecordsChangeNoFinding: skipping a call whose recorded run
-// changed nothing must give the findings that running it gives, on every
-// fixture directory.
-func TestCallRecordsChangeNoFinding(t *testing.T) {
+// fixtureDirs are the fixtures under testdata/py, by directory: each
+// directory is a program.
+func fixtureDirs(t *testing.T) map[string]memSource {
+	t.Helper()
 	byDir := map[string]memSource{}
 	for p, src := range fixtureSources() {
 		d := filepath.Dir(p)
@@ -82,8 +88,15 @@ func TestCallRecordsChangeNoFinding(t *testing.T) {
 	if len(byDir) < 30 {
 		t.Fatalf("only %d fixture directories", len(byDir))
 	}
+	return byDir
+}
+
+// TestCallRecordsChangeNoFinding: skipping a call whose recorded run
+// changed nothing must give the findings that running it gives, on every
+// fixture directory.
+func TestCallRecordsChangeNoFinding(t *testing.T) {
 	findings := 0
-	for d, files := range byDir {
+	for d, files := range fixtureDirs(t) {
 		with := analyzeFiles(t, files)
 		var without string
 		withoutCallRecords(func() { without = analyzeFiles(t, files) })

@@ -99,17 +99,92 @@ func (ev *evaluator) storingContexts(v Value, sc *Scope) []*callContext {
 	f := sc.Func
 	var out []*callContext
 	if f != nil && sc == f.Scope && len(f.Params()) > 0 && !isStatic(f) {
-		self := paramBinding(f, 0)
-		for _, ctx := range f.Module.Prog.values().byFunc[f] {
-			if hasReceiver(ctx, self, v) {
-				out = append(out, ctx)
-			}
+		if indexReceivers {
+			out = f.Module.Prog.values().receiverContexts(f, v)
+		} else {
+			out = scanReceivers(f.Module.Prog.values().byFunc[f], paramBinding(f, 0), v)
 		}
 	}
 	if len(out) == 0 {
 		return []*callContext{nil}
 	}
 	return out
+}
+
+// indexReceivers is off only in tests, which compare the index with
+// scanReceivers.
+var indexReceivers = true
+
+// scanReceivers is what receiverContexts returns, found by testing every
+// context in cs: whether it binds self, its function's receiver parameter,
+// to an instance made by the same constructor call as v (the same Env) or,
+// for instances made without a context of their own, of the same class.
+func scanReceivers(cs []*callContext, self *Binding, v Value) []*callContext {
+	var out []*callContext
+	for _, c := range cs {
+		for _, r := range c.params[self] {
+			if r.Kind == VInstance && r.Env == v.Env && (v.Env != nil || receiverClass(r) == receiverClass(v)) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// receiverIndex lists a method's contexts by the instance their receiver
+// parameter binds, in the order they were made (valueState.byFunc), so
+// that an attribute read finds the calls on its instance without testing
+// every context of every method that stores the attribute: composer's
+// Trainer methods have hundreds. It is extended on each lookup with the
+// contexts made since the last one; a context's receiver is final by
+// then (construct binds a constructor's self right after interning it).
+type receiverIndex struct {
+	scanned int
+	byEnv   map[*callContext][]*callContext // receivers made in a constructor call
+	byClass map[*Class][]*callContext       // receivers made without one, by receiverClass
+}
+
+// receiverContexts are the contexts of method f whose receiver is
+// instance v, in the order they were made (scanReceivers says which). The
+// slice is the index's own: callers only read it.
+func (vs *valueState) receiverContexts(f *Function, v Value) []*callContext {
+	ix := vs.receivers[f]
+	if ix == nil {
+		ix = &receiverIndex{byEnv: map[*callContext][]*callContext{}, byClass: map[*Class][]*callContext{}}
+		vs.receivers[f] = ix
+	}
+	if cs := vs.byFunc[f]; ix.scanned < len(cs) {
+		self := paramBinding(f, 0)
+		for _, c := range cs[ix.scanned:] {
+			for _, r := range c.params[self] {
+				if r.Kind != VInstance {
+					continue
+				}
+				if r.Env != nil {
+					ix.byEnv[r.Env] = appendOnce(ix.byEnv[r.Env], c)
+				} else {
+					k := receiverClass(r)
+					ix.byClass[k] = appendOnce(ix.byClass[k], c)
+				}
+			}
+		}
+		ix.scanned = len(cs)
+	}
+	if v.Env != nil {
+		return ix.byEnv[v.Env]
+	}
+	return ix.byClass[receiverClass(v)]
+}
+
+// appendOnce appends c to list unless it is already its last element: a
+// context whose receiver may be one of several values is listed once per
+// instance.
+func appendOnce(list []*callContext, c *callContext) []*callContext {
+	if n := len(list); n > 0 && list[n-1] == c {
+		return list
+	}
+	return append(list, c)
 }
 
 // exprIn evaluates e, in scope sc, in context c (nil: outside of any).

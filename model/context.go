@@ -366,19 +366,6 @@ func (ev *evaluator) globalFromContexts(b *Binding) ([]Value, bool) {
 	return out, true
 }
 
-// hasReceiver reports whether c, a context of a method whose receiver
-// parameter is self, is a call on instance v: on an instance made by the
-// same constructor call (the same Env) or, for instances made without a
-// context of their own, of the same class.
-func hasReceiver(c *callContext, self *Binding, v Value) bool {
-	for _, r := range c.params[self] {
-		if r.Kind == VInstance && r.Env == v.Env && (v.Env != nil || receiverClass(r) == receiverClass(v)) {
-			return true
-		}
-	}
-	return false
-}
-
 // paramIndex finds the parameter a keyword argument names.
 func paramIndex(ps []syntax.Param, name string) int {
 	for j, p := range ps {

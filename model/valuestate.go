@@ -22,6 +22,9 @@ type valueState struct {
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
 	plain  map[*Function]bool
+	// receivers index the contexts of methods by their receiver
+	// (containers.go).
+	receivers map[*Function]*receiverIndex
 	// appends and classStores index what scopes and classes store into
 	// containers (containers.go).
 	appends     map[*Scope]map[string][]appended
@@ -74,6 +77,7 @@ func (p *Program) values() *valueState {
 			perFunc:      map[*Function]int{},
 			byFunc:       map[*Function][]*callContext{},
 			plain:        map[*Function]bool{},
+			receivers:    map[*Function]*receiverIndex{},
 			appends:      map[*Scope]map[string][]appended{},
 			classStores:  map[*Class]map[string][]appended{},
 			ctxObjects:   map[ctxSite]*Object{},
