@@ -1,8 +1,9 @@
 package model
 
 import (
+	"cmp"
 	"hash/maphash"
-	"sort"
+	"slices"
 
 	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -254,7 +255,11 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			complete: args.complete && v.Partial.complete,
 		}
 	}
-	c := &callContext{fn: f, params: map[*Binding][]Value{}, complete: args.complete, backend: args.backend}
+	vs := f.Module.Prog.values()
+	// c is a probe: most calls find their context made already, or bind
+	// nothing worth one, so it lives on the stack with a borrowed map and
+	// is copied to the heap only when interned as new.
+	c := &callContext{fn: f, params: vs.borrowParams(), complete: args.complete, backend: args.backend}
 	worth := args.backend != ""
 	ps := f.Params()
 	i := 0
@@ -334,14 +339,32 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 			worth = worth || anyInformative(vs)
 		}
 	}
-	vs := f.Module.Prog.values()
 	if worth {
-		if c = vs.intern(c); c != nil {
-			return c
+		if got := vs.intern(c); got != nil {
+			return got
 		}
 	}
+	vs.returnParams(c.params)
 	vs.plain[f] = true
 	return nil
+}
+
+// borrowParams is an empty parameter map for a probe context (contextFor),
+// taken from those returned; contextFor may run again while it fills one
+// (a default evaluated calls another function), so there is a list.
+func (vs *valueState) borrowParams() map[*Binding][]Value {
+	if n := len(vs.spareParams); n > 0 {
+		m := vs.spareParams[n-1]
+		vs.spareParams = vs.spareParams[:n-1]
+		return m
+	}
+	return map[*Binding][]Value{}
+}
+
+// returnParams takes back a probe's map that no context kept.
+func (vs *valueState) returnParams(m map[*Binding][]Value) {
+	clear(m)
+	vs.spareParams = append(vs.spareParams, m)
 }
 
 // globalFromContexts evaluates a module-level name that a function assigns
@@ -418,8 +441,9 @@ func informative(v Value, depth int) bool {
 	return true
 }
 
-// intern returns the context equal to c made before, or records c; nil
-// when c's function has all the contexts it may have, or c nests too deep.
+// intern returns the context equal to probe c made before, or records a
+// copy of c (which then keeps c's parameter map); nil when c's function
+// has all the contexts it may have, or c nests too deep.
 func (vs *valueState) intern(c *callContext) *callContext {
 	depth := 0
 	if c.outer != nil {
@@ -427,11 +451,12 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	}
 	h := maphash.Hash{}
 	h.SetSeed(vs.seed)
-	keys := make([]*Binding, 0, len(c.params))
+	var buf [8]*Binding
+	keys := buf[:0]
 	for k := range c.params {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Span.Start < keys[j].Span.Start })
+	slices.SortFunc(keys, func(a, b *Binding) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
 	for _, k := range keys {
 		maphash.WriteComparable(&h, k)
 		for _, v := range c.params[k] {
@@ -441,18 +466,20 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	key := ctxKey{c.fn, c.outer, c.complete, c.backend, h.Sum64()}
 	for _, old := range vs.contexts[key] {
 		if sameParams(old, c) {
+			vs.returnParams(c.params)
 			return old
 		}
 	}
 	if depth >= maxContextDepth || vs.perFunc[c.fn] >= maxContextsPerFunc {
 		return nil
 	}
-	vs.perFunc[c.fn]++
-	vs.byFunc[c.fn] = append(vs.byFunc[c.fn], c)
-	c.depth = depth + 1
-	c.vals = map[*Binding]*ctxValues{}
-	vs.contexts[key] = append(vs.contexts[key], c)
-	return c
+	made := &callContext{fn: c.fn, outer: c.outer, params: c.params, complete: c.complete, backend: c.backend}
+	vs.perFunc[made.fn]++
+	vs.byFunc[made.fn] = append(vs.byFunc[made.fn], made)
+	made.depth = depth + 1
+	made.vals = map[*Binding]*ctxValues{}
+	vs.contexts[key] = append(vs.contexts[key], made)
+	return made
 }
 
 // ctxKey buckets contexts: their function and closure, and a hash of the

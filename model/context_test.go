@@ -69,6 +69,14 @@ h = pick(unknown_name)
 	if got := len(vs.byFunc[pick]); got != 3 {
 		t.Errorf("pick has %d contexts, want 3", got)
 	}
+	// Each keeps the parameters it was made with, though the calls after
+	// it probed with maps of their own (contextFor's borrowParams).
+	device := paramBinding(pick, 0)
+	for i, c := range vs.byFunc[pick] {
+		if len(c.params[device]) != 1 || c.params[device][0].Kind != VStr {
+			t.Errorf("pick's context %d binds device to %v", i, c.params[device])
+		}
+	}
 }
 
 // TestOneInstancePerCall checks that a constructor call evaluated twice

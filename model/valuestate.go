@@ -25,6 +25,9 @@ type valueState struct {
 	// receivers index the contexts of methods by their receiver
 	// (containers.go).
 	receivers map[*Function]*receiverIndex
+	// spareParams are parameter maps of probe contexts, for reuse
+	// (context.go: borrowParams).
+	spareParams []map[*Binding][]Value
 	// appends and classStores index what scopes and classes store into
 	// containers (containers.go).
 	appends     map[*Scope]map[string][]appended
