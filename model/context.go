@@ -510,7 +510,7 @@ func hashValue(h *maphash.Hash, v Value, depth int) int {
 		partial     *argList
 		method      MethodSpec
 		elems       int
-	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.Method, len(v.Elems)})
+	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.spec(), len(v.Elems)})
 	d := 0
 	if v.Env != nil {
 		d = v.Env.depth

@@ -116,7 +116,7 @@ next:
 // merged (comparing them would cost more than keeping both).
 func sameValue(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
-		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && a.Method == b.Method &&
+		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && (a.Method == b.Method || a.spec() == b.spec()) &&
 		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.Elems) == 0 && len(b.Elems) == 0
 }
 
@@ -656,7 +656,7 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		}
 		return vs
 	case VContext:
-		return []Value{{Kind: VPath, Path: v.Method.Family + "." + name, Method: v.Method}}
+		return []Value{{Kind: VPath, Path: v.spec().Family + "." + name, Method: v.Method}}
 	case VObject:
 		return []Value{{Kind: VObjMethod, Obj: v.Obj, Str: name}}
 	case VDevice:

@@ -32,7 +32,7 @@ func (ev *evaluator) launcherCall(r *callResult, api *procapi.API, family string
 			return true
 		}
 		obj := sc.Module.object(site, func() *Object {
-			o := ev.newObject(api, family, v.Method, c, sc, site)
+			o := ev.newObject(api, family, v.spec(), c, sc, site)
 			o.Kind = ObjSpawn
 			return o
 		})

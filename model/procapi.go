@@ -51,7 +51,8 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 	c = ev.withUnpackedKwargs(c, sc)
 	switch api.Kind {
 	case procapi.Context:
-		r.value(Value{Kind: VContext, Method: ev.methodSpec(argOf(c, api.Method), sc, family)})
+		spec := ev.methodSpec(argOf(c, api.Method), sc, family)
+		r.value(Value{Kind: VContext, Method: &spec})
 	case procapi.SetMethod:
 		r.effect(effect{kind: effSetMethod, method: ev.methodSpec(argOf(c, api.Method), sc, family), site: site})
 	case procapi.Preload:
@@ -90,7 +91,7 @@ func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v
 		workersFlag, _ = optionFlag(n, 0)
 	}
 	obj := ev.object(site, func() *Object {
-		o := ev.newObject(api, family, v.Method, c, sc, site)
+		o := ev.newObject(api, family, v.spec(), c, sc, site)
 		o.WorkersFlag = workersFlag
 		return o
 	})

@@ -192,7 +192,7 @@ func checkModuleCall(t *testing.T, call string, api *procapi.API, family string,
 	fork := MethodSpec{Family: family, Kind: MethodExplicit, Method: target.Fork}
 	switch api.Kind {
 	case procapi.Context:
-		if len(r.values) != 1 || r.values[0].Kind != VContext || !sameMethod(r.values[0].Method, fork) {
+		if len(r.values) != 1 || r.values[0].Kind != VContext || !sameMethod(r.values[0].spec(), fork) {
 			t.Errorf("%s: values %+v, want a fork context", call, r.values)
 		}
 		return

@@ -162,7 +162,7 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 			}
 			specs = []MethodSpec{s}
 		case VContext:
-			specs = []MethodSpec{v.Method}
+			specs = []MethodSpec{v.spec()}
 		case VInstance:
 			specs = ev.wrappedContexts(v)
 		}
@@ -212,7 +212,7 @@ func (ev *evaluator) wrappedContexts(v Value) []MethodSpec {
 		for _, name := range names {
 			for _, x := range ev.attrOf(v, name) {
 				if x.Kind == VContext {
-					specs = append(specs, x.Method)
+					specs = append(specs, x.spec())
 				}
 			}
 		}

@@ -41,15 +41,19 @@ type Value struct {
 	// device a device object names; DevNone for everything else (device.go).
 	Dev Device
 
-	Path   string
-	Mod    *Module
-	Func   *Function
-	Class  *Class
-	Str    string
-	Int    int
-	Elems  []Value
-	Keys   []string   // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
-	Method MethodSpec // VContext; VPath values reached through a context (ctx.Process)
+	Path  string
+	Mod   *Module
+	Func  *Function
+	Class *Class
+	Str   string
+	Int   int
+	Elems []Value
+	Keys  []string // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
+	// Method is the start method of a VContext, and of the VPath values
+	// reached through one (ctx.Process); nil for every other value. What
+	// it points to is never changed: values share it. A pointer, since
+	// most values have none and a Value is copied wherever a set is.
+	Method *MethodSpec
 	Obj    *Object
 	// Self marks the implicit receiver of a bound method (self.m): the
 	// receiver's class.
@@ -62,6 +66,15 @@ type Value struct {
 	Env *callContext
 	// Partial holds the arguments functools.partial bound to a function.
 	Partial *argList
+}
+
+// spec is v's start method (Value.Method), the zero MethodSpec when it
+// has none.
+func (v *Value) spec() MethodSpec {
+	if v.Method == nil {
+		return MethodSpec{}
+	}
+	return *v.Method
 }
 
 // MethodKind says how a start method was chosen.
