@@ -17,17 +17,57 @@ import (
 // of them that nothing calls as an entry point of its own, on every config
 // in targets, and returns the hazards found, sorted by position.
 func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
+	return p.AnalyzeLoading(loadedEntries(mods), targets)
+}
+
+// Entries are the modules a run simulates as __main__, in order, while the
+// run may still be loading them and its other checked files
+// (AnalyzeLoading).
+type Entries interface {
+	Len() int
+	// At returns the i-th entry once it is built, or nil when it did not
+	// load.
+	At(i int) *Module
+	// Wait returns once every checked file of the run is built: from then
+	// on, Loaded holds what it holds once the load is over.
+	Wait()
+}
+
+type loadedEntries []*Module
+
+func (l loadedEntries) Len() int         { return len(l) }
+func (l loadedEntries) At(i int) *Module { return l[i] }
+func (l loadedEntries) Wait()            {}
+
+// AnalyzeLoading is Analyze on entries that may still be loading: it runs
+// the first entries as __main__ as soon as each is built, while the others
+// load on other goroutines, and waits for the whole load before anything
+// that reads the loaded modules as a whole (the prescan, nameUsed). It
+// asks the model the same questions in the same order as Analyze on the
+// loaded entries, so it finds the same hazards: a module's index is built
+// from its own file alone (newModule), and what the first loop evaluates
+// it reaches through Module, which builds or waits for what it needs.
+func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard {
 	defer p.stopPrefetch()
 	out := &hazardSet{}
-	for _, class := range configClasses(targets) {
-		for _, m := range mods {
-			if !m.topFacts().starts {
-				continue
+	var mods []*Module // the entries, once the load is over
+	for k, class := range configClasses(targets) {
+		if k == 0 {
+			for i := range entries.Len() {
+				if m := entries.At(i); m != nil {
+					p.runAsMain(m, class.rep, out)
+				}
 			}
-			p.values().newEntry()
-			s := &simulator{cfg: class.rep, entry: m, out: out, budget: maxSimEvents}
-			st := newState()
-			s.run(m.topSummary(), st)
+			entries.Wait()
+			for i := range entries.Len() {
+				if m := entries.At(i); m != nil {
+					mods = append(mods, m)
+				}
+			}
+		} else {
+			for _, m := range mods {
+				p.runAsMain(m, class.rep, out)
+			}
 		}
 		importers := p.importersByStem()
 		may := p.mayStart()
@@ -69,6 +109,17 @@ func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
 	}
 	sort.SliceStable(out.list, func(i, j int) bool { return hazardLess(out.list[i], out.list[j]) })
 	return out.list
+}
+
+// runAsMain simulates m as __main__ on cfg, if running it can start a
+// process at all.
+func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet) {
+	if !m.topFacts().starts {
+		return
+	}
+	p.values().newEntry()
+	s := &simulator{cfg: cfg, entry: m, out: out, budget: maxSimEvents}
+	s.run(m.topSummary(), newState())
 }
 
 // nameUsed reports whether f's name is used in an expression of its own

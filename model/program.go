@@ -98,8 +98,13 @@ func (p *Program) build(slot *moduleSlot, path string) {
 			slot.err = err
 			return
 		}
-		slot.mod = newModule(p, path, f, src)
-		p.prefetchImports(slot.mod)
+		m := newModule(p, path, f, src)
+		// Loaded reads the slots under p.mu, on other goroutines than
+		// the one building (the analysis builds while the load goes on).
+		p.mu.Lock()
+		slot.mod = m
+		p.mu.Unlock()
+		p.prefetchImports(m)
 	})
 }
 
