@@ -7,13 +7,11 @@ package forkhazard
 
 import (
 	"reflect"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Analyzer finds the hazards.
@@ -32,16 +30,13 @@ type Result struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	prog := pass.ResultOf[pyprogram.Analyzer].(*pyprogram.Result)
-	// Analyze each group of modules sharing a target set; the groups are
-	// visited in a fixed order so the output is deterministic.
-	var sets []target.Set
-	for s := range prog.Entries {
-		sets = append(sets, s)
-	}
-	sort.Slice(sets, func(i, j int) bool { return sets[i] < sets[j] })
+	// Analyze each group of modules sharing a target set, in a fixed order
+	// so the output is deterministic; the first group's modules are run as
+	// they load.
 	res := &Result{}
-	for _, s := range sets {
-		res.Hazards = append(res.Hazards, prog.Prog.Analyze(prog.Entries[s], s)...)
+	for _, s := range prog.TargetSets() {
+		res.Hazards = append(res.Hazards, prog.Prog.AnalyzeLoading(prog.Loading(s), s)...)
 	}
+	prog.Wait()
 	return res, nil
 }

@@ -11,11 +11,13 @@ package pyprogram
 
 import (
 	"errors"
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -60,10 +62,17 @@ type Result struct {
 	fset  *token.FileSet
 	mu    sync.Mutex
 	files map[string]*token.File
+
+	// entryPaths are the entries' files by target set, known before they
+	// load; loaded is closed once the load is over (Wait).
+	entryPaths map[target.Set][]string
+	loaded     chan struct{}
+	panicked   *loadPanic
 }
 
 // Checked returns the checked modules that parsed, sorted by path.
 func (r *Result) Checked() []*model.Module {
+	r.Wait()
 	var out []*model.Module
 	for _, ms := range r.Entries {
 		out = append(out, ms...)
@@ -90,11 +99,15 @@ func (r *Result) File(m *model.Module) *token.File {
 // could not be parsed, and how many checked files the prefilter proved
 // irrelevant (for the driver's report).
 func (r *Result) Problems() ([]finding.ToolError, []finding.Notice, int) {
+	r.Wait()
 	return r.Errors, r.Notices, r.Skipped
 }
 
 // Unparsable returns the syntax errors of the checked files.
-func (r *Result) Unparsable() []finding.SyntaxError { return r.SyntaxErrors }
+func (r *Result) Unparsable() []finding.SyntaxError {
+	r.Wait()
+	return r.SyntaxErrors
+}
 
 // CheckedSources calls fn for every checked file that parsed, in path order,
 // with its bytes, comments and token.File (registered on the way): the
@@ -109,6 +122,7 @@ func (r *Result) CheckedSources(fn func(path string, src []byte, comments []synt
 // checked or imported, for the driver's noqa checks of findings that lie in
 // an imported module; ok is false for a file it did not load.
 func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
+	r.Wait()
 	for _, m := range r.Prog.Loaded() {
 		if m.Path == filepath.Clean(path) {
 			return m.Src, m.File.Comments, true
@@ -162,7 +176,7 @@ func run(pass *analysis.Pass) (any, error) {
 	isFile := dirs.IsFile
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
 		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook})
-	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}}
+	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 
 	files := checked
 	noqaOnly := map[string]bool{}
@@ -185,6 +199,31 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	res.Skipped = len(checked) - len(files) + len(noqaOnly)
+	for _, f := range files {
+		if !noqaOnly[f] {
+			ts := pol.File(f).Targets
+			res.entryPaths[ts] = append(res.entryPaths[ts], f)
+		}
+	}
+	// The files load on other goroutines while the passes that need
+	// only the entries start (forkhazard simulates the first as they
+	// load): the rest of the Result is there once Wait returns.
+	res.loaded = make(chan struct{})
+	go func() {
+		defer close(res.loaded)
+		defer func() {
+			if r := recover(); r != nil {
+				res.panicked = &loadPanic{value: r, stack: debug.Stack()}
+			}
+		}()
+		res.load(prog, pol, files, syntaxOnly, noqaOnly)
+	}()
+	return res, nil
+}
+
+// load builds the modules of files (and parses syntaxOnly for their syntax
+// errors) on pol.Workers goroutines, then fills in the Result.
+func (res *Result) load(prog *model.Program, pol *config.Policy, files, syntaxOnly []string, noqaOnly map[string]bool) {
 	mods := make([]*model.Module, len(files))
 	errs := make([]error, len(files))
 	unparsed := make([][]syntax.Span, len(syntaxOnly))
@@ -248,8 +287,61 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Entries[ts] = append(res.Entries[ts], m)
 	}
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
-	return res, nil
 }
+
+// loadPanic is a panic of the load, raised again by Wait on the goroutine
+// of the pass that waits, where the driver recovers it.
+type loadPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *loadPanic) String() string { return fmt.Sprintf("%v\n%s", p.value, p.stack) }
+
+// Wait returns once the program's checked files are loaded and every
+// field of the Result is filled in.
+func (r *Result) Wait() {
+	<-r.loaded
+	if r.panicked != nil {
+		panic(r.panicked.String())
+	}
+}
+
+// Loading are the entries of one target set as they load, for
+// model.Program.AnalyzeLoading: the checked files that are simulated, in
+// the order Entries lists those that parsed.
+func (r *Result) Loading(ts target.Set) model.Entries {
+	return loadingEntries{r, r.entryPaths[ts]}
+}
+
+// TargetSets are the target sets the entries are grouped by, sorted.
+func (r *Result) TargetSets() []target.Set {
+	var sets []target.Set
+	for s := range r.entryPaths {
+		sets = append(sets, s)
+	}
+	sort.Slice(sets, func(i, j int) bool { return sets[i] < sets[j] })
+	return sets
+}
+
+type loadingEntries struct {
+	r     *Result
+	paths []string
+}
+
+func (l loadingEntries) Len() int { return len(l.paths) }
+
+// At builds the module or waits for the goroutine building it: Module
+// builds each once.
+func (l loadingEntries) At(i int) *model.Module {
+	m, err := l.r.Prog.Module(l.paths[i])
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+func (l loadingEntries) Wait() { l.r.Wait() }
 
 // configured returns the files whose configuration could be loaded.
 func configured(pol *config.Policy, files []string) []string {
