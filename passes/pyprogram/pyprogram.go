@@ -67,7 +67,6 @@ type Result struct {
 	// load; loaded is closed once the load is over (Wait).
 	entryPaths map[target.Set][]string
 	loaded     chan struct{}
-	panicked   *loadPanic
 }
 
 // Checked returns the checked modules that parsed, sorted by path.
@@ -212,8 +211,10 @@ func run(pass *analysis.Pass) (any, error) {
 	go func() {
 		defer close(res.loaded)
 		defer func() {
+			// What the driver reports of a pass that panics (safeRun): the
+			// run goes on with what loaded, and exits 2.
 			if r := recover(); r != nil {
-				res.panicked = &loadPanic{value: r, stack: debug.Stack()}
+				res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("internal error in pyprogram: panic: %v\n%s", r, debug.Stack())})
 			}
 		}()
 		res.load(prog, pol, files, syntaxOnly, noqaOnly)
@@ -289,23 +290,9 @@ func (res *Result) load(prog *model.Program, pol *config.Policy, files, syntaxOn
 	sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Path < res.Errors[j].Path })
 }
 
-// loadPanic is a panic of the load, raised again by Wait on the goroutine
-// of the pass that waits, where the driver recovers it.
-type loadPanic struct {
-	value any
-	stack []byte
-}
-
-func (p *loadPanic) String() string { return fmt.Sprintf("%v\n%s", p.value, p.stack) }
-
 // Wait returns once the program's checked files are loaded and every
 // field of the Result is filled in.
-func (r *Result) Wait() {
-	<-r.loaded
-	if r.panicked != nil {
-		panic(r.panicked.String())
-	}
-}
+func (r *Result) Wait() { <-r.loaded }
 
 // Loading are the entries of one target set as they load, for
 // model.Program.AnalyzeLoading: the checked files that are simulated, in
