@@ -55,15 +55,11 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 		if k == 0 {
 			for i := range entries.Len() {
 				if m := entries.At(i); m != nil {
+					mods = append(mods, m)
 					p.runAsMain(m, class.rep, out)
 				}
 			}
 			entries.Wait()
-			for i := range entries.Len() {
-				if m := entries.At(i); m != nil {
-					mods = append(mods, m)
-				}
-			}
 		} else {
 			for _, m := range mods {
 				p.runAsMain(m, class.rep, out)
