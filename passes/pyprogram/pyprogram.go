@@ -40,7 +40,10 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
-// Result is the loaded program.
+// Result is the loaded program. The run returns it once the load has
+// started: Prog and the entries as they load (Loading, TargetSets) are
+// there at once; the other fields once Wait returns, and the methods that
+// read them wait.
 type Result struct {
 	Prog *model.Program
 	// Entries are the checked modules that parsed, grouped by target set.
