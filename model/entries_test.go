@@ -43,9 +43,13 @@ func startLoading(prog *Program, paths []string, workers int) loadingFiles {
 	return l
 }
 
-func (l loadingFiles) Len() int { return len(l.paths) }
-func (l loadingFiles) At(i int) *Module {
-	m, err := l.prog.Module(l.paths[i])
+func (l loadingFiles) Len() int         { return len(l.paths) }
+func (l loadingFiles) At(i int) *Module { return builtOrNil(l.prog, l.paths[i]) }
+
+// builtOrNil is the module of path, built now or by the goroutine building
+// it, or nil when it does not load: what an Entries' At returns.
+func builtOrNil(prog *Program, path string) *Module {
+	m, err := prog.Module(path)
 	if err != nil {
 		return nil
 	}
@@ -140,14 +144,8 @@ type lastLoaded struct {
 	paths, entries []string
 }
 
-func (l lastLoaded) Len() int { return len(l.entries) }
-func (l lastLoaded) At(i int) *Module {
-	m, err := l.prog.Module(l.entries[i])
-	if err != nil {
-		return nil
-	}
-	return m
-}
+func (l lastLoaded) Len() int         { return len(l.entries) }
+func (l lastLoaded) At(i int) *Module { return builtOrNil(l.prog, l.entries[i]) }
 func (l lastLoaded) Wait() {
 	for _, p := range l.paths {
 		l.prog.Module(p)
