@@ -1,7 +1,9 @@
 package model
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -46,6 +48,9 @@ type Program struct {
 
 	mu      sync.Mutex
 	modules map[string]*moduleSlot
+	// internal are the modules that failed to load through a bug of the
+	// tool, by path (see InternalErrors); under mu.
+	internal map[string]error
 
 	ahead prefetcher // see prefetch.go
 
@@ -94,11 +99,22 @@ func (p *Program) Module(path string) (*Module, error) {
 func (p *Program) build(slot *moduleSlot, path string) {
 	slot.once.Do(func() {
 		f, src, err := p.src.Parse(path)
+		var m *Module
+		if err == nil {
+			m, err = indexSafely(p, path, f, src)
+		}
 		if err != nil {
 			slot.err = err
+			if isInternal(err) {
+				p.mu.Lock()
+				if p.internal == nil {
+					p.internal = map[string]error{}
+				}
+				p.internal[path] = err
+				p.mu.Unlock()
+			}
 			return
 		}
-		m := newModule(p, path, f, src)
 		// Loaded reads the slots under p.mu, on other goroutines than
 		// the one building (the analysis builds while the load goes on).
 		p.mu.Lock()
@@ -106,6 +122,37 @@ func (p *Program) build(slot *moduleSlot, path string) {
 		p.mu.Unlock()
 		p.prefetchImports(m)
 	})
+}
+
+// indexSafely is newModule, with a panic (a bug) turned into the module's
+// error: it runs on load and prefetch goroutines, where a panic would end
+// the process, and one module the tool cannot index should cost that
+// module, not the run.
+func indexSafely(p *Program, path string, f *syntax.File, src []byte) (m *Module, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m = nil
+			err = &syntax.SourceError{Kind: syntax.ErrInternal, Msg: fmt.Sprintf("internal error indexing the module (%v at %s); please report", r, syntax.PanicSite())}
+		}
+	}()
+	return newModule(p, path, f, src), nil
+}
+
+// isInternal reports whether a module's load error is a bug of the tool
+// rather than something about the file (unreadable, not UTF-8, too large).
+func isInternal(err error) bool {
+	var se *syntax.SourceError
+	return errors.As(err, &se) && se.Kind == syntax.ErrInternal
+}
+
+// InternalErrors returns, by path, the modules the program failed to load
+// through a bug of the tool. The analysis went on without them (an import
+// of one resolves to nothing), so what it found may be incomplete: a caller
+// reports them as tool errors, the checked files' and the imported ones'.
+func (p *Program) InternalErrors() map[string]error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.internal)
 }
 
 // Loaded returns the modules loaded so far, sorted by path.

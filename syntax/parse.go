@@ -124,7 +124,7 @@ func convertSafely(recs []rec, src []byte, marks []lazyMark) (f *File, err error
 	defer func() {
 		if r := recover(); r != nil {
 			f = nil
-			err = &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error converting the syntax tree (%v at %s); please report", r, panicSite())}
+			err = &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error converting the syntax tree (%v at %s); please report", r, PanicSite())}
 		}
 	}()
 	return convert(recs, src, marks), nil
@@ -271,9 +271,10 @@ func cookieIn(comment []byte) string {
 	}
 }
 
-// panicSite returns file:line of the innermost non-runtime frame of the
-// panicking goroutine, for the internal error message.
-func panicSite() string {
+// PanicSite returns file:line of the innermost non-runtime frame of the
+// panicking goroutine, for an internal error's one-line message. Call it
+// from the deferred function that recovers.
+func PanicSite() string {
 	pc := make([]uintptr, 32)
 	n := runtime.Callers(3, pc)
 	frames := runtime.CallersFrames(pc[:n])

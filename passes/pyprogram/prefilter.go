@@ -1,12 +1,14 @@
 package pyprogram
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -74,6 +76,9 @@ type byteFacts struct {
 	modName string
 	modRoot string
 	size    int // bytes read
+	// scanErr is the scanner's panic on the file (a bug), which is kept
+	// and reaches everything (scanSafely).
+	scanErr string
 }
 
 // prefilter holds one run's graph.
@@ -101,6 +106,9 @@ type prefilter struct {
 type decision struct {
 	simulate map[string]bool // entries
 	noqa     map[string]bool // parsed for noqa only
+	// notices are the scanner's internal errors on checked files
+	// (scanSafely): the verdict stays sound, but the bug is reported.
+	notices []finding.Notice
 }
 
 func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int, known *Scans) decision {
@@ -114,6 +122,9 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 	for n, nd := range pf.nodes {
 		if !nd.checked {
 			continue
+		}
+		if nd.scanErr != "" {
+			d.notices = append(d.notices, finding.Notice{Path: nd.path, Message: nd.scanErr})
 		}
 		switch {
 		case nd.keep || relevantBits(reach[n]):
@@ -307,7 +318,8 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 					nd.keep = true
 					continue
 				}
-				nd.scan = sc.scan(src)
+				nd.scan, nd.scanErr = scanSafely(sc, src)
+				nd.keep = nd.scanErr != ""
 				nd.modName, nd.modRoot = model.ModuleNameAndRoot(pf.isFile, nd.path)
 			}
 			mu.Lock()
@@ -316,6 +328,22 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// scanSafely is sc.scan, with a panic (a bug) turned into a message and a
+// scan that holds every bit: the file is kept, and so is every file that
+// can load it, as if it started processes and initialized CUDA. That is
+// what the full analysis would decide without the prefilter, so nothing
+// is lost; the scan runs on worker goroutines, where a panic would end the
+// process.
+func scanSafely(sc *scanner, src []byte) (fs fileScan, msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs = fileScan{bits: ^uint64(0)}
+			msg = fmt.Sprintf("internal error in the prefilter's scan (%v at %s), so the file was analysed in full; please report", r, syntax.PanicSite())
+		}
+	}()
+	return sc.scan(src), ""
 }
 
 // takeKnown fills the nodes of list that Programs has scanned from its

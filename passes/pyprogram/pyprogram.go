@@ -102,7 +102,28 @@ func (r *Result) File(m *model.Module) *token.File {
 // irrelevant (for the driver's report).
 func (r *Result) Problems() ([]finding.ToolError, []finding.Notice, int) {
 	r.Wait()
-	return r.Errors, r.Notices, r.Skipped
+	return slices.Concat(r.Errors, r.importErrors()), r.Notices, r.Skipped
+}
+
+// importErrors are the tool errors of the modules the analysis imported
+// and could not load through a bug of the tool (model's InternalErrors),
+// but for the checked files, whose errors the load reported already. Asked
+// after the passes ran: the analysis loads modules too.
+func (r *Result) importErrors() []finding.ToolError {
+	reported := map[string]bool{}
+	for _, e := range r.Errors {
+		reported[filepath.Clean(e.Path)] = true
+	}
+	var out []finding.ToolError
+	for path, err := range r.Prog.InternalErrors() {
+		if !reported[path] {
+			e := toolError(path, err)
+			e.Message = "a module the checked files import could not be loaded, and the analysis went on without it: " + e.Message
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // Unparsable returns the syntax errors of the checked files.
@@ -186,6 +207,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !pol.ForceFull {
 		known, _ := pol.Scans.(*Scans)
 		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers, known)
+		res.Notices = append(res.Notices, d.notices...)
 		files = nil
 		for _, f := range checked {
 			c := filepath.Clean(f)

@@ -107,3 +107,20 @@ func TestPreloadNamesModules(t *testing.T) {
 		}
 	}
 }
+
+// TestScanPanicKeepsEverything: a scan that panics (a nil scanner here,
+// standing for any bug) keeps its file and everything that reaches it,
+// with a message for the notice, instead of ending the process from its
+// worker goroutine.
+func TestScanPanicKeepsEverything(t *testing.T) {
+	fs, msg := scanSafely(nil, []byte("import os\n"))
+	if !strings.Contains(msg, "internal error in the prefilter's scan") {
+		t.Errorf("message %q, want the internal error", msg)
+	}
+	if !relevantBits(fs.bits) {
+		t.Errorf("bits %#x of a failed scan do not keep its importers", fs.bits)
+	}
+	if fs, msg := scanSafely(newScanner(nil), []byte("import os\n")); msg != "" || fs.bits == ^uint64(0) {
+		t.Errorf("a scan that works: message %q, bits %#x", msg, fs.bits)
+	}
+}
