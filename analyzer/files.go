@@ -42,17 +42,26 @@ func isPython(name string) bool {
 func discover(paths []string, workDir string, exclude func(path, root string, isDir bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
-	seenReal := map[string]bool{}
-	addFile := func(p string) {
+	seenReal := map[string]int{} // a file's real path → its index in files
+	var directAt []bool          // files[i] is reached without a symlink below its root
+	addFile := func(p, root string) {
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			real = p
 		}
-		if seenReal[real] {
-			return
+		i, seen := seenReal[real]
+		switch {
+		case !seen:
+			seenReal[real] = len(files)
+			files = append(files, p)
+			directAt = append(directAt, direct(p, root, real))
+		case !directAt[i] && direct(p, root, real):
+			// The same file reached again, this time without going
+			// through a symlinked directory: that is where it lives in
+			// the project (composer's docs/source/examples links to
+			// examples/), and where its findings should point.
+			files[i], directAt[i] = p, true
 		}
-		seenReal[real] = true
-		files = append(files, p)
 	}
 	for _, arg := range paths {
 		p := arg
@@ -63,7 +72,7 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 		fi, err := os.Stat(p)
 		if _, ok := overlay[p]; ok && err != nil {
 			if exclude == nil || !exclude(p, "", false) {
-				addFile(p)
+				addFile(p, filepath.Dir(p))
 			}
 			continue
 		}
@@ -79,7 +88,7 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 				errs = append(errs, finding.ToolError{Path: p, Message: "not a regular file"})
 				continue
 			}
-			addFile(p)
+			addFile(p, filepath.Dir(p))
 			continue
 		}
 		w := walker{root: p, exclude: exclude, addFile: addFile, visiting: map[string]bool{}}
@@ -87,6 +96,19 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 	}
 	sort.Strings(files)
 	return files, errs
+}
+
+// direct reports whether p, found under root (the directory named on the
+// command line, or a named file's directory), reaches the file at real
+// without a symlink between root and the file. Links above root (/tmp on
+// macOS) do not count.
+func direct(p, root, real string) bool {
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.Join(rootReal, rel) == real
 }
 
 func statError(arg string, err error) string {
@@ -112,7 +134,7 @@ func statError(arg string, err error) string {
 type walker struct {
 	root     string // the directory named on the command line
 	exclude  func(path, root string, isDir bool) bool
-	addFile  func(string)
+	addFile  func(p, root string)
 	visiting map[string]bool // real paths of the directories on the current walk path
 }
 
@@ -158,7 +180,7 @@ func (w *walker) walk(dir string) []finding.ToolError {
 		if !isPython(name) || (w.exclude != nil && w.exclude(p, w.root, false)) {
 			continue
 		}
-		w.addFile(p)
+		w.addFile(p, w.root)
 	}
 	return errs
 }

@@ -79,3 +79,57 @@ func TestDiscoverExplicitPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverThroughSymlinkedDirectories: a file reached both through a
+// symlinked directory and where it lives is checked once, under the path
+// where it lives, whichever the walk meets first (composer's
+// docs/source/examples links to examples/, and "docs" sorts first).
+func TestDiscoverThroughSymlinkedDirectories(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"examples/train.py", "examples/helper.py", "docs/conf.py"} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../examples", filepath.Join(dir, "docs", "examples")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("examples/train.py", filepath.Join(dir, "a_train.py")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"."}, []string{"docs/conf.py", "examples/helper.py", "examples/train.py"}},
+		{[]string{"docs", "examples"}, []string{"docs/conf.py", "examples/helper.py", "examples/train.py"}},
+		// Named on the command line, the link is the file's path.
+		{[]string{"docs/examples"}, []string{"docs/examples/helper.py", "docs/examples/train.py"}},
+		{[]string{"a_train.py"}, []string{"a_train.py"}},
+	}
+	for _, tt := range tests {
+		var abs []string
+		for _, p := range tt.paths {
+			abs = append(abs, filepath.Join(dir, p))
+		}
+		files, errs := discover(abs, dir, nil, nil)
+		if len(errs) > 0 {
+			t.Fatalf("%v: errors %v", tt.paths, errs)
+		}
+		var got []string
+		for _, f := range files {
+			r, err := filepath.Rel(dir, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, filepath.ToSlash(r))
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%v: found %v, want %v", tt.paths, got, tt.want)
+		}
+	}
+}
