@@ -170,6 +170,7 @@ func Run(opts Options) (*Result, error) {
 		res.Findings = append(res.Findings, part.Findings...)
 		res.Skipped += part.Skipped
 	}
+	canonicalPaths(res.Findings, opts.WorkDir, files)
 	res.Findings = dedupe(res.Findings)
 	res.Notices = append(res.Notices, rd.notebookNotices()...)
 	rd.inCells(&conv, res)
