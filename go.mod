@@ -3,6 +3,7 @@ module github.com/cudaforklint/cudaforklint
 go 1.24.0
 
 require (
+	github.com/KimMachineGun/automemlimit v1.0.2
 	github.com/fatih/color v1.18.0
 	github.com/mattn/go-isatty v0.0.20
 	github.com/pelletier/go-toml/v2 v2.2.4
@@ -13,5 +14,6 @@ require (
 
 require (
 	github.com/mattn/go-colorable v0.1.13 // indirect
+	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 )

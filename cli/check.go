@@ -82,6 +82,7 @@ func envOr(key, def string) string {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
+	limitMemory()
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {

@@ -14,6 +14,7 @@ import (
 // exits 0 after the client's shutdown and exit, 1 when the client left
 // without a shutdown (as LSP asks), 2 on a bad flag or a broken stream.
 func runServer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	limitMemory()
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
