@@ -4,7 +4,8 @@
 // tabs and spaces inconsistently (TabError), and a dedent to no enclosing
 // level (IndentationError). It also says where the string literals are, so
 // that the fixer can refuse an edit that lands inside one (which parses, but
-// turns code into text).
+// turns code into text), and where the comments are, so that a scan can
+// read the code alone.
 //
 // It is a tokenizer's first pass, not a parser: strings (every prefix,
 // triple quotes, escapes, the nested replacement fields of f- and
@@ -54,8 +55,12 @@ type Span struct{ Start, End int }
 // Result is what Scan found.
 type Result struct {
 	// Strings are the string literals, prefix and quotes included, in
-	// source order.
+	// the order they close (a string nested in an f-string's replacement
+	// field comes before the f-string).
 	Strings []Span
+	// Comments are the comments, from '#' to the end of the line, in
+	// source order (those in f-string replacement fields included).
+	Comments []Span
 	// Problems are in source order.
 	Problems []Problem
 }
@@ -166,9 +171,11 @@ func (l *lexer) newline() {
 }
 
 func (l *lexer) comment() {
+	start := l.i
 	for l.i < len(l.src) && l.src[l.i] != '\n' && l.src[l.i] != '\r' {
 		l.i++
 	}
+	l.out.Comments = append(l.out.Comments, Span{start, l.i})
 }
 
 // token scans one token that is not a line break or a comment: a string,

@@ -132,3 +132,25 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestScanComments: comments are found where the tokenizer reads them,
+// not inside strings, and in f-string replacement fields.
+func TestScanComments(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []string
+	}{
+		{"x = 1  # one\r\n# two\ny = '# not one'", []string{"# one", "# two"}},
+		{"s = '''\n# inside\n'''  # after", []string{"# after"}},
+		{"f = f'''{x # a comment in a field\n}'''", []string{"# a comment in a field"}},
+		{"a = 1 \\\n# after a join", []string{"# after a join"}},
+	} {
+		var got []string
+		for _, s := range Scan([]byte(tt.src)).Comments {
+			got = append(got, tt.src[s.Start:s.End])
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%q: comments %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
