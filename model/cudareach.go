@@ -25,6 +25,14 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 // the first that reaches CUDA, loading no more modules than that needs.
 func (m *Module) cudaPossible() bool {
 	if m.cuda != factDone {
+		if unreachable := m.Prog.opts.CUDAUnreachable; unreachable != nil && len(m.Prog.extra) == 0 && unreachable(m.Path, m.Prog.loadsMore(m)) {
+			// The oracle says no without loading m's imports (Options).
+			// When everything m imports is loaded already, the search
+			// costs less than the oracle's reads, and the oracle answers
+			// only if it knows.
+			m.cuda, m.cudaResult = factDone, false
+			return false
+		}
 		s := &cudaSearch{index: map[*Module]int{}, low: map[*Module]int{}, reaches: map[*Module]bool{}}
 		s.visit(m)
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestCUDAPossibleThroughCycle: a module whose only way to CUDA goes
 // around an import cycle (pkg.utils → pkg.utils.tools → pkg → pkg.device,
@@ -36,5 +40,76 @@ func TestCUDAPossibleThroughCycle(t *testing.T) {
 				t.Errorf("asked in the order %v: cudaPossible(%s) = %v, want %v", order, path, got, want)
 			}
 		}
+	}
+}
+
+// TestCUDAPossibleAsksTheOracle: when Options.CUDAUnreachable clears a
+// module whose imports are not loaded, cudaPossible says false and loads
+// none of them; when the oracle cannot tell, the search loads them and
+// answers. With everything loaded, the oracle is asked only what it knows.
+func TestCUDAPossibleAsksTheOracle(t *testing.T) {
+	files := memSource{
+		"/p/main.py":  "import a\n\ndef later():\n    a.f()\n",
+		"/p/a.py":     "import b\n\ndef f():\n    return b.g()\n",
+		"/p/b.py":     "def g():\n    return 1\n",
+		"/p/other.py": "import b\n",
+	}
+	for _, clears := range []bool{true, false} {
+		var asked []string
+		oracle := func(path string, read bool) bool {
+			asked = append(asked, fmt.Sprintf("%s read=%v", path, read))
+			return clears
+		}
+		prog := NewProgram(files, Options{Roots: []string{"/p"}, CUDAUnreachable: oracle})
+		m, err := prog.Module("/p/main.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.cudaPossible() {
+			t.Errorf("clears=%v: cudaPossible(main.py) = true, want false", clears)
+		}
+		loaded := len(prog.Loaded())
+		if clears && loaded != 1 || !clears && loaded != 3 {
+			t.Errorf("clears=%v: %d modules loaded, want %d", clears, loaded, map[bool]int{true: 1, false: 3}[clears])
+		}
+		if len(asked) != 1 || asked[0] != "/p/main.py read=true" {
+			t.Errorf("clears=%v: the oracle was asked %q", clears, asked)
+		}
+	}
+	// other.py's one import is loaded: the search costs no parse, and the
+	// oracle must not read files for it.
+	var asked []string
+	prog := NewProgram(files, Options{Roots: []string{"/p"}, CUDAUnreachable: func(path string, read bool) bool {
+		asked = append(asked, fmt.Sprintf("%s read=%v", path, read))
+		return false
+	}})
+	if _, err := prog.Module("/p/b.py"); err != nil {
+		t.Fatal(err)
+	}
+	other, err := prog.Module("/p/other.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.cudaPossible()
+	if len(asked) != 1 || asked[0] != "/p/other.py read=false" {
+		t.Errorf("the oracle was asked %q, want other.py without reading", asked)
+	}
+}
+
+// TestImportTimeImports: the imports that run when a module is imported
+// are those outside function bodies, in classes and branches included.
+func TestImportTimeImports(t *testing.T) {
+	prog := NewProgram(memSource{"/p/m.py": "import a\nif x:\n    from b import c\nclass K:\n    import d\n    def m(self):\n        import e\ndef f():\n    import g\n    class L:\n        import h\ntry:\n    import i\nexcept ImportError:\n    pass\n"}, Options{})
+	m, err := prog.Module("/p/m.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range m.importTimeImports() {
+		got = append(got, strings.TrimSpace(string(m.Src[s.Pos().Start:s.Pos().End])))
+	}
+	want := []string{"import a", "from b import c", "import d", "import i"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("import-time imports %q, want %q", got, want)
 	}
 }

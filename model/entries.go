@@ -215,6 +215,26 @@ func (m *Module) imports() []syntax.Stmt {
 	return m.importStmts
 }
 
+// importTimeImports are the import statements of m that run when it is
+// imported: all but those in function bodies.
+func (m *Module) importTimeImports() []syntax.Stmt {
+	var out []syntax.Stmt
+	for _, s := range m.File.Body {
+		syntax.InspectShallow(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Import:
+				out = append(out, n)
+			case *syntax.ImportFrom:
+				out = append(out, n)
+			case *syntax.FunctionDef, syntax.Expr:
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // usedNames are the names m's code uses anywhere: identifiers, attribute
 // names, and the dotted parts of short strings (addUsedNames).
 func (m *Module) usedNames() map[string]bool {

@@ -53,7 +53,10 @@ type Module struct {
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
 	importFiles []string      // see importPaths
-	locals      *[]*Module    // see importedLocals
+	// importTimeFiles are those of importFiles that module-level import
+	// statements name (importTimeImports).
+	importTimeFiles []string
+	locals          *[]*Module // see importedLocals
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
 	// lazy imports (index 1) and without.
@@ -242,7 +245,8 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	for _, fn := range m.Funcs {
 		fn.callees, fn.reads, fn.importsLocal, fn.callsCUDAMeth = calleeIdents(fn)
 	}
-	m.importFiles = m.importPaths()
+	m.importFiles = m.importPaths(m.imports())
+	m.importTimeFiles = m.importPaths(m.importTimeImports())
 	m.setsUpGroup = bytes.Contains(src, []byte("init_process_group"))
 	// The load pass is done and took nothing from the bodies the
 	// conversion found deferrable: keep them encoded until the analysis

@@ -23,6 +23,9 @@ type prefetcher struct {
 	queue   []string
 	active  int
 	workers int // 0: off
+	// importTime: follow only the imports that run when a module is
+	// imported (PrefetchImports says when).
+	importTime bool
 }
 
 // take returns the slot of a module parsed ahead, or a fresh one, and
@@ -45,13 +48,55 @@ func (pf *prefetcher) take(path string) *moduleSlot {
 // PrefetchImports starts parsing ahead, on up to workers goroutines, the
 // local modules the loaded modules import, and from then on those every
 // newly built module imports, transitively.
+//
+// Most of what a module's imports reach is loaded by cudaPossible's search
+// (a check of the stdlib's json/decoder.py loads 169 modules, 132 of them
+// there). When Options.CUDAUnreachable clears every loaded module that
+// would load more, that search loads nothing, and what the analysis loads
+// is mostly what importing the entries runs: then only the imports at
+// module level (outside function bodies) are followed. A function's own
+// imports are loaded when it is simulated, without being parsed ahead.
 func (p *Program) PrefetchImports(workers int) {
+	loaded := p.Loaded()
+	importTime := p.opts.CUDAUnreachable != nil && len(p.extra) == 0
+	cleared := 0
+	for _, m := range loaded {
+		if !importTime {
+			break
+		}
+		if p.loadsMore(m) {
+			if !p.opts.CUDAUnreachable(m.Path, true) {
+				importTime = false
+			}
+			cleared++
+		}
+	}
 	p.ahead.mu.Lock()
 	p.ahead.workers = workers
+	p.ahead.importTime = importTime && cleared > 0
 	p.ahead.mu.Unlock()
-	for _, m := range p.Loaded() {
+	for _, m := range loaded {
 		p.prefetchImports(m)
 	}
+}
+
+// loadsMore reports whether m imports a local module that is neither
+// loaded nor parsed ahead (or queued to be): one whose load would cost a
+// parse on the analysis's goroutine.
+func (p *Program) loadsMore(m *Module) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ahead.mu.Lock()
+	defer p.ahead.mu.Unlock()
+	for _, path := range m.importFiles {
+		if _, ok := p.modules[path]; ok {
+			continue
+		}
+		if _, ok := p.ahead.slots[path]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // prefetchImports queues the local modules m imports.
@@ -59,13 +104,17 @@ func (p *Program) prefetchImports(m *Module) {
 	pf := &p.ahead
 	pf.mu.Lock()
 	defer pf.mu.Unlock()
-	if pf.workers <= 0 || len(m.importFiles) == 0 {
+	files := m.importFiles
+	if pf.importTime {
+		files = m.importTimeFiles
+	}
+	if pf.workers <= 0 || len(files) == 0 {
 		return
 	}
 	if pf.slots == nil {
 		pf.slots = map[string]*moduleSlot{}
 	}
-	for _, path := range m.importFiles {
+	for _, path := range files {
 		if _, ok := pf.slots[path]; !ok {
 			pf.slots[path] = &moduleSlot{}
 			pf.queue = append(pf.queue, path)
@@ -157,10 +206,11 @@ func (p *Program) prefetchLoop() {
 	}
 }
 
-// importPaths (Module.importFiles) are the files of the local modules m's import statements
-// may load: every prefix of every dotted name, and the names a from-import
-// takes from a package (which may be submodules).
-func (m *Module) importPaths() []string {
+// importPaths (Module.importFiles, of m.imports(); Module.importTimeFiles,
+// of importTimeImports) are the files of the local modules the import
+// statements stmts of m may load: every prefix of every dotted name, and
+// the names a from-import takes from a package (which may be submodules).
+func (m *Module) importPaths(stmts []syntax.Stmt) []string {
 	var out []string
 	seen := map[string]bool{m.Path: true}
 	try := func(name string, level int) {
@@ -176,7 +226,7 @@ func (m *Module) importPaths() []string {
 			}
 		}
 	}
-	for _, s := range m.imports() {
+	for _, s := range stmts {
 		switch s := s.(type) {
 		case *syntax.Import:
 			for _, a := range s.Names {

@@ -37,6 +37,13 @@ type Options struct {
 	// Module.CellLine maps offsets to cells with it. Nil means the
 	// notebook file is read again.
 	Notebook func(path string) *notebook.Notebook
+	// CUDAUnreachable, when set, reports that the module at path surely
+	// cannot reach CUDA through its imports, from something cheaper than
+	// loading them (the byte-level oracle of passes/pyprogram): when it
+	// says so, cudaPossible answers false and loads nothing. It answers
+	// false whenever it cannot tell; with read false, it answers from
+	// what it has read already, reading nothing more.
+	CUDAUnreachable func(path string, read bool) bool
 }
 
 // Program is a set of modules loaded on demand: the files being checked and

@@ -400,30 +400,19 @@ func (pf *prefilter) resolveImports(n int, pending []int) []int {
 	if nd.keep {
 		return pending
 	}
-	try := func(name string, level int) {
-		if p, ok := model.ResolveImport(pf.isFile, pf.roots, nd.path, nd.modRoot, name, level); ok && p != nd.path {
+	found := func(p string) {
+		if p != nd.path {
 			pending = pf.edge(n, p, pending)
-		}
-	}
-	prefixes := func(name string, level int) {
-		if name == "" {
-			try("", level)
-			return
-		}
-		for i := 0; i <= len(name); i++ {
-			if i == len(name) || name[i] == '.' {
-				try(name[:i], level)
-			}
 		}
 	}
 	for _, r := range nd.scan.imports {
 		if r.level == 0 && r.name == "" {
 			continue
 		}
-		prefixes(r.name, r.level)
+		forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, r, found)
 	}
 	for _, s := range nd.scan.strs {
-		prefixes(s, 0)
+		forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, impRef{name: s}, found)
 	}
 	if nd.scan.bits&bitDynImport != 0 {
 		// importlib.import_module(".%s" % x, __package__): the model takes
@@ -431,11 +420,31 @@ func (pf *prefilter) resolveImports(n int, pending []int) []int {
 		dir := filepath.Dir(nd.path)
 		for entry := range pf.dirs.listing(dir) {
 			if name := strings.TrimSuffix(entry, ".py"); name != "__init__" {
-				try(name, 1)
+				forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, impRef{level: 1, name: name}, found)
 			}
 		}
 	}
 	return pending
+}
+
+// forEachImport calls found with every local file an import of r may load,
+// written in the file at path (package root modRoot): each prefix of the
+// dotted name, as the model's importName tries them.
+func forEachImport(isFile func(string) bool, roots []string, path, modRoot string, r impRef, found func(string)) {
+	try := func(name string) {
+		if p, ok := model.ResolveImport(isFile, roots, path, modRoot, name, r.level); ok {
+			found(p)
+		}
+	}
+	if r.name == "" {
+		try("")
+		return
+	}
+	for i := 0; i <= len(r.name); i++ {
+		if i == len(r.name) || r.name[i] == '.' {
+			try(r.name[:i])
+		}
+	}
 }
 
 // submodules adds the edges from a module to its submodules (a module's

@@ -198,7 +198,7 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
-		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook})
+		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: cudaOracleFor(pass.ReadFile, isFile, dirs, roots)})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 
 	files := checked
