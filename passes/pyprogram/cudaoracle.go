@@ -121,8 +121,10 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				// One scanner per goroutine: its token set is 256 KB.
+				sc := newScanner(nil)
 				for i := range next {
-					got[i] = o.readFacts(todo[i])
+					got[i] = o.readFacts(todo[i], sc)
 				}
 			}()
 		}
@@ -155,7 +157,7 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 	return seen, true
 }
 
-func (o *cudaOracle) readFacts(path string) *codeFacts {
+func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 	src, err := o.read(path)
 	if err != nil || !strings.HasSuffix(path, ".py") || !sourceOK(src) {
 		return &codeFacts{maybe: true}
@@ -164,7 +166,6 @@ func (o *cudaOracle) readFacts(path string) *codeFacts {
 	if !ok {
 		return &codeFacts{maybe: true}
 	}
-	sc := newScanner(nil)
 	scan, msg := scanSafely(sc, code)
 	if msg != "" || scan.bits&bitCUDA != 0 {
 		return &codeFacts{maybe: true}
