@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -111,24 +110,9 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 			}
 		}
 		got := make([]*codeFacts, len(todo))
-		var wg sync.WaitGroup
-		next := make(chan int, len(todo))
-		for i := range todo {
-			next <- i
-		}
-		close(next)
-		for range min(runtime.GOMAXPROCS(0), len(todo)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				// One scanner per goroutine: its token set is 256 KB.
-				sc := newScanner(nil)
-				for i := range next {
-					got[i] = o.readFacts(todo[i], sc)
-				}
-			}()
-		}
-		wg.Wait()
+		withScanners(len(todo), 0, nil, func(sc *scanner, i int) {
+			got[i] = o.readFacts(todo[i], sc)
+		})
 		for i, p := range todo {
 			o.facts[p] = got[i]
 		}

@@ -3,10 +3,8 @@ package pyprogram
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
@@ -293,41 +291,22 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 	if len(list) == 0 {
 		return
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	scanners := withScanners(len(list), workers, pf.extra, func(sc *scanner, i int) {
+		nd := pf.nodes[list[i]]
+		nd.scanned = true
+		src, err := pf.read(nd.path)
+		nd.size = len(src)
+		if err != nil || !sourceOK(src) {
+			nd.keep = true
+			return
+		}
+		nd.scan, nd.scanErr = scanSafely(sc, src)
+		nd.keep = nd.scanErr != ""
+		nd.modName, nd.modRoot = model.ModuleNameAndRoot(pf.isFile, nd.path)
+	})
+	for _, sc := range scanners {
+		pf.tokens.merge(sc.tokens)
 	}
-	workers = min(workers, len(list))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := make(chan int, len(list))
-	for _, n := range list {
-		next <- n
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := newScanner(pf.extra)
-			for n := range next {
-				nd := pf.nodes[n]
-				nd.scanned = true
-				src, err := pf.read(nd.path)
-				nd.size = len(src)
-				if err != nil || !sourceOK(src) {
-					nd.keep = true
-					continue
-				}
-				nd.scan, nd.scanErr = scanSafely(sc, src)
-				nd.keep = nd.scanErr != ""
-				nd.modName, nd.modRoot = model.ModuleNameAndRoot(pf.isFile, nd.path)
-			}
-			mu.Lock()
-			pf.tokens.merge(sc.tokens)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
 }
 
 // scanSafely is sc.scan, with a panic (a bug) turned into a message and a

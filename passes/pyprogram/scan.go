@@ -1,7 +1,9 @@
 package pyprogram
 
 import (
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/model"
@@ -159,6 +161,36 @@ type scanner struct {
 
 func newScanner(extra map[string]uint64) *scanner {
 	return &scanner{extra: extra, tokens: newTokenSet()}
+}
+
+// withScanners calls each(sc, i) for every i in [0, n) on up to workers
+// goroutines (GOMAXPROCS when workers <= 0), each with a scanner of its own
+// (its token set is 256 KB: one per goroutine, not one per file), and
+// returns the scanners, whose token sets the caller may merge.
+func withScanners(n, workers int, extra map[string]uint64, each func(sc *scanner, i int)) []*scanner {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	scanners := make([]*scanner, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		scanners[w] = newScanner(extra)
+		wg.Add(1)
+		go func(sc *scanner) {
+			defer wg.Done()
+			for i := range next {
+				each(sc, i)
+			}
+		}(scanners[w])
+	}
+	wg.Wait()
+	return scanners
 }
 
 // tokenSet is a Bloom filter of identifiers with one hash function.
