@@ -58,22 +58,22 @@ func (pf *prefetcher) take(path string) *moduleSlot {
 // imports are loaded when it is simulated, without being parsed ahead.
 func (p *Program) PrefetchImports(workers int) {
 	loaded := p.Loaded()
-	importTime := p.opts.CUDAUnreachable != nil && len(p.extra) == 0
-	cleared := 0
-	for _, m := range loaded {
-		if !importTime {
-			break
-		}
-		if p.loadsMore(m) {
-			if !p.opts.CUDAUnreachable(m.Path, true) {
-				importTime = false
+	importTime := false
+	if p.opts.CUDAUnreachable != nil && len(p.extra) == 0 {
+		// Every module that would load more must be cleared, and one at
+		// least: with none, there is nothing to narrow.
+		for _, m := range loaded {
+			if !p.loadsMore(m) {
+				continue
 			}
-			cleared++
+			if importTime = p.opts.CUDAUnreachable(m.Path, true); !importTime {
+				break
+			}
 		}
 	}
 	p.ahead.mu.Lock()
 	p.ahead.workers = workers
-	p.ahead.importTime = importTime && cleared > 0
+	p.ahead.importTime = importTime
 	p.ahead.mu.Unlock()
 	for _, m := range loaded {
 		p.prefetchImports(m)
