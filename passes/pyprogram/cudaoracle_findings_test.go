@@ -3,6 +3,7 @@ package pyprogram_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/benchcorpus"
@@ -85,7 +86,7 @@ func TestCUDAOracleChangesNoFinding(t *testing.T) {
 			got, _ := run(t, c.dir, full, c.paths...)
 			var want []string
 			pyprogram.WithoutCUDAOracle(func() { want, _ = run(t, c.dir, full, c.paths...) })
-			if !equalLines(got, want) {
+			if !slices.Equal(got, want) {
 				t.Errorf("%s %v (forced full %v): the oracle changed the findings\nwith:\n%q\nwithout:\n%q", c.dir, c.paths, full, got, want)
 			}
 			if len(want) > 0 {
@@ -94,18 +95,6 @@ func TestCUDAOracleChangesNoFinding(t *testing.T) {
 		}
 	}
 	if withFindings < len(checks) {
-		t.Errorf("only %d of %d checks have findings: the comparison tests too little", withFindings, 2*len(checks))
+		t.Errorf("only %d of %d runs have findings: the comparison tests too little", withFindings, 2*len(checks))
 	}
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
