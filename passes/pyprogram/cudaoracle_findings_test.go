@@ -26,15 +26,7 @@ func TestCUDAOracleChangesNoFinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	proj := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(proj, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := projectWriter(t, proj)
 	write("forkhelp.py", "import os\n\ndef fork_child():\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    os.waitpid(pid, 0)\n")
 	write("deep/__init__.py", "")
 	write("deep/a.py", "from . import b\n\ndef f():\n    return b.g()\n")

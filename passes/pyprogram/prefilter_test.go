@@ -61,6 +61,21 @@ func same(t *testing.T, name string, got, want []string) {
 	}
 }
 
+// projectWriter returns a function that writes a file of the project at
+// dir, making its directories.
+func projectWriter(t *testing.T, dir string) func(rel, src string) {
+	return func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestPrefilterSkipsNothingThatMatters runs every fixture directory, each on
 // its own and all together, and the generated corpus, with and without the
 // prefilter, and requires identical findings and errors.
@@ -115,15 +130,7 @@ func TestPrefilterSkipsNothingThatMatters(t *testing.T) {
 // alone; a file that reaches neither is skipped.
 func TestPrefilterThroughLocalHelpers(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := projectWriter(t, dir)
 	write("gpuhelp.py", "import torch\n\ndef init():\n    torch.cuda.init()\n")
 	write("poolhelp.py", "import multiprocessing as mp\n\ndef work(x):\n    return x\n\ndef start(fn):\n    with mp.get_context('fork').Pool(2) as p:\n        return p.map(fn, [1])\n")
 	write("plain_user.py", "import gpuhelp\nimport poolhelp\n\nif __name__ == '__main__':\n    gpuhelp.init()\n    poolhelp.start(poolhelp.work)\n")
