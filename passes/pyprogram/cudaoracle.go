@@ -20,24 +20,31 @@ import (
 // modules a check of the standard library's json/decoder.py loaded, 132
 // were loaded by that search alone.
 //
-// The oracle reads the same files' code (the bytes with comments and plain
-// string literals blanked, as tokcheck finds them; f-strings are left as
-// they are, their fields are code) and says "unreachable" only when no file
-// of the closure names a CUDA library or writes a catalogued method after a
-// dot, and every file could be read. That is sound for cudaPossible's
-// reasons: an import of a catalog library names the library in code, a
-// call of a catalogued method writes the method after a dot in code, and
-// every module the model's eachImport loads is one an import statement
-// names (the byte scan's import references, resolved with every prefix as
-// the prefilter resolves them) or a submodule a star import takes from its
-// package (here: every module of the package). Anything else ("maybe") and
-// the model searches as before; the answer is the same either way, only
-// what gets loaded differs.
+// The oracle reads the same files' code and says "unreachable" only when
+// no file of the closure names a CUDA library or writes a catalogued method
+// after a dot, and every file could be read. It scans each file's bytes as
+// the prefilter does (taking the prefilter's scans where it made them), and
+// only a file whose bytes name CUDA again with its comments and plain
+// string literals blanked (as tokcheck finds them; f-strings are left as
+// they are, their fields are code): in the standard library CUDA is named
+// nowhere, and blanking costs as much as the scan. That is sound for
+// cudaPossible's reasons: an import of a catalog library names the library
+// in code, a call of a catalogued method writes the method after a dot in
+// code, and every module the model's eachImport loads is one an import
+// statement names (the scan's import references, resolved with every
+// prefix as the prefilter resolves them; the bytes' references hold the
+// code's, as the prefilter's graph relies on) or a submodule a star import
+// takes from its package (here: every module of the package). Anything
+// else ("maybe") and the model searches as before; the answer is the same
+// either way, only what gets loaded differs.
 type cudaOracle struct {
 	read   func(string) ([]byte, error)
 	isFile func(string) bool
 	dirs   *dirCache
 	roots  []string
+	// known are the prefilter's raw scans, set once it has run (nil: it
+	// did not run); a file they hold is not scanned again.
+	known *Scans
 
 	mu sync.Mutex
 	// done holds the settled answers: true when the file's imports may
@@ -56,13 +63,21 @@ type codeFacts struct {
 // without the oracle.
 var useCUDAOracle = true
 
-// cudaOracleFor returns the oracle's question for model.Options, nil when
-// it is off.
-func cudaOracleFor(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots []string) func(string, bool) bool {
+// cudaOracleFor returns the run's oracle, nil when it is off.
+func cudaOracleFor(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots []string) *cudaOracle {
 	if !useCUDAOracle {
 		return nil
 	}
-	return newCUDAOracle(read, isFile, dirs, roots).Unreachable
+	return newCUDAOracle(read, isFile, dirs, roots)
+}
+
+// question returns the oracle's question for model.Options, nil when the
+// oracle is off.
+func (o *cudaOracle) question() func(string, bool) bool {
+	if o == nil {
+		return nil
+	}
+	return o.Unreachable
 }
 
 func newCUDAOracle(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots []string) *cudaOracle {
@@ -110,7 +125,7 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 			}
 		}
 		got := make([]*codeFacts, len(todo))
-		withScanners(len(todo), 0, nil, func(sc *scanner, i int) {
+		withScanners(len(todo), 0, nil, false, func(sc *scanner, i int) {
 			got[i] = o.readFacts(todo[i], sc)
 		})
 		for i, p := range todo {
@@ -142,20 +157,34 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 }
 
 func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
-	src, err := o.read(path)
-	if err != nil || !strings.HasSuffix(path, ".py") || !sourceOK(src) {
-		return &codeFacts{maybe: true}
-	}
-	code, ok := codeOnly(src)
+	scan, modRoot, ok := o.knownScan(path)
 	if !ok {
+		src, err := o.read(path)
+		if err != nil || !strings.HasSuffix(path, ".py") || !sourceOK(src) {
+			return &codeFacts{maybe: true}
+		}
+		var msg string
+		if scan, msg = scanSafely(sc, src); msg != "" {
+			return &codeFacts{maybe: true}
+		}
+		_, modRoot = model.ModuleNameAndRoot(o.isFile, path)
+	}
+	src, err := o.read(path) // kept by the reader: read once in a run
+	if err != nil {
 		return &codeFacts{maybe: true}
 	}
-	scan, msg := scanSafely(sc, code)
-	if msg != "" || scan.bits&bitCUDA != 0 {
-		return &codeFacts{maybe: true}
+	code := src
+	if scan.bits&bitCUDA != 0 {
+		// Perhaps only in comments or strings: scan the code alone.
+		var msg string
+		if code, ok = codeOnly(src); !ok {
+			return &codeFacts{maybe: true}
+		}
+		if scan, msg = scanSafely(sc, code); msg != "" || scan.bits&bitCUDA != 0 {
+			return &codeFacts{maybe: true}
+		}
 	}
 	f := &codeFacts{}
-	_, modRoot := model.ModuleNameAndRoot(o.isFile, path)
 	star := hasStarImport(code)
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -176,6 +205,19 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 		})
 	}
 	return f
+}
+
+// knownScan returns the prefilter's scan of the file at path, ok false
+// when it has none (or kept the file unread: it could not judge it).
+func (o *cudaOracle) knownScan(path string) (fileScan, string, bool) {
+	if o.known == nil || !strings.HasSuffix(path, ".py") {
+		return fileScan{}, "", false
+	}
+	b, ok := o.known.files[path]
+	if !ok || b.keep {
+		return fileScan{}, "", false
+	}
+	return b.scan, b.modRoot, true
 }
 
 // packageModules calls add with every module of a package directory: a

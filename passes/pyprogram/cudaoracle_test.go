@@ -75,29 +75,55 @@ func TestCUDAOracle(t *testing.T) {
 		}
 	}
 	dirs := newDirCache()
-	o := newCUDAOracle(os.ReadFile, dirs.IsFile, dirs, []string{dir})
-	for _, tt := range []struct {
-		path string
-		want bool
-	}{
-		{"clean.py", true},
-		{"via_fn.py", false},
-		{"uses_torch.py", false},
-		{"cyc_a.py", false},
-		{"cyc_b.py", false},
-		{"star_user.py", false},
-		{"plain_star.py", false},
-		{"imports_binary.py", false},
-	} {
-		if got := o.Unreachable(filepath.Join(dir, tt.path), true); got != tt.want {
-			t.Errorf("Unreachable(%s) = %v, want %v", tt.path, got, tt.want)
+	roots := []string{dir}
+	var all []string
+	for _, rel := range []string{"clean.py", "via_fn.py", "uses_torch.py", "cyc_a.py", "star_user.py", "imports_binary.py"} {
+		all = append(all, filepath.Join(dir, rel))
+	}
+	// The oracle alone, and after a prefilter over the files, whose scans
+	// it takes (as a run's does): the answers are the same.
+	for _, known := range []*Scans{nil, runPrefilter(all, os.ReadFile, dirs.IsFile, roots, nil, 2, nil).scans} {
+		o := newCUDAOracle(os.ReadFile, dirs.IsFile, dirs, roots)
+		o.known = known
+		for _, tt := range []struct {
+			path string
+			want bool
+		}{
+			{"clean.py", true},
+			{"via_fn.py", false},
+			{"uses_torch.py", false},
+			{"cyc_a.py", false},
+			{"cyc_b.py", false},
+			{"star_user.py", false},
+			{"plain_star.py", false},
+			{"imports_binary.py", false},
+		} {
+			if got := o.Unreachable(filepath.Join(dir, tt.path), true); got != tt.want {
+				t.Errorf("with the prefilter's scans %v: Unreachable(%s) = %v, want %v", known != nil, tt.path, got, tt.want)
+			}
+		}
+		if !o.Unreachable(filepath.Join(dir, "pkg/deep.py"), false) {
+			t.Errorf("with the prefilter's scans %v: pkg/deep.py, read for clean.py, is not known to be clear", known != nil)
 		}
 	}
-	if !o.Unreachable(filepath.Join(dir, "pkg/deep.py"), false) {
-		t.Error("pkg/deep.py, read for clean.py, is not known to be clear")
-	}
-	fresh := newCUDAOracle(os.ReadFile, dirs.IsFile, dirs, []string{dir})
+	fresh := newCUDAOracle(os.ReadFile, dirs.IsFile, dirs, roots)
 	if fresh.Unreachable(filepath.Join(dir, "clean.py"), false) {
 		t.Error("with read false, an oracle that read nothing cleared a module")
+	}
+
+	// A scan the prefilter made is taken as it is, not made again: one
+	// that says pkg/sub.py imports uses_torch is followed there.
+	known := runPrefilter(all, os.ReadFile, dirs.IsFile, roots, nil, 2, nil).scans
+	sub := filepath.Join(dir, "pkg/sub.py")
+	b, ok := known.files[sub]
+	if !ok {
+		t.Fatal("the prefilter did not scan pkg/sub.py")
+	}
+	b.scan.imports = append(b.scan.imports, impRef{name: "uses_torch"})
+	known.files[sub] = b
+	o := newCUDAOracle(os.ReadFile, dirs.IsFile, dirs, roots)
+	o.known = known
+	if o.Unreachable(filepath.Join(dir, "clean.py"), true) {
+		t.Error("the oracle scanned pkg/sub.py again instead of taking the prefilter's scan")
 	}
 }

@@ -107,6 +107,8 @@ type decision struct {
 	// notices are the scanner's internal errors on checked files
 	// (scanSafely): the verdict stays sound, but the bug is reported.
 	notices []finding.Notice
+	// scans are the files the prefilter read, for the CUDA oracle.
+	scans *Scans
 }
 
 func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int, known *Scans) decision {
@@ -116,7 +118,7 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 	}
 	pf.explore(files, workers)
 	reach := pf.reachBits()
-	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}}
+	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}, scans: pf.scans(roots, extraInit)}
 	for n, nd := range pf.nodes {
 		if !nd.checked {
 			continue
@@ -291,7 +293,7 @@ func (pf *prefilter) scanAll(list []int, workers int) {
 	if len(list) == 0 {
 		return
 	}
-	scanners := withScanners(len(list), workers, pf.extra, func(sc *scanner, i int) {
+	scanners := withScanners(len(list), workers, pf.extra, true, func(sc *scanner, i int) {
 		nd := pf.nodes[list[i]]
 		nd.scanned = true
 		src, err := pf.read(nd.path)

@@ -197,8 +197,9 @@ func run(pass *analysis.Pass) (any, error) {
 	roots, extra := runSettings(pol, wide)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
+	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, roots)
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
-		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: cudaOracleFor(pass.ReadFile, isFile, dirs, roots)})
+		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 
 	files := checked
@@ -208,6 +209,11 @@ func run(pass *analysis.Pass) (any, error) {
 		known, _ := pol.Scans.(*Scans)
 		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers, known)
 		res.Notices = append(res.Notices, d.notices...)
+		if oracle != nil {
+			// Asked once the load below has started: the scans are
+			// there before.
+			oracle.known = d.scans
+		}
 		files = nil
 		for _, f := range checked {
 			c := filepath.Clean(f)
