@@ -27,13 +27,26 @@ type facts struct {
 	iterates bool
 }
 
-func (f *Function) facts() facts { return memoFacts(&f.fx, f.summaryOf) }
+func (f *Function) facts() facts { return memoFacts(&f.fx, f.summaryOf, false) }
 
-func (m *Module) topFacts() facts { return memoFacts(&m.fx, m.topSummary) }
+func (m *Module) topFacts() facts { return memoFacts(&m.fx, m.topSummary, false) }
 
-// memoFacts computes the facts of some events once. A recursive request
-// answers "nothing": what a cycle adds is found through its other members.
-func memoFacts(fx *facts, events func() []event) facts {
+// importFacts are the facts of importing m: those of its body but for what
+// runs only when it is __main__ (a name guard's body), which an import never
+// runs (the simulation takes the guard's other side, simulator.guard). A
+// process guard's body runs on import in the main process, and counts.
+//
+// Asking topFacts instead is sound, only dearer: a guarded main() asks for
+// the facts of everything it calls, and building those summaries loads the
+// modules their function-level imports name (a check of the standard
+// library's json/decoder.py loaded argparse, shutil, locale and a dozen
+// more for tokenize's guarded main() alone).
+func (m *Module) importFacts() facts { return memoFacts(&m.importFx, m.topSummary, true) }
+
+// memoFacts computes the facts of some events once (with importing, as
+// importFacts folds them). A recursive request answers "nothing": what a
+// cycle adds is found through its other members.
+func memoFacts(fx *facts, events func() []event, importing bool) facts {
 	switch fx.state {
 	case factDone:
 		return *fx
@@ -41,7 +54,7 @@ func memoFacts(fx *facts, events func() []event) facts {
 		return facts{}
 	}
 	fx.state = factBusy
-	got := eventFacts(events())
+	got := eventFacts(events(), importing)
 	got.state = factDone
 	*fx = got
 	return got
@@ -53,16 +66,19 @@ func memoFacts(fx *facts, events func() []event) facts {
 // over effects stopping at the first point where the facts are complete:
 // the order in which it asks callees for their facts decides what a
 // recursive cycle memoizes (see memoFacts), and so what is simulated.
-func eventFacts(events []event) facts {
+func eventFacts(events []event, importing bool) facts {
 	var out facts
 	for i := range events {
 		e := &events[i]
 		var f facts
-		if e.kind == evEffect {
+		switch {
+		case e.kind == evEffect:
 			f = effectFacts(&e.eff)
-		} else {
+		case importing && e.kind == evGuard && e.guard == NameGuard:
+			f = eventFacts(e.alt, importing)
+		default:
 			e.eachNested(func(list []event) bool {
-				f = f.or(eventFacts(list))
+				f = f.or(eventFacts(list, importing))
 				return true
 			})
 		}
@@ -88,7 +104,7 @@ func effectFacts(e *effect) facts {
 	case effCall:
 		return callFacts(e)
 	case effImport:
-		return e.mod.topFacts()
+		return e.mod.importFacts()
 	}
 	return facts{}
 }

@@ -41,7 +41,8 @@ type Module struct {
 	// because the question is asked at every local call.
 	setsUpGroup bool
 	top         *funcSummary // the module body's summary
-	fx          facts
+	fx          facts        // of running the body as __main__ (topFacts)
+	importFx    facts        // of importing the module (importFacts)
 	touch       [2]touchMemo
 	id          uint64          // orders the sets of modules (cowset.go)
 	sites       siteNumbers     // numbers its sites for the sets of sites (cowset.go)

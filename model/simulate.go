@@ -457,7 +457,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 			return
 		}
 		st.imported.add(e.mod.setKey())
-		if !e.mod.topFacts().relevant {
+		if !e.mod.importFacts().relevant {
 			return
 		}
 		s.chain = append(s.chain, Frame{Site: e.site, Import: e.api})

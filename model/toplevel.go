@@ -181,7 +181,7 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 		return memo.inits
 	}
 	memo.done = true
-	if !m.topFacts().relevant {
+	if !m.importFacts().relevant {
 		return nil
 	}
 	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
