@@ -3,9 +3,11 @@ package pyprogram
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
 // TestParseProblems: regions the parser cannot read are syntax errors,
@@ -32,7 +34,7 @@ func TestParseProblems(t *testing.T) {
 		}
 		tf := token.NewFileSet().AddFile("x.py", -1, len(src))
 		tf.SetLinesForContent(src)
-		se, notices := parseProblems("x.py", src, f.Errors, tf)
+		se, notices := parseProblems("x.py", src, f.Errors, tokcheck.Scan(src).Problems, tf)
 		if len(se) != tt.syntaxErrors || len(notices) != tt.notices {
 			t.Errorf("%q: %d syntax errors %v, %d notices %v; want %d and %d", tt.src, len(se), se, len(notices), notices, tt.syntaxErrors, tt.notices)
 		}
@@ -53,9 +55,22 @@ func TestTokenizerProblems(t *testing.T) {
 		}
 		tf := token.NewFileSet().AddFile("x.py", -1, len(b))
 		tf.SetLinesForContent(b)
-		se, _ := parseProblems("x.py", b, f.Errors, tf)
+		se, _ := parseProblems("x.py", b, f.Errors, tokcheck.Scan(b).Problems, tf)
 		if len(se) != 1 || fmt.Sprintf("%s:%d:%d: %s", se[0].Path, se[0].Line, se[0].Column, se[0].Message) != want {
 			t.Errorf("%q: %v, want %s", src, se, want)
+		}
+	}
+}
+
+// TestLineStarts: the line tables the load's workers make are those
+// token.File makes from the content.
+func TestLineStarts(t *testing.T) {
+	for _, src := range []string{"", "x", "\n", "\n\n", "a\nb", "a\nb\n", "a\r\nb\r\n", "\r", "é\nü\n\nlast"} {
+		want := token.NewFileSet().AddFile("x.py", -1, len(src))
+		want.SetLinesForContent([]byte(src))
+		got := lineStarts([]byte(src))
+		if !slices.Equal(got, want.Lines()) {
+			t.Errorf("lineStarts(%q) = %v, want %v", src, got, want.Lines())
 		}
 	}
 }
