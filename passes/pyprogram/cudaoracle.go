@@ -157,10 +157,13 @@ func (o *cudaOracle) readClosure(path string) (map[string]bool, bool) {
 }
 
 func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
+	src, err := o.read(path) // what the prefilter read, the reader kept
+	if err != nil || !strings.HasSuffix(path, ".py") {
+		return &codeFacts{maybe: true}
+	}
 	scan, modRoot, ok := o.knownScan(path)
 	if !ok {
-		src, err := o.read(path)
-		if err != nil || !strings.HasSuffix(path, ".py") || !sourceOK(src) {
+		if !sourceOK(src) {
 			return &codeFacts{maybe: true}
 		}
 		var msg string
@@ -168,10 +171,6 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 			return &codeFacts{maybe: true}
 		}
 		_, modRoot = model.ModuleNameAndRoot(o.isFile, path)
-	}
-	src, err := o.read(path) // kept by the reader: read once in a run
-	if err != nil {
-		return &codeFacts{maybe: true}
 	}
 	code := src
 	if scan.bits&bitCUDA != 0 {
@@ -210,7 +209,7 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 // knownScan returns the prefilter's scan of the file at path, ok false
 // when it has none (or kept the file unread: it could not judge it).
 func (o *cudaOracle) knownScan(path string) (fileScan, string, bool) {
-	if o.known == nil || !strings.HasSuffix(path, ".py") {
+	if o.known == nil {
 		return fileScan{}, "", false
 	}
 	b, ok := o.known.files[path]
