@@ -42,12 +42,28 @@ func isPython(name string) bool {
 func discover(paths []string, workDir string, exclude func(path, root string, isDir bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	var files []string
 	var errs []finding.ToolError
-	seenReal := map[string]int{} // a file's real path → its index in files
-	var directAt []bool          // files[i] is reached without a symlink below its root
-	addFile := func(p, root string) {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			real = p
+	seenReal := map[string]int{}    // a file's real path → its index in files
+	var directAt []bool             // files[i] is reached without a symlink below its root
+	rootReal := map[string]string{} // EvalSymlinks of each root, once
+	direct := func(p, root, real string) bool {
+		rr, ok := rootReal[root]
+		if !ok {
+			var err error
+			if rr, err = filepath.EvalSymlinks(root); err != nil {
+				rr = ""
+			}
+			rootReal[root] = rr
+		}
+		return rr != "" && reachedDirectly(p, root, rr, real)
+	}
+	// addFile adds the file at p, found under root; real is its real path
+	// when the walk knows it ("": resolve it here).
+	addFile := func(p, root, real string) {
+		if real == "" {
+			var err error
+			if real, err = filepath.EvalSymlinks(p); err != nil {
+				real = p
+			}
 		}
 		i, seen := seenReal[real]
 		switch {
@@ -72,7 +88,7 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 		fi, err := os.Stat(p)
 		if _, ok := overlay[p]; ok && err != nil {
 			if exclude == nil || !exclude(p, "", false) {
-				addFile(p, filepath.Dir(p))
+				addFile(p, filepath.Dir(p), "")
 			}
 			continue
 		}
@@ -88,7 +104,7 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 				errs = append(errs, finding.ToolError{Path: p, Message: "not a regular file"})
 				continue
 			}
-			addFile(p, filepath.Dir(p))
+			addFile(p, filepath.Dir(p), "")
 			continue
 		}
 		w := walker{root: p, exclude: exclude, addFile: addFile, visiting: map[string]bool{}}
@@ -98,15 +114,11 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 	return files, errs
 }
 
-// direct reports whether p, found under root (the directory named on the
-// command line, or a named file's directory), reaches the file at real
-// without a symlink between root and the file. Links above root (/tmp on
-// macOS) do not count.
-func direct(p, root, real string) bool {
-	rootReal, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
+// reachedDirectly reports whether p, found under root (the directory named
+// on the command line, or a named file's directory; rootReal is its real
+// path), reaches the file at real without a symlink between root and the
+// file. Links above root (/tmp on macOS) do not count.
+func reachedDirectly(p, root, rootReal, real string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && filepath.Join(rootReal, rel) == real
 }
@@ -134,7 +146,7 @@ func statError(arg string, err error) string {
 type walker struct {
 	root     string // the directory named on the command line
 	exclude  func(path, root string, isDir bool) bool
-	addFile  func(p, root string)
+	addFile  func(p, root, real string)
 	visiting map[string]bool // real paths of the directories on the current walk path
 }
 
@@ -180,7 +192,14 @@ func (w *walker) walk(dir string) []finding.ToolError {
 		if !isPython(name) || (w.exclude != nil && w.exclude(p, w.root, false)) {
 			continue
 		}
-		w.addFile(p, w.root)
+		// The real path of a file that is no symlink is its directory's
+		// joined with its name: resolving every file's path again took
+		// an lstat per component per file, most of a cached run's walk.
+		fileReal := ""
+		if e.Type()&fs.ModeSymlink == 0 {
+			fileReal = filepath.Join(real, name)
+		}
+		w.addFile(p, w.root, fileReal)
 	}
 	return errs
 }
