@@ -105,6 +105,14 @@ func Parse(src []byte) (*File, error) {
 // parseInto parses in (src, or src with some bytes replaced by stand-ins
 // of the same length) and converts the tree, reading text from src.
 func parseInto(in, src []byte, marks []lazyMark) (*File, error) {
+	if n := chunkCount(len(in)); n > 1 {
+		if starts := chunkStarts(in, len(in)/n); len(starts) > 0 {
+			if recs, rb, ok := parseChunked(in, starts); ok {
+				defer putRecs(rb)
+				return convertSafely(recs, src, marks)
+			}
+		}
+	}
 	// Python source yields about one recorded node per 4 to 7 bytes; the
 	// walker grows the buffer when needed.
 	rb := getRecs(len(in)/6 + 256)
