@@ -103,12 +103,11 @@ func canStartPiece(in []byte, t token, lastFirst token) bool {
 }
 
 // parseChunked parses in as the pieces that starts cut it into, each on a
-// thread, and returns the records of the whole file, in rb's C memory (the
-// caller puts rb back when done with them, as with parseWalk: records on
-// the Go heap would raise the collector's target by their size, and the
-// peak by twice that); ok is false, and no records are returned, when a
-// piece has a syntax error (or tree-sitter failed on one): the caller then
-// parses the whole file.
+// thread, and returns the records of the whole file, in rb's C memory like
+// parseWalk's (the caller puts rb back when done with them; they stay out
+// of the Go heap and its collector); ok is false, and no records are
+// returned, when a piece has a syntax error (or tree-sitter failed on one):
+// the caller then parses the whole file.
 func parseChunked(in []byte, starts []int) (recs []rec, rb *recBuf, ok bool) {
 	bounds := append(append([]int{0}, starts...), len(in))
 	pieces := make([][]rec, len(bounds)-1)
