@@ -127,10 +127,13 @@ type FunctionDef struct {
 
 	// The body: read it with Body (or ScanBody); File.DeferBodies may
 	// keep it encoded until then (deferred.go). deferrable: the body was
-	// converted in the file's scratch arena and may be deferred.
+	// converted in the file's scratch arena and may be deferred. encoded:
+	// a deferrable body's encoding, when it was decoded from one (a stored
+	// tree), which DeferBodies keeps instead of encoding the body again.
 	body       []Stmt
 	deferred   *deferredBody
 	deferrable bool
+	encoded    []byte
 }
 
 // ParamKind tells positional, *args, keyword-only and **kwargs parameters apart.

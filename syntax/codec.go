@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -956,6 +957,7 @@ func (d *decoder) functionBody(s *FunctionDef) {
 		}
 		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp, kept: d.kept}
 	case 2:
+		start := d.data
 		fileArena := d.a
 		d.a = d.scratch
 		s.body = d.stmts()
@@ -964,6 +966,11 @@ func (d *decoder) functionBody(s *FunctionDef) {
 			panic(errCorrupt)
 		}
 		s.deferrable = true
+		// These bytes are what DeferBodies would encode the body to
+		// (TestDecodedBodyEncoding): keep them, so that the model's
+		// DeferBodies copies instead of encoding the body again. A copy,
+		// not a slice of data, which would keep the whole entry alive.
+		s.encoded = bytes.Clone(start[:len(start)-len(d.data)])
 	default:
 		panic(errCorrupt)
 	}

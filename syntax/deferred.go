@@ -96,7 +96,9 @@ func (d *FunctionDef) ScanBody() []Stmt {
 
 // SetBody sets the function's body (for definitions made by hand, as the
 // model makes a dataclass's __init__); it is never deferred.
-func (d *FunctionDef) SetBody(body []Stmt) { d.body, d.deferred, d.deferrable = body, nil, false }
+func (d *FunctionDef) SetBody(body []Stmt) {
+	d.body, d.deferred, d.deferrable, d.encoded = body, nil, false, nil
+}
 
 // Deferred reports whether DeferBodies deferred the body and it is still
 // encoded (never asked for with Body), and where it lies: the span from its
@@ -141,7 +143,12 @@ func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 					if deferring != nil {
 						deferring(s.body)
 					}
-					s.deferred = deferBody(s.body, text)
+					if s.encoded != nil {
+						s.deferred = &deferredBody{enc: s.encoded, src: text, span: bodySpan(s.body)}
+						s.encoded = nil
+					} else {
+						s.deferred = deferBody(s.body, text)
+					}
 					s.deferred.kept = kept
 					s.body = nil
 				}
@@ -162,7 +169,13 @@ func deferBody(body []Stmt, text string) *deferredBody {
 	e.stmts(body)
 	enc := make([]byte, len(e.buf))
 	copy(enc, e.buf)
-	return &deferredBody{enc: enc, src: text, span: Span{Start: body[0].Pos().Start, End: body[len(body)-1].Pos().End}}
+	return &deferredBody{enc: enc, src: text, span: bodySpan(body)}
+}
+
+// bodySpan is the span of a non-empty body, from its first statement's
+// start to its last one's end.
+func bodySpan(body []Stmt) Span {
+	return Span{Start: body[0].Pos().Start, End: body[len(body)-1].Pos().End}
 }
 
 // bodyPinned reports whether the load pass keeps pointers into body (see

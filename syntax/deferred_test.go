@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // TestDeferredBodies: which outermost bodies the conversion keeps encoded.
@@ -243,4 +244,74 @@ func TestInspectShallow(t *testing.T) {
 	if got, all := names(Inspect, f.Body), []string{"cached", "limit", "g", "x", "h"}; !slices.Equal(got, all) {
 		t.Errorf("Inspect: %v, want %v", got, all)
 	}
+}
+
+// TestDecodedBodyEncoding: a deferrable body decoded from a stored tree
+// keeps the bytes it came from, and they are what DeferBodies would encode
+// the decoded body to, so that keeping them saves the encoding and changes
+// nothing; the decoded tree, its bodies deferred so, decodes them to the
+// tree converted without deferring any.
+func TestDecodedBodyEncoding(t *testing.T) {
+	kept := 0
+	for _, p := range codecSources(t) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(src)
+		if err != nil {
+			continue
+		}
+		g, err := Decode(AppendEncoded(nil, f, src), src)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		// The source as DeferBodies sees it: sharing src's bytes, which the
+		// decoded names point into.
+		text := unsafe.String(unsafe.SliceData(src), len(src))
+		for _, d := range outermostDefs(g.Body) {
+			if !d.deferrable {
+				if d.encoded != nil {
+					t.Errorf("%s: %s: a body that cannot be deferred keeps its encoding", p, d.Name)
+				}
+				continue
+			}
+			if d.encoded == nil {
+				t.Errorf("%s: %s: a deferrable body decoded without its encoding", p, d.Name)
+				continue
+			}
+			if want := deferBody(d.body, text).enc; !slices.Equal(d.encoded, want) {
+				t.Errorf("%s: %s: kept %d bytes, DeferBodies would encode %d different ones", p, d.Name, len(d.encoded), len(want))
+			}
+			kept++
+		}
+		g.DeferBodies(src, nil)
+		for _, d := range outermostDefs(g.Body) {
+			if d.encoded != nil {
+				t.Errorf("%s: %s: DeferBodies left the kept encoding on the definition", p, d.Name)
+			}
+		}
+		if diff := eagerDifference(t, src, g); diff != "" {
+			t.Errorf("%s: decoded, then deferred: %s", p, diff)
+		}
+	}
+	if kept == 0 {
+		t.Error("no decoded body kept its encoding")
+	}
+	t.Logf("%d bodies", kept)
+}
+
+// outermostDefs are the functions defined at module level or in class
+// bodies (not inside functions): those whose bodies DeferBodies defers.
+func outermostDefs(list []Stmt) []*FunctionDef {
+	var out []*FunctionDef
+	for _, s := range list {
+		switch s := s.(type) {
+		case *FunctionDef:
+			out = append(out, s)
+		case *ClassDef:
+			out = append(out, outermostDefs(s.Body)...)
+		}
+	}
+	return out
 }
