@@ -134,6 +134,7 @@ func decodeBody(b *deferredBody, a *arena) []Stmt {
 func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	kept := &keptArena{}
+	var buf []byte // the encoder's buffer, reused from body to body
 	var walk func(list []Stmt)
 	walk = func(list []Stmt) {
 		for _, s := range list {
@@ -147,7 +148,7 @@ func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 						s.deferred = &deferredBody{enc: s.encoded, src: text, span: bodySpan(s.body)}
 						s.encoded = nil
 					} else {
-						s.deferred = deferBody(s.body, text)
+						s.deferred, buf = deferBody(s.body, text, buf[:0])
 					}
 					s.deferred.kept = kept
 					s.body = nil
@@ -160,16 +161,18 @@ func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 	walk(f.Body)
 }
 
-// deferBody encodes body as a deferred body of the source text.
-func deferBody(body []Stmt, text string) *deferredBody {
-	e := encoder{src: unsafe.Slice(unsafe.StringData(text), len(text))}
+// deferBody encodes body as a deferred body of the source text, encoding
+// into buf, which it returns grown: the encoding is copied out, so that a
+// file's bodies share one buffer instead of each growing its own.
+func deferBody(body []Stmt, text string, buf []byte) (*deferredBody, []byte) {
+	e := encoder{buf: buf, src: unsafe.Slice(unsafe.StringData(text), len(text))}
 	if len(text) > 0 {
 		e.base = uintptr(unsafe.Pointer(unsafe.StringData(text)))
 	}
 	e.stmts(body)
 	enc := make([]byte, len(e.buf))
 	copy(enc, e.buf)
-	return &deferredBody{enc: enc, src: text, span: bodySpan(body)}
+	return &deferredBody{enc: enc, src: text, span: bodySpan(body)}, e.buf
 }
 
 // bodySpan is the span of a non-empty body, from its first statement's
