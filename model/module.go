@@ -69,6 +69,7 @@ type Module struct {
 	notebookCells             // see CellLine
 	star          starImports // see starimport.go
 	dynStores     []dynStore  // see dynattr.go
+	resolved      resolvedImports
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,

@@ -200,7 +200,50 @@ var externalRoots = func() map[string]bool {
 // leading dots) imported from m with the given relative level. It returns
 // ok=false for modules that are not files of the project.
 func (m *Module) resolveImport(name string, level int) (string, bool) {
-	return ResolveImport(m.Prog.src.IsFile, m.Prog.opts.Roots, m.Path, m.importRoot, name, level)
+	return m.resolved.get(writtenImport{name, level}, func() (string, bool) {
+		return ResolveImport(m.Prog.src.IsFile, m.Prog.opts.Roots, m.Path, m.importRoot, name, level)
+	})
+}
+
+// writtenImport is an import as written: the dotted name and the relative
+// level.
+type writtenImport struct {
+	name  string
+	level int
+}
+
+// resolvedImports remembers where a module's imports resolved. The model
+// asks again at every evaluation of an import statement and of every call
+// that may import (four to five times per distinct import on the stdlib
+// and on diffusers), and the answer cannot change within a run: it depends
+// on the module's path and root, the run's roots and the files on disk as
+// the run's directory listings saw them.
+type resolvedImports struct {
+	mu sync.Mutex
+	m  map[writtenImport]resolvedImport
+}
+
+type resolvedImport struct {
+	path string
+	ok   bool
+}
+
+// get returns the resolution of n, from resolve the first time.
+func (r *resolvedImports) get(n writtenImport, resolve func() (string, bool)) (string, bool) {
+	r.mu.Lock()
+	if res, ok := r.m[n]; ok {
+		r.mu.Unlock()
+		return res.path, res.ok
+	}
+	r.mu.Unlock()
+	path, ok := resolve()
+	r.mu.Lock()
+	if r.m == nil {
+		r.m = map[writtenImport]resolvedImport{}
+	}
+	r.m[n] = resolvedImport{path, ok}
+	r.mu.Unlock()
+	return path, ok
 }
 
 // IsExternalRoot reports whether a top-level module name always means an
