@@ -35,7 +35,11 @@ func describeHazards(hz []*Hazard) string {
 		return strings.Join(parts, " > ")
 	}
 	for _, z := range hz {
-		fmt.Fprintf(&b, "kind %d at %s configs %v via %q entry %s\n", z.Kind, site(z.At), z.Configs, z.Via, z.Entry.Path)
+		fn := ""
+		if z.EntryFunc != nil {
+			fn = " " + z.EntryFunc.QualName
+		}
+		fmt.Fprintf(&b, "kind %d at %s configs %v via %q entry %s%s\n", z.Kind, site(z.At), z.Configs, z.Via, z.Entry.Path, fn)
 		if z.Init != nil {
 			fmt.Fprintf(&b, "  init %s %s [%s]\n", site(z.Init.Site), z.Init.API, chain(z.Init.Chain))
 		}

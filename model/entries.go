@@ -52,6 +52,7 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
 	for k, class := range configClasses(targets) {
+		out.class, out.uncalled = k, false
 		if k == 0 {
 			for i := range entries.Len() {
 				if m := entries.At(i); m != nil {
@@ -67,6 +68,7 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 		}
 		importers := p.importersByStem()
 		may := p.mayStart()
+		out.uncalled = true
 		for _, m := range mods {
 			if isProcessLibrary(m) || !m.cudaPossible() {
 				continue
@@ -103,7 +105,15 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 	for _, z := range out.list {
 		z.Configs &= targets
 	}
-	sort.SliceStable(out.list, func(i, j int) bool { return hazardLess(out.list[i], out.list[j]) })
+	// Hazards at the same place are ordered by rank, not by when they were
+	// found (hazardSet).
+	sort.Slice(out.list, func(i, j int) bool {
+		a, b := out.list[i], out.list[j]
+		if hazardLess(a, b) || hazardLess(b, a) {
+			return hazardLess(a, b)
+		}
+		return a.rank.less(b.rank)
+	})
 	return out.list
 }
 

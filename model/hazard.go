@@ -133,6 +133,10 @@ type Hazard struct {
 	// EntryFunc is set when the entry point was an uncalled function.
 	EntryFunc *Function
 	// MoreStarts are further process starts with the same cause (the same
-	// initialization, or the same object started again), in the order found.
+	// initialization, or the same object started again), in the order found
+	// (hazardSet: the order of their ranks).
 	MoreStarts []*StartRecord
+
+	rank      hazardRank   // see hazardSet
+	moreRanks []hazardRank // MoreStarts' ranks
 }

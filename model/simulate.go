@@ -749,9 +749,63 @@ func (s *simulator) memoTouches(memo *[2]touchMemo, events func() []event, st *s
 
 // hazardSet collects hazards, merging the same hazard found on several
 // configs or through several entries.
+//
+// Which of the equivalent hazards represents them (its entry names the
+// finding's message, related locations and fix) and the order of their
+// further starts do not depend on the order the entries run in: each
+// hazard carries its rank (hazardRank), the least rank represents, and the
+// further starts are kept in the order of their ranks. Run in the order
+// AnalyzeLoading runs the entries, ranks only grow, so this is "the first
+// found"; run in another order (TestEntryOrderChangesNothing), it is the
+// same hazard.
 type hazardSet struct {
 	byKey map[string]*Hazard
 	list  []*Hazard
+	// class and uncalled are those of the entries running now (see
+	// hazardRank); seq counts the hazards added.
+	class    int
+	uncalled bool
+	seq      int
+}
+
+// hazardRank orders hazards as AnalyzeLoading finds them: by class of
+// configs, the modules run as __main__ before the functions nothing
+// calls, the entry module by path, the uncalled function by its place in
+// the module (-1 for the module run as __main__), then in the order the
+// entry's simulation found them.
+type hazardRank struct {
+	class    int
+	uncalled bool
+	path     string
+	fn       int
+	seq      int
+}
+
+func (a hazardRank) less(b hazardRank) bool {
+	switch {
+	case a.class != b.class:
+		return a.class < b.class
+	case a.uncalled != b.uncalled:
+		return !a.uncalled
+	case a.path != b.path:
+		return a.path < b.path
+	case a.fn != b.fn:
+		return a.fn < b.fn
+	}
+	return a.seq < b.seq
+}
+
+// rankOf is the rank of a hazard s finds now.
+func (h *hazardSet) rankOf(s *simulator) hazardRank {
+	h.seq++
+	r := hazardRank{class: h.class, uncalled: h.uncalled, fn: -1, seq: h.seq}
+	if s.entry != nil {
+		r.path = s.entry.Path
+		if s.fn != nil {
+			r.fn = slices.Index(s.entry.Funcs, s.fn)
+		}
+	}
+	return r
 }
 
 func (h *hazardSet) add(z *Hazard, s *simulator) {
@@ -760,6 +814,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	}
 	z.Entry, z.EntryFunc = s.entry, s.fn
 	z.At = anchor(z)
+	z.rank = h.rankOf(s)
 	// One hazard per cause: the same initialization found before several
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
@@ -775,22 +830,61 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
-	if old, ok := h.byKey[key]; ok {
-		old.Configs |= target.Of(s.cfg)
-		if old.Start.Site != z.Start.Site {
-			dup := false
-			for _, m := range old.MoreStarts {
-				dup = dup || m.Site == z.Start.Site
-			}
-			if !dup {
-				old.MoreStarts = append(old.MoreStarts, z.Start)
-			}
-		}
+	old, ok := h.byKey[key]
+	if !ok {
+		z.Configs = target.Of(s.cfg)
+		h.byKey[key] = z
+		h.list = append(h.list, z)
 		return
 	}
-	z.Configs = target.Of(s.cfg)
-	h.byKey[key] = z
-	h.list = append(h.list, z)
+	z.Configs = old.Configs | target.Of(s.cfg)
+	if z.rank.less(old.rank) {
+		// z represents from now on, in old's place; old's starts join its
+		// further starts.
+		z.MoreStarts, z.moreRanks = old.MoreStarts, old.moreRanks
+		z.addStart(old.Start, old.rank)
+		z.dropStart(z.Start.Site)
+		h.byKey[key] = z
+		h.list[slices.Index(h.list, old)] = z
+		return
+	}
+	old.Configs = z.Configs
+	if old.Start.Site != z.Start.Site {
+		old.addStart(z.Start, z.rank)
+	}
+}
+
+// addStart adds rec, found at rank r, to z's further starts, in the order
+// of their ranks: a start whose site is there already keeps the least rank
+// of the two.
+func (z *Hazard) addStart(rec *StartRecord, r hazardRank) {
+	for i, m := range z.MoreStarts {
+		if m.Site == rec.Site {
+			if !r.less(z.moreRanks[i]) {
+				return
+			}
+			z.MoreStarts = slices.Delete(z.MoreStarts, i, i+1)
+			z.moreRanks = slices.Delete(z.moreRanks, i, i+1)
+			break
+		}
+	}
+	i := len(z.moreRanks)
+	for i > 0 && r.less(z.moreRanks[i-1]) {
+		i--
+	}
+	z.MoreStarts = slices.Insert(z.MoreStarts, i, rec)
+	z.moreRanks = slices.Insert(z.moreRanks, i, r)
+}
+
+// dropStart removes the further start at site, if there is one.
+func (z *Hazard) dropStart(site Site) {
+	for i, m := range z.MoreStarts {
+		if m.Site == site {
+			z.MoreStarts = slices.Delete(z.MoreStarts, i, i+1)
+			z.moreRanks = slices.Delete(z.moreRanks, i, i+1)
+			return
+		}
+	}
 }
 
 // anchor is where a hazard is reported (Hazard.At). An initialization in

@@ -1,0 +1,97 @@
+package model
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cudaforklint/cudaforklint/target"
+)
+
+// analyzeInOrder analyzes the files of files together, each its own entry,
+// the entries run in the order of their sorted paths, or reversed.
+func analyzeInOrder(files memSource, reversed bool) string {
+	prog := NewProgram(files, Options{})
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if reversed {
+		slices.Reverse(paths)
+	}
+	var mods []*Module
+	for _, p := range paths {
+		if m, err := prog.Module(p); err == nil {
+			mods = append(mods, m)
+		}
+	}
+	return describeHazards(prog.Analyze(mods, target.All()))
+}
+
+// TestEntryOrderChangesNothing: the entries of a program run in reverse
+// give the same hazards, each represented by the same entry, with its
+// further starts in the same order (hazardSet's ranks), on every fixture
+// directory and on a program where two entries reach one helper's CUDA
+// initialization and its pool. Without the ranks, the reversed run names
+// the other entry.
+func TestEntryOrderChangesNothing(t *testing.T) {
+	dirs := fixtureDirs(t)
+	dirs["shared helper"] = memSource{
+		"/p/helpers/__init__.py": "",
+		"/p/helpers/gpu.py": `import torch
+import multiprocessing as mp
+
+
+def setup():
+    torch.cuda.init()
+
+
+def work(x):
+    return x
+
+
+def run_pool():
+    with mp.Pool(2) as pool:
+        pool.map(work, range(4))
+`,
+		"/p/job_a.py": `from helpers.gpu import setup, run_pool
+
+
+def main():
+    setup()
+    run_pool()
+
+
+if __name__ == "__main__":
+    main()
+`,
+		"/p/job_b.py": `from helpers.gpu import setup, run_pool
+
+
+def main():
+    setup()
+    run_pool()
+
+
+if __name__ == "__main__":
+    main()
+`,
+	}
+	findings := 0
+	for d, files := range dirs {
+		forward := analyzeInOrder(files, false)
+		reversed := analyzeInOrder(files, true)
+		if forward != reversed {
+			t.Errorf("%s: in order\n%s\nreversed\n%s", d, forward, reversed)
+		}
+		if d == "shared helper" && !strings.Contains(forward, "entry /p/job_a.py\n") {
+			t.Errorf("shared helper: the hazard is not represented by the first entry, job_a.py:\n%s", forward)
+		}
+		findings += strings.Count(forward, "kind ")
+	}
+	if findings < 50 {
+		t.Errorf("the fixtures gave only %d findings", findings)
+	}
+}
