@@ -754,10 +754,10 @@ func (s *simulator) memoTouches(memo *[2]touchMemo, events func() []event, st *s
 // finding's message, related locations and fix) and the order of their
 // further starts do not depend on the order the entries run in: each
 // hazard carries its rank (hazardRank), the least rank represents, and the
-// further starts are kept in the order of their ranks. Run in the order
-// AnalyzeLoading runs the entries, ranks only grow, so this is "the first
-// found"; run in another order (TestEntryOrderChangesNothing), it is the
-// same hazard.
+// further starts are kept in the order of their ranks. The driver gives
+// AnalyzeLoading its entries sorted by path, and in the order it runs them
+// ranks only grow, so this is "the first found"; run in another order
+// (TestEntryOrderChangesNothing), it is the same hazard.
 type hazardSet struct {
 	byKey map[string]*Hazard
 	list  []*Hazard
