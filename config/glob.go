@@ -31,7 +31,22 @@ type ignorePattern struct {
 	negate  bool
 	dirOnly bool
 	re      *regexp.Regexp
+	// base is set for a pattern matched against the path's last component
+	// alone (compileIgnore): how, and lit, the name or the suffix.
+	base baseMatch
+	lit  string
 }
+
+// baseMatch says how a pattern that can only match a path's last
+// component matches it.
+type baseMatch uint8
+
+const (
+	wholePath  baseMatch = iota // re, against the whole relative path
+	baseRegexp                  // re, against the last component
+	baseEquals                  // the last component is lit
+	baseSuffix                  // the last component ends with lit ("*" then lit)
+)
 
 // compileIgnore compiles one gitignore line; ok is false for blank lines and
 // comments.
@@ -59,9 +74,25 @@ func compileIgnore(line string) (p ignorePattern, ok bool, err error) {
 	if err != nil {
 		return p, false, fmt.Errorf("bad pattern %q: %w", p.text, err)
 	}
-	if anchored {
+	switch {
+	case anchored:
 		p.re, err = regexp.Compile("^" + body + "$")
-	} else {
+	case !strings.ContainsAny(line, "[") && !strings.Contains(line, "**"):
+		// Without a class or "**", body matches no '/' (the line has none,
+		// '*' and '?' match none), so "^(?:.*/)?body$" matches exactly
+		// when body matches the last component: test that alone, and
+		// without a regular expression where a comparison does
+		// (TestIgnoreBaseMatch). Checking a tree matches every component
+		// of every path against every default exclude.
+		p.re, err = regexp.Compile("^" + body + "$")
+		p.base = baseRegexp
+		if rest, star := strings.CutPrefix(line, "*"); !strings.ContainsAny(line, `?\`) && !strings.ContainsAny(rest, "*") {
+			p.base, p.lit = baseEquals, line
+			if star {
+				p.base, p.lit = baseSuffix, rest
+			}
+		}
+	default:
 		p.re, err = regexp.Compile("^(?:.*/)?" + body + "$")
 	}
 	if err != nil {
@@ -87,7 +118,17 @@ func (p *ignorePattern) match(rel string, isDir bool) bool {
 	if p.dirOnly && !isDir {
 		return false
 	}
-	return p.re.MatchString(rel)
+	if p.base == wholePath {
+		return p.re.MatchString(rel)
+	}
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	switch p.base {
+	case baseEquals:
+		return base == p.lit
+	case baseSuffix:
+		return strings.HasSuffix(base, p.lit)
+	}
+	return p.re.MatchString(base)
 }
 
 // translateGitGlob turns a gitignore glob (without its leading '!', trailing
