@@ -5,14 +5,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // analyzeInOrder analyzes the files of files together, each its own entry,
-// the entries run in the order of their sorted paths, or reversed.
+// loaded and run in the order of their sorted paths, or reversed.
 func analyzeInOrder(files memSource, reversed bool) string {
-	prog := NewProgram(files, Options{})
 	var paths []string
 	for p := range files {
 		paths = append(paths, p)
@@ -21,13 +18,7 @@ func analyzeInOrder(files memSource, reversed bool) string {
 	if reversed {
 		slices.Reverse(paths)
 	}
-	var mods []*Module
-	for _, p := range paths {
-		if m, err := prog.Module(p); err == nil {
-			mods = append(mods, m)
-		}
-	}
-	return describeHazards(prog.Analyze(mods, target.All()))
+	return analyzeLoaded(files, paths, paths)
 }
 
 // TestEntryOrderChangesNothing: the entries of a program run in reverse
