@@ -47,28 +47,8 @@ def run_pool():
     with mp.Pool(2) as pool:
         pool.map(work, range(4))
 `,
-		"/p/job_a.py": `from helpers.gpu import setup, run_pool
-
-
-def main():
-    setup()
-    run_pool()
-
-
-if __name__ == "__main__":
-    main()
-`,
-		"/p/job_b.py": `from helpers.gpu import setup, run_pool
-
-
-def main():
-    setup()
-    run_pool()
-
-
-if __name__ == "__main__":
-    main()
-`,
+		"/p/job_a.py": sharedHelperJob,
+		"/p/job_b.py": sharedHelperJob,
 	}
 	findings := 0
 	for d, files := range dirs {
@@ -86,3 +66,17 @@ if __name__ == "__main__":
 		t.Errorf("the fixtures gave only %d findings", findings)
 	}
 }
+
+// sharedHelperJob is a training script of the shared-helper program: two
+// of them, alike, reach the helper's CUDA initialization and its pool.
+const sharedHelperJob = `from helpers.gpu import setup, run_pool
+
+
+def main():
+    setup()
+    run_pool()
+
+
+if __name__ == "__main__":
+    main()
+`

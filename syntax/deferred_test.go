@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"sync"
@@ -122,21 +121,13 @@ func TestDeferredBodyIdentity(t *testing.T) {
 // the tree converted without deferring anything.
 func TestDeferredBodiesConvertAsBefore(t *testing.T) {
 	deferred := 0
-	for _, p := range codecSources(t) {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lazy, err := Parse(src)
-		if err != nil {
-			continue
-		}
+	eachParsed(t, func(p string, src []byte, lazy *File) {
 		lazy.DeferBodies(src, nil)
 		deferred += countDeferred(lazy.Body)
 		if d := eagerDifference(t, src, lazy); d != "" {
 			t.Errorf("%s: %s", p, d)
 		}
-	}
+	})
 	if deferred == 0 {
 		t.Error("no body was deferred")
 	}
@@ -253,15 +244,7 @@ func TestInspectShallow(t *testing.T) {
 // tree converted without deferring any.
 func TestDecodedBodyEncoding(t *testing.T) {
 	kept := 0
-	for _, p := range codecSources(t) {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(src)
-		if err != nil {
-			continue
-		}
+	eachParsed(t, func(p string, src []byte, f *File) {
 		g, err := Decode(AppendEncoded(nil, f, src), src)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -294,7 +277,7 @@ func TestDecodedBodyEncoding(t *testing.T) {
 		if diff := eagerDifference(t, src, g); diff != "" {
 			t.Errorf("%s: decoded, then deferred: %s", p, diff)
 		}
-	}
+	})
 	if kept == 0 {
 		t.Error("no decoded body kept its encoding")
 	}
