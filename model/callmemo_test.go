@@ -262,11 +262,11 @@ g()
 			hazards:  1,
 		},
 		{
-			// 14 loops are four times as many events, more than the
+			// 16 loops are sixteen times as many events, more than the
 			// budget: the fork is not reached. Were replays free, it
 			// would be.
 			name:     "budget runs out",
-			src:      budgetProgram(14),
+			src:      budgetProgram(16),
 			recorded: map[string]int{"setup": 1, "step": 1},
 			hazards:  0,
 		},

@@ -633,7 +633,7 @@ func factsIn(f *Function, c *callContext) facts {
 	if c == nil {
 		return f.facts()
 	}
-	return memoFacts(&c.fx, func() []event { return summaryIn(f, c) }, false)
+	return memoFacts(f.Module.Prog, &c.fx, func() []event { return summaryIn(f, c) }, false)
 }
 
 // knownCallee reports whether a called expression evaluates to code the

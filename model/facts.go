@@ -16,6 +16,9 @@ const (
 // facts summarize what running some events can do, transitively.
 type facts struct {
 	state factState
+	// at is the place of the code in its program's factSolver.open while
+	// its component is open (state factBusy).
+	at int32
 	// relevant: the events change what the simulation tracks (CUDA
 	// initialization, start methods, default device, preload, NVML check)
 	// or start processes.
@@ -27,9 +30,9 @@ type facts struct {
 	iterates bool
 }
 
-func (f *Function) facts() facts { return memoFacts(&f.fx, f.summaryOf, false) }
+func (f *Function) facts() facts { return memoFacts(f.Module.Prog, &f.fx, f.summaryOf, false) }
 
-func (m *Module) topFacts() facts { return memoFacts(&m.fx, m.topSummary, false) }
+func (m *Module) topFacts() facts { return memoFacts(m.Prog, &m.fx, m.topSummary, false) }
 
 // importFacts are the facts of importing m: those of its body but for what
 // runs only when it is __main__ (a name guard's body), which an import never
@@ -41,31 +44,139 @@ func (m *Module) topFacts() facts { return memoFacts(&m.fx, m.topSummary, false)
 // modules their function-level imports name (a check of the standard
 // library's json/decoder.py loaded argparse, shutil, locale and a dozen
 // more for tokenize's guarded main() alone).
-func (m *Module) importFacts() facts { return memoFacts(&m.importFx, m.topSummary, true) }
+func (m *Module) importFacts() facts { return memoFacts(m.Prog, &m.importFx, m.topSummary, true) }
 
 // memoFacts computes the facts of some events once (with importing, as
-// importFacts folds them). A recursive request answers "nothing": what a
-// cycle adds is found through its other members.
-func memoFacts(fx *facts, events func() []event, importing bool) facts {
+// importFacts folds them), through p's factSolver.
+func memoFacts(p *Program, fx *facts, events func() []event, importing bool) facts {
+	return p.factSolver().facts(fx, events, importing)
+}
+
+// factSolver settles the facts of code that reaches itself (a function
+// calling one that calls it back, a package importing a submodule that
+// imports the package) per strongly connected component of what the
+// questions ask about, as cudaPossible settles reachability: Tarjan's
+// algorithm, run on the calls and imports as the facts ask for them, and
+// each component iterated to its fixpoint once it closes.
+//
+// Caching each piece of code's facts as it finished, with one still being
+// computed counted as doing nothing, gave the facts of a cycle's members
+// by the order they were first asked in: with load_shards calling
+// load_shards_after_backoff and that calling load_shards back, asking
+// load_shards first cached the other as irrelevant, and the simulation then
+// skipped a later call of it that forks after CUDA was initialized
+// (testdata/py/cfl003/recursive_fan_out.py,
+// TestFactsOfCyclesIndependentOfOrder). Facts only grow as the facts they are built from
+// grow (an or of booleans; callFacts turns a callee's iterates into starts
+// by the call's own arguments), so the fixpoint is reached from below in a
+// few passes, and is the same whichever member was asked first.
+//
+// One solver serves one program's analysis, which runs on one goroutine.
+type factSolver struct {
+	// open are the pieces of code whose component is not settled, in the
+	// order they were first asked about.
+	open []factNode
+	// calls are the computations running, innermost last: the lowest
+	// place in open each one reached, and whether it met code of open
+	// whose facts were not final yet.
+	calls []factCall
+}
+
+type factNode struct {
+	fx        *facts
+	events    func() []event
+	importing bool
+}
+
+type factCall struct {
+	low    int
+	cyclic bool
+}
+
+func (p *Program) factSolver() *factSolver {
+	if p.solver == nil {
+		p.solver = &factSolver{}
+	}
+	return p.solver
+}
+
+func (s *factSolver) facts(fx *facts, events func() []event, importing bool) facts {
 	switch fx.state {
 	case factDone:
 		return *fx
 	case factBusy:
-		return facts{}
+		// Code whose component is open: the running computation joins
+		// it, and reads its facts so far, which fixpoint adds to.
+		s.reached(int(fx.at), true)
+		return *fx
 	}
-	fx.state = factBusy
-	got := eventFacts(events(), importing)
-	got.state = factDone
-	*fx = got
-	return got
+	at := len(s.open)
+	fx.state, fx.at = factBusy, int32(at)
+	s.open = append(s.open, factNode{fx, events, importing})
+	s.calls = append(s.calls, factCall{low: at})
+	fx.setBits(eventFacts(events(), importing))
+	c := s.calls[len(s.calls)-1]
+	s.calls = s.calls[:len(s.calls)-1]
+	if c.low == at && c.cyclic {
+		c = s.fixpoint(at)
+	}
+	if c.low < at {
+		// Part of a component opened below: its first member settles it.
+		s.reached(c.low, c.cyclic)
+		return *fx
+	}
+	for _, n := range s.open[at:] {
+		n.fx.state = factDone
+	}
+	clear(s.open[at:])
+	s.open = s.open[:at]
+	return *fx
+}
+
+// reached records that the running computation reached place low of open.
+func (s *factSolver) reached(low int, cyclic bool) {
+	if len(s.calls) == 0 {
+		return // an analysis that panicked left code open: nothing runs
+	}
+	c := &s.calls[len(s.calls)-1]
+	c.low = min(c.low, low)
+	c.cyclic = c.cyclic || cyclic
+}
+
+// fixpoint folds the events of every member of the component opened at
+// place at again, with the members' facts so far, until none changes. It
+// returns what the passes reached: a pass reads no code the first did not
+// (facts only grow, and a fold stops no later for it), so low stays at.
+func (s *factSolver) fixpoint(at int) factCall {
+	s.calls = append(s.calls, factCall{low: at})
+	for changed := true; changed; {
+		changed = false
+		for i := at; i < len(s.open); i++ {
+			n := s.open[i]
+			got := eventFacts(n.events(), n.importing)
+			if got.bits() != n.fx.bits() {
+				n.fx.setBits(got)
+				changed = true
+			}
+		}
+	}
+	c := s.calls[len(s.calls)-1]
+	s.calls = s.calls[:len(s.calls)-1]
+	return c
+}
+
+// bits are the facts without the state of their computation.
+func (f facts) bits() facts {
+	return facts{relevant: f.relevant, starts: f.starts, iterates: f.iterates}
+}
+
+func (f *facts) setBits(b facts) {
+	f.relevant, f.starts, f.iterates = b.relevant, b.starts, b.iterates
 }
 
 // eventFacts folds the facts of events list by list: each nested list (an
-// arm, a body) is folded on its own and stops once it both is relevant and
-// starts, while every arm of a branch is folded. It cannot be a flat walk
-// over effects stopping at the first point where the facts are complete:
-// the order in which it asks callees for their facts decides what a
-// recursive cycle memoizes (see memoFacts), and so what is simulated.
+// arm, a body) is folded on its own and stops once it is relevant, starts
+// and iterates, while every arm of a branch is folded.
 func eventFacts(events []event, importing bool) facts {
 	var out facts
 	for i := range events {

@@ -61,9 +61,10 @@ type Program struct {
 
 	ahead prefetcher // see prefetch.go
 
-	vals  *valueState // see values
-	pre   *prescan    // see mayStart
-	stems *stemIndex  // see importersByStem
+	vals   *valueState // see values
+	pre    *prescan    // see mayStart
+	stems  *stemIndex  // see importersByStem
+	solver *factSolver // see memoFacts
 }
 
 type moduleSlot struct {
