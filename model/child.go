@@ -19,8 +19,8 @@ func (s *simulator) maybeUsed(o *Object) (Site, string, bool) {
 		if t.Func == nil {
 			continue
 		}
-		if site, what, ok := s.funcMaybeTouches(t.Func, t.Ctx, 0); ok {
-			return site, what, true
+		if h := s.prog().maybeSearch().search(callEvents(t.Func, t.Ctx)); h.ok {
+			return h.site, h.api, true
 		}
 	}
 	return Site{}, "", false
@@ -31,51 +31,35 @@ func maybeReason(what string) string {
 	return "the analysis could not tell whether " + what
 }
 
-// maybeTouches finds the first possible CUDA use in events, following local
-// calls.
-func (s *simulator) maybeTouches(events []event, depth int) (Site, string, bool) {
-	if depth > maxCallDepth {
-		return Site{}, "", false
-	}
-	for e := range effects(events) {
-		switch e.kind {
-		case effMaybeUse:
-			return e.site, e.api, true
-		case effCall:
-			if site, what, ok := s.funcMaybeTouches(e.fn, e.ctx, depth+1); ok {
-				return site, what, true
+// maybeSearch is the search for the first possible CUDA use in code,
+// following local calls. Its answers are memoized in each context's maybe
+// and in valueState.maybe for functions out of context (firsthit.go).
+func (p *Program) maybeSearch() *hitSolver {
+	if p.maybe == nil {
+		p.maybe = &hitSolver{step: func(e *effect) hitStep {
+			switch e.kind {
+			case effMaybeUse:
+				return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
+			case effCall:
+				return hitStep{cell: p.maybeCell(e.fn, e.ctx), events: func() []event { return summaryIn(e.fn, e.ctx) }}
 			}
-		}
+			return hitStep{}
+		}}
 	}
-	return Site{}, "", false
+	return p.maybe
 }
 
-// maybeMemo caches maybeTouches per function.
-type maybeMemo struct {
-	state factState
-	site  Site
-	what  string
-	ok    bool
-}
-
-func (s *simulator) funcMaybeTouches(f *Function, c *callContext, depth int) (Site, string, bool) {
-	var m *maybeMemo
+// maybeCell is the memo of maybeSearch's answer for f in context c.
+func (p *Program) maybeCell(f *Function, c *callContext) *hitCell {
 	if c != nil {
-		m = &c.maybe
-	} else if m = f.Module.Prog.values().maybe[f]; m == nil {
-		m = &maybeMemo{}
-		f.Module.Prog.values().maybe[f] = m
+		return &c.maybe
 	}
-	switch m.state {
-	case factDone:
-		return m.site, m.what, m.ok
-	case factBusy:
-		return Site{}, "", false
+	m := p.values().maybe[f]
+	if m == nil {
+		m = &hitCell{}
+		p.values().maybe[f] = m
 	}
-	m.state = factBusy
-	site, what, ok := s.maybeTouches(summaryIn(f, c), depth)
-	*m = maybeMemo{state: factDone, site: site, what: what, ok: ok}
-	return site, what, ok
+	return m
 }
 
 // selfAttrRead marks the read of an instance attribute that holds device

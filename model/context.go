@@ -92,8 +92,8 @@ type callContext struct {
 	vals     map[*Binding]*ctxValues
 	summary  *funcSummary
 	fx       facts
-	touch    [2]touchMemo
-	maybe    maybeMemo
+	touch    [2]hitCell
+	maybe    hitCell
 	returns  []Value
 	retState factState
 }

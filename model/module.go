@@ -43,7 +43,7 @@ type Module struct {
 	top         *funcSummary // the module body's summary
 	fx          facts        // of running the body as __main__ (topFacts)
 	importFx    facts        // of importing the module (importFacts)
-	touch       [2]touchMemo
+	touch       [2]hitCell
 	id          uint64          // orders the sets of modules (cowset.go)
 	sites       siteNumbers     // numbers its sites for the sets of sites (cowset.go)
 	used        map[string]bool // see usedNames
@@ -172,7 +172,7 @@ type Function struct {
 	callees      []string
 	reads        []string
 	summary      *funcSummary
-	touch        [2]touchMemo
+	touch        [2]hitCell
 	returnValues []Value
 	// retParams are the parameters the function may return (returnedParams).
 	retParams []string

@@ -592,12 +592,12 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		}
 		b := &builder{m: o.ChildScope.Module, sc: o.ChildScope}
 		b.stmts(o.ChildBody)
-		if site, api, ok := s.touches(b.out, st, 0); ok {
-			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
+		if h := s.prog().touchSearch(st.defaultCUDA).search(b.out); h.ok {
+			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
-		if site, what, ok := s.maybeTouches(b.out, 0); ok {
-			u.Verdict, u.Evidence, u.Reason = ChildUnknown, site, maybeReason(what)
+		if h := s.prog().maybeSearch().search(b.out); h.ok {
+			u.Verdict, u.Evidence, u.Reason = ChildUnknown, h.site, maybeReason(h.api)
 			return u
 		}
 		u.Verdict = ChildNoCUDA
@@ -628,8 +628,8 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if site, api, ok := s.funcTouches(t.Func, t.Ctx, st, 0); ok {
-			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, site, api
+		if h := s.prog().touchSearch(st.defaultCUDA).search(callEvents(t.Func, t.Ctx)); h.ok {
+			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
 		if hidden == "" {
@@ -668,14 +668,6 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 	return u
 }
 
-// touchMemo caches whether a function touches CUDA.
-type touchMemo struct {
-	site  Site
-	api   string
-	state factState
-	ok    bool
-}
-
 // opaque reports the first call of code the model cannot see in a child's
 // entry function itself (not in what it calls: deep inside a code base,
 // calling a parameter is usually a type or a callback of no consequence,
@@ -691,68 +683,41 @@ func opaque(events []event) (string, bool) {
 	return "", false
 }
 
-// touches reports the first place a summary (following local calls) touches
-// CUDA, given the parent's state at the fork (the default device is
-// inherited).
-func (s *simulator) touches(events []event, st *simState, depth int) (Site, string, bool) {
-	if depth > maxCallDepth {
-		return Site{}, "", false
+// touchSearch is the search for the first place code (following local
+// calls and imports) certainly uses CUDA, in a child forked from a parent
+// whose default device is CUDA or not (defaultCUDA): the only state of the
+// parent's it depends on. Its answers are memoized in each function's,
+// context's and module's touch[defaultCUDA] (firsthit.go).
+func (p *Program) touchSearch(defaultCUDA bool) *hitSolver {
+	i := 0
+	if defaultCUDA {
+		i = 1
 	}
-	for e := range effects(events) {
-		switch e.kind {
-		case effInit:
-			if e.cond == condDefaultDevice && !st.defaultCUDA {
-				continue
+	if p.touch[i] == nil {
+		p.touch[i] = &hitSolver{step: func(e *effect) hitStep {
+			switch e.kind {
+			case effInit, effUse:
+				if e.cond == condDefaultDevice && !defaultCUDA {
+					return hitStep{}
+				}
+				return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
+			case effCall:
+				if e.ctx != nil {
+					return hitStep{cell: &e.ctx.touch[i], events: func() []event { return summaryIn(e.fn, e.ctx) }}
+				}
+				return hitStep{cell: &e.fn.touch[i], events: e.fn.summaryOf}
+			case effImport:
+				return hitStep{cell: &e.mod.touch[i], events: e.mod.topSummary}
 			}
-			return e.site, e.api, true
-		case effUse:
-			if e.cond == condDefaultDevice && !st.defaultCUDA {
-				continue
-			}
-			return e.site, e.api, true
-		case effCall:
-			if site, api, ok := s.funcTouches(e.fn, e.ctx, st, depth+1); ok {
-				return site, api, true
-			}
-		case effImport:
-			if site, api, ok := s.moduleTouches(e.mod, st, depth+1); ok {
-				return site, api, true
-			}
-		}
+			return hitStep{}
+		}}
 	}
-	return Site{}, "", false
+	return p.touch[i]
 }
 
-// moduleTouches memoizes touches for importing a module (its top level).
-func (s *simulator) moduleTouches(m *Module, st *simState, depth int) (Site, string, bool) {
-	return s.memoTouches(&m.touch, m.topSummary, st, depth)
-}
-
-// funcTouches memoizes touches for a function's summary (in a context).
-func (s *simulator) funcTouches(f *Function, c *callContext, st *simState, depth int) (Site, string, bool) {
-	if c != nil {
-		return s.memoTouches(&c.touch, func() []event { return summaryIn(f, c) }, st, depth)
-	}
-	return s.memoTouches(&f.touch, f.summaryOf, st, depth)
-}
-
-// memoTouches runs touches over events once per value of the default
-// device (the only state it depends on), cutting recursion.
-func (s *simulator) memoTouches(memo *[2]touchMemo, events func() []event, st *simState, depth int) (Site, string, bool) {
-	t := &memo[0]
-	if st.defaultCUDA {
-		t = &memo[1]
-	}
-	switch t.state {
-	case factDone:
-		return t.site, t.api, t.ok
-	case factBusy:
-		return Site{}, "", false
-	}
-	t.state = factBusy
-	site, api, ok := s.touches(events(), st, depth)
-	*t = touchMemo{state: factDone, site: site, api: api, ok: ok}
-	return site, api, ok
+// callEvents are the events of a call of f in context c (nil: any).
+func callEvents(f *Function, c *callContext) []event {
+	return []event{{kind: evEffect, eff: effect{kind: effCall, fn: f, ctx: c}}}
 }
 
 // hazardSet collects hazards, merging the same hazard found on several
@@ -948,3 +913,6 @@ func siteKey(s Site) string {
 	}
 	return fmt.Sprintf("%s:%d-%d", s.Mod.Path, s.Span.Start, s.Span.End)
 }
+
+// prog is the program the simulation runs in.
+func (s *simulator) prog() *Program { return s.entry.Prog }

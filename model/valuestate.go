@@ -11,7 +11,7 @@ import (
 // Like every memo of the model it is unguarded: a Program is simulated by
 // one goroutine.
 type valueState struct {
-	maybe map[*Function]*maybeMemo
+	maybe map[*Function]*hitCell
 	// contexts are the call contexts made so far, by key (context.go), and
 	// perFunc how many each function has been given for the module
 	// simulated now (newEntry).
@@ -74,7 +74,7 @@ type ctxSite struct {
 func (p *Program) values() *valueState {
 	if p.vals == nil {
 		p.vals = &valueState{
-			maybe:        map[*Function]*maybeMemo{},
+			maybe:        map[*Function]*hitCell{},
 			contexts:     map[ctxKey][]*callContext{},
 			seed:         maphash.MakeSeed(),
 			perFunc:      map[*Function]int{},

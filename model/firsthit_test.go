@@ -1,0 +1,102 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestFirstHitOfCyclesIndependentOfOrder: the searches of a child's code
+// for its first certain and possible CUDA use give each member of a cycle
+// of calls the same answer, whichever member is asked first. The stack
+// pair is testdata/py/cfl001/recursive_embed.py's, whose second member was
+// answered "uses nothing" when the first was asked first (the Pool running
+// it was reported as CFL003, its children never touching CUDA).
+func TestFirstHitOfCyclesIndependentOfOrder(t *testing.T) {
+	stack := `import torch
+
+PENDING = []
+
+def encode_next():
+    doc = PENDING.pop()
+    if isinstance(doc, list):
+        PENDING.extend(doc)
+        return encode_rest()
+    return torch.tensor([len(doc)]).cuda()
+
+def encode_rest():
+    return [encode_next() for _ in range(len(PENDING))]
+`
+	// Two members use CUDA, after their calls into the ring. A call into
+	// the ring answers the ring's own use, the first in the file of its
+	// members' uses: so third, whose call comes first, names first's.
+	ring := `import torch
+
+QUEUE = []
+
+def first():
+    if QUEUE:
+        second()
+    return torch.ones(1).cuda()
+
+def second():
+    third()
+
+def third():
+    if QUEUE:
+        first()
+    torch.cuda.synchronize()
+`
+	// The device is read from the environment: a possible use.
+	maybe := `import os
+
+import torch
+
+DEVICE = os.environ.get("DEVICE")
+PENDING = []
+
+def encode_next():
+    if PENDING:
+        return encode_rest()
+    return torch.zeros(4, device=DEVICE)
+
+def encode_rest():
+    return [encode_next() for _ in PENDING]
+`
+	files := memSource{"/p/stack.py": stack, "/p/ring.py": ring, "/p/maybe.py": maybe}
+	tests := []struct {
+		path    string
+		members []string
+		maybe   bool // ask maybeSearch, not touchSearch
+		want    []string
+	}{
+		{"/p/stack.py", []string{"encode_next", "encode_rest"}, false, []string{".cuda() at 10", ".cuda() at 10"}},
+		{"/p/ring.py", []string{"first", "second", "third"}, false, []string{".cuda() at 8", ".cuda() at 8", ".cuda() at 8"}},
+		{"/p/maybe.py", []string{"encode_next", "encode_rest"}, true, []string{"`DEVICE` names a GPU at 11", "`DEVICE` names a GPU at 11"}},
+	}
+	for _, tt := range tests {
+		for _, order := range permutations(len(tt.members)) {
+			prog := NewProgram(files, Options{Roots: []string{"/p"}})
+			m, err := prog.Module(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]string, len(tt.members))
+			for _, i := range order {
+				f := funcNamed(m, tt.members[i])
+				search := prog.touchSearch(false)
+				if tt.maybe {
+					search = prog.maybeSearch()
+				}
+				h := search.search(callEvents(f, nil))
+				got[i] = "nothing"
+				if h.ok {
+					got[i] = fmt.Sprintf("%s at %d", h.api, lineIn(m.Src, int(h.site.Span.Start)))
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s %v asked in the order %v:\n got %q\nwant %q", tt.path, tt.members, order, got, tt.want)
+			}
+		}
+	}
+}
