@@ -66,31 +66,21 @@ func memoFacts(p *Program, fx *facts, events func() []event, importing bool) fac
 // load_shards first cached the other as irrelevant, and the simulation then
 // skipped a later call of it that forks after CUDA was initialized
 // (testdata/py/cfl003/recursive_fan_out.py,
-// TestFactsOfCyclesIndependentOfOrder). Facts only grow as the facts they are built from
-// grow (an or of booleans; callFacts turns a callee's iterates into starts
-// by the call's own arguments), so the fixpoint is reached from below in a
-// few passes, and is the same whichever member was asked first.
+// TestFactsOfCyclesIndependentOfOrder). Facts only grow as the facts they
+// are built from grow (an or of booleans; callFacts turns a callee's
+// iterates into starts by the call's own arguments), so the fixpoint is
+// reached from below in a few passes, and is the same whichever member was
+// asked first.
 //
 // One solver serves one program's analysis, which runs on one goroutine.
 type factSolver struct {
-	// open are the pieces of code whose component is not settled, in the
-	// order they were first asked about.
-	open []factNode
-	// calls are the computations running, innermost last: the lowest
-	// place in open each one reached, and whether it met code of open
-	// whose facts were not final yet.
-	calls []factCall
+	openComponents[factNode]
 }
 
 type factNode struct {
 	fx        *facts
 	events    func() []event
 	importing bool
-}
-
-type factCall struct {
-	low    int
-	cyclic bool
 }
 
 func (p *Program) factSolver() *factSolver {
@@ -107,62 +97,43 @@ func (s *factSolver) facts(fx *facts, events func() []event, importing bool) fac
 	case factBusy:
 		// Code whose component is open: the running computation joins
 		// it, and reads its facts so far, which fixpoint adds to.
-		s.reached(int(fx.at), true)
+		s.reached(int(fx.at))
 		return *fx
 	}
-	at := len(s.open)
+	at := s.enter(factNode{fx, events, importing})
 	fx.state, fx.at = factBusy, int32(at)
-	s.open = append(s.open, factNode{fx, events, importing})
-	s.calls = append(s.calls, factCall{low: at})
 	fx.setBits(eventFacts(events(), importing))
-	c := s.calls[len(s.calls)-1]
-	s.calls = s.calls[:len(s.calls)-1]
-	if c.low == at && c.cyclic {
-		c = s.fixpoint(at)
+	first, cyclic := s.leave(at)
+	if !first {
+		return *fx // its component's first member settles it
 	}
-	if c.low < at {
-		// Part of a component opened below: its first member settles it.
-		s.reached(c.low, c.cyclic)
-		return *fx
+	if cyclic {
+		s.fixpoint(at)
 	}
-	for _, n := range s.open[at:] {
+	for _, n := range s.members(at) {
 		n.fx.state = factDone
 	}
-	clear(s.open[at:])
-	s.open = s.open[:at]
+	s.close(at)
 	return *fx
 }
 
-// reached records that the running computation reached place low of open.
-func (s *factSolver) reached(low int, cyclic bool) {
-	if len(s.calls) == 0 {
-		return // an analysis that panicked left code open: nothing runs
-	}
-	c := &s.calls[len(s.calls)-1]
-	c.low = min(c.low, low)
-	c.cyclic = c.cyclic || cyclic
-}
-
 // fixpoint folds the events of every member of the component opened at
-// place at again, with the members' facts so far, until none changes. It
-// returns what the passes reached: a pass reads no code the first did not
-// (facts only grow, and a fold stops no later for it), so low stays at.
-func (s *factSolver) fixpoint(at int) factCall {
-	s.calls = append(s.calls, factCall{low: at})
-	for changed := true; changed; {
-		changed = false
-		for i := at; i < len(s.open); i++ {
-			n := s.open[i]
-			got := eventFacts(n.events(), n.importing)
-			if got.bits() != n.fx.bits() {
-				n.fx.setBits(got)
-				changed = true
+// place at again, with the members' facts so far, until none changes. A
+// pass reads no code the first did not: facts only grow, and a fold stops
+// no later for it.
+func (s *factSolver) fixpoint(at int) {
+	s.again(at, func() {
+		for changed := true; changed; {
+			changed = false
+			for _, n := range s.members(at) {
+				got := eventFacts(n.events(), n.importing)
+				if got.bits() != n.fx.bits() {
+					n.fx.setBits(got)
+					changed = true
+				}
 			}
 		}
-	}
-	c := s.calls[len(s.calls)-1]
-	s.calls = s.calls[:len(s.calls)-1]
-	return c
+	})
 }
 
 // bits are the facts without the state of their computation.

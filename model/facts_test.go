@@ -1,6 +1,7 @@
 package model
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -56,24 +57,14 @@ func TestImportFactsSkipNameGuards(t *testing.T) {
 // itself are those of the whole cycle, whichever member is asked first.
 // Each question is asked in every order, each time of a new program; the
 // members are named "module.py" (importFacts) or "module.py:function"
-// (facts). The first case is testdata/py/cfl003/recursive_fan_out.py's pair,
+// (facts). The first case is testdata/py/cfl003/recursive_fan_out.py,
 // whose second member was cached as doing nothing when the first was asked
 // first.
 func TestFactsOfCyclesIndependentOfOrder(t *testing.T) {
-	retry := `import multiprocessing as mp
-import time
-
-def load_shards():
-    try:
-        with mp.get_context("fork").Pool(2) as pool:
-            return pool.map(len, ["a"])
-    except OSError:
-        return load_shards_after_backoff()
-
-def load_shards_after_backoff():
-    time.sleep(5)
-    return load_shards()
-`
+	retry, err := os.ReadFile("../testdata/py/cfl003/recursive_fan_out.py")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ring := `import multiprocessing as mp
 
 def first():
@@ -101,7 +92,7 @@ def drain(batches, again):
 	pkg := memSource{
 		"/p/shards/__init__.py": "from . import worker\n",
 		"/p/shards/worker.py":   "import multiprocessing as mp\n\nimport shards\n\nmp.Process(target=print).start()\n",
-		"/p/retry.py":           retry,
+		"/p/retry.py":           string(retry),
 		"/p/ring.py":            ring,
 		"/p/drain.py":           drain,
 	}

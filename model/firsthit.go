@@ -67,9 +67,8 @@ type hitStep struct {
 // hitSolver runs one kind of search (step classifies its effects) over one
 // program's code, on the analysis's goroutine.
 type hitSolver struct {
-	step  func(e *effect) hitStep
-	open  []hitNode
-	calls []factCall
+	step func(e *effect) hitStep
+	openComponents[hitNode]
 }
 
 type hitNode struct {
@@ -91,33 +90,23 @@ func (s *hitSolver) answer(cell *hitCell, events func() []event) firstHit {
 	case factBusy:
 		// Code whose component is open: the running search joins it,
 		// and reads its answer so far.
-		if len(s.calls) > 0 {
-			c := &s.calls[len(s.calls)-1]
-			c.low, c.cyclic = min(c.low, int(cell.at)), true
-		}
+		s.reached(int(cell.at))
 		return cell.hit
 	}
-	at := len(s.open)
+	at := s.enter(hitNode{cell, events})
 	cell.state, cell.at = factBusy, int32(at)
-	s.open = append(s.open, hitNode{cell, events})
-	s.calls = append(s.calls, factCall{low: at})
 	cell.hit = s.scan(events(), nil)
-	c := s.calls[len(s.calls)-1]
-	s.calls = s.calls[:len(s.calls)-1]
-	if c.low < at {
-		// Part of a component opened below: its first member settles it.
-		p := &s.calls[len(s.calls)-1]
-		p.low, p.cyclic = min(p.low, c.low), true
-		return cell.hit
+	first, cyclic := s.leave(at)
+	if !first {
+		return cell.hit // its component's first member settles it
 	}
-	if c.cyclic {
+	if cyclic {
 		s.settle(at)
 	}
-	for _, n := range s.open[at:] {
+	for _, n := range s.members(at) {
 		n.cell.state = factDone
 	}
-	clear(s.open[at:])
-	s.open = s.open[:at]
+	s.close(at)
 	return cell.hit
 }
 
@@ -152,25 +141,25 @@ func (s *hitSolver) scan(events []event, inside *firstHit) firstHit {
 // later for it); then the component's own answer, the least of the
 // members' exits, and each member's first hitting effect with it.
 func (s *hitSolver) settle(at int) {
-	s.calls = append(s.calls, factCall{low: at})
-	for changed := true; changed; {
-		changed = false
-		for _, n := range s.open[at:] {
-			if !n.cell.hit.ok {
-				if h := s.scan(n.events(), nil); h.ok {
-					n.cell.hit, changed = h, true
+	s.again(at, func() {
+		for changed := true; changed; {
+			changed = false
+			for _, n := range s.members(at) {
+				if !n.cell.hit.ok {
+					if h := s.scan(n.events(), nil); h.ok {
+						n.cell.hit, changed = h, true
+					}
 				}
 			}
 		}
-	}
-	s.calls = s.calls[:len(s.calls)-1]
+	})
 	var own firstHit
-	for _, n := range s.open[at:] {
+	for _, n := range s.members(at) {
 		if h := s.exit(n.events()); h.ok && (!own.ok || h.before(own)) {
 			own = h
 		}
 	}
-	for _, n := range s.open[at:] {
+	for _, n := range s.members(at) {
 		n.cell.hit = s.scan(n.events(), &own)
 	}
 }

@@ -2,31 +2,22 @@ package model
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 )
 
 // TestFirstHitOfCyclesIndependentOfOrder: the searches of a child's code
 // for its first certain and possible CUDA use give each member of a cycle
-// of calls the same answer, whichever member is asked first. The stack
-// pair is testdata/py/cfl001/recursive_embed.py's, whose second member was
+// of calls the same answer, whichever member is asked first. The first
+// case is testdata/py/cfl001/recursive_embed.py, whose second member was
 // answered "uses nothing" when the first was asked first (the Pool running
 // it was reported as CFL003, its children never touching CUDA).
 func TestFirstHitOfCyclesIndependentOfOrder(t *testing.T) {
-	stack := `import torch
-
-PENDING = []
-
-def encode_next():
-    doc = PENDING.pop()
-    if isinstance(doc, list):
-        PENDING.extend(doc)
-        return encode_rest()
-    return torch.tensor([len(doc)]).cuda()
-
-def encode_rest():
-    return [encode_next() for _ in range(len(PENDING))]
-`
+	stack, err := os.ReadFile("../testdata/py/cfl001/recursive_embed.py")
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Two members use CUDA, after their calls into the ring. A call into
 	// the ring answers the ring's own use, the first in the file of its
 	// members' uses: so third, whose call comes first, names first's.
@@ -63,14 +54,14 @@ def encode_next():
 def encode_rest():
     return [encode_next() for _ in PENDING]
 `
-	files := memSource{"/p/stack.py": stack, "/p/ring.py": ring, "/p/maybe.py": maybe}
+	files := memSource{"/p/stack.py": string(stack), "/p/ring.py": ring, "/p/maybe.py": maybe}
 	tests := []struct {
 		path    string
 		members []string
 		maybe   bool // ask maybeSearch, not touchSearch
 		want    []string
 	}{
-		{"/p/stack.py", []string{"encode_next", "encode_rest"}, false, []string{".cuda() at 10", ".cuda() at 10"}},
+		{"/p/stack.py", []string{"encode_next", "encode_rest"}, false, []string{".cuda() at 20", ".cuda() at 20"}},
 		{"/p/ring.py", []string{"first", "second", "third"}, false, []string{".cuda() at 8", ".cuda() at 8", ".cuda() at 8"}},
 		{"/p/maybe.py", []string{"encode_next", "encode_rest"}, true, []string{"`DEVICE` names a GPU at 11", "`DEVICE` names a GPU at 11"}},
 	}
