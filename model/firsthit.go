@@ -2,16 +2,16 @@ package model
 
 import "cmp"
 
-// The searches of a child's code for its first use of CUDA (touches, a
-// certain use; maybeTouches, a possible one) follow local calls and
+// The searches of a child's code for its first use of CUDA (touchSearch, a
+// certain use; maybeSearch, a possible one) follow local calls and
 // imports, and memoize each function's and module's answer. Code that calls
 // itself back (a retry calling the function that retries, a walk over
 // nested items) made the memo's answers depend on which member of the cycle
 // was asked first: a member still being searched counted as using nothing,
-// and what was computed under that cut was kept. With embed calling
-// embed_nested and embed_nested calling embed back, asking embed first
-// cached embed_nested as using nothing, and a Pool whose workers ran
-// embed_nested was reported as never touching CUDA (CFL003) instead of as
+// and what was computed under that cut was kept. With encode_next calling
+// encode_rest and encode_rest calling encode_next back, asking encode_next
+// first cached encode_rest as using nothing, and a Pool whose workers ran
+// encode_rest was reported as never touching CUDA (CFL003) instead of as
 // failing in its children (CFL001): testdata/py/cfl001/recursive_embed.py.
 //
 // A hitSolver settles those answers per strongly connected component, as
@@ -24,9 +24,9 @@ import "cmp"
 // component, the component's own answer: the least (by module path and
 // span) of its members' exits, each member's first effect that hits
 // outside the component. That place can still depend on the order where a
-// search stopped early: code searched before it joined the component has
-// had its effects after its first hit left unread, and an exit among them
-// is not seen; the verdict does not. The search does not stop at a depth:
+// search stopped early: a member's effects after its first hit are read
+// only as far as earlier questions searched their callees, so an exit
+// among them may go unseen; the verdict does not depend on it. The search does not stop at a depth:
 // each piece of code is searched once per question and program, so a chain
 // of calls costs its length.
 
