@@ -82,18 +82,35 @@ func (ev *evaluator) call(c *syntax.Call, sc *Scope) []Value {
 	if m, ok := vs.calls[k]; ok {
 		return m
 	}
+	solver := sc.Module.Prog.valueSolver()
+	if cell := vs.openCalls[k]; cell != nil {
+		return solver.value(cell, nil) // its component's values so far
+	}
 	if ev.nest >= maxNest {
 		return unknown()
 	}
-	vs.calls[k] = nil // a call reached again while it is evaluated is cut
-	restore := ev.fresh()
-	r := ev.resolveCall(c, sc)
-	restore()
-	out := r.values
-	if len(out) == 0 {
-		out = unknown()
+	// Settled calls are kept as their values alone (a program evaluates
+	// hundreds of thousands); a cell exists while the call's component is
+	// open.
+	cell := &valueCell{}
+	vs.openCalls[k] = cell
+	ctx := ev.ctx
+	out := solver.value(cell, func() []Value {
+		saved := ev.ctx
+		ev.ctx = ctx
+		restore := ev.fresh()
+		r := ev.resolveCall(c, sc)
+		restore()
+		ev.ctx = saved
+		if len(r.values) == 0 {
+			return unknown()
+		}
+		return r.values
+	})
+	if cell.state == factDone {
+		vs.calls[k] = out
+		delete(vs.openCalls, k)
 	}
-	vs.calls[k] = out
 	return out
 }
 
@@ -265,18 +282,25 @@ func sourceText(m *Module, e syntax.Expr) string {
 
 // returns evaluates what a local function returns (memoized).
 func (ev *evaluator) returns(f *Function) []Value {
-	if f.returnsDone {
-		return f.returnValues
+	if vs, ok := f.returned.done(); ok {
+		return vs
 	}
-	if f.returnsBusy || ev.nest >= maxNest {
+	solver := f.Module.Prog.valueSolver()
+	if f.returned.state == factBusy {
+		return solver.value(&f.returned, nil) // its component's values so far
+	}
+	if ev.nest >= maxNest {
 		return nil
 	}
-	f.returnsBusy = true
-	defer ev.fresh()()
-	out := ev.returnValues(f)
-	f.returnsBusy = false
-	f.returnValues, f.returnsDone = out, true
-	return out
+	ctx := ev.ctx
+	return solver.value(&f.returned, func() []Value {
+		saved := ev.ctx
+		ev.ctx = ctx
+		defer ev.fresh()()
+		out := ev.returnValues(f)
+		ev.ctx = saved
+		return out
+	})
 }
 
 // returnValues evaluates what f returns (a lambda's body, the values of

@@ -89,18 +89,12 @@ type callContext struct {
 	// is known not to be NCCL (processgroup.go).
 	backend string
 
-	vals     map[*Binding]*ctxValues
+	vals     map[*Binding]*valueCell
 	summary  *funcSummary
 	fx       facts
 	touch    [2]hitCell
 	maybe    hitCell
-	returns  []Value
-	retState factState
-}
-
-type ctxValues struct {
-	values []Value
-	busy   bool
+	returned valueCell // what the function returns in the context
 }
 
 // owning returns the innermost context of the chain from c whose function
@@ -118,35 +112,38 @@ func (c *callContext) owning(sc *Scope) *callContext {
 
 // bindingIn evaluates b in context c (memoized in c).
 func (ev *evaluator) bindingIn(c *callContext, b *Binding) []Value {
+	solver := b.Scope.Module.Prog.valueSolver()
 	if cv := c.vals[b]; cv != nil {
-		if cv.busy {
-			return nil
+		if vs, ok := cv.done(); ok {
+			return vs
 		}
-		return cv.values
+		return solver.value(cv, nil) // its component's values so far
 	}
-	if callUnderWay(b, c) {
-		return nil // as in binding: left uncached until the call is done
+	if call, ok := callUnderWay(b, c); ok {
+		solver.reachedCell(call) // as in binding: left uncached until the call is done
+		return nil
 	}
 	if ev.nest >= maxNest {
 		return unknown()
 	}
-	cv := &ctxValues{busy: true}
+	cv := &valueCell{}
 	c.vals[b] = cv
-	saved := ev.ctx
-	ev.ctx = c
-	defer ev.fresh()()
-	var vs []Value
-	if b.Kind == BindParam && b.Scope == c.fn.Scope {
-		vs = ev.annotatedParam(b, ev.paramIn(c, b))
-	} else {
-		vs = ev.bindingUncached(b)
-		if b.Kind == BindAssign || b.Kind == BindWith {
-			vs = ev.withAppends(b, vs)
+	return solver.value(cv, func() []Value {
+		saved := ev.ctx
+		ev.ctx = c
+		defer ev.fresh()()
+		var vs []Value
+		if b.Kind == BindParam && b.Scope == c.fn.Scope {
+			vs = ev.annotatedParam(b, ev.paramIn(c, b))
+		} else {
+			vs = ev.bindingUncached(b)
+			if b.Kind == BindAssign || b.Kind == BindWith {
+				vs = ev.withAppends(b, vs)
+			}
 		}
-	}
-	ev.ctx = saved
-	cv.values, cv.busy = vs, false
-	return vs
+		ev.ctx = saved
+		return vs
+	})
 }
 
 // paramIn is the value of one of c.fn's parameters in c.
@@ -477,7 +474,7 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	vs.perFunc[made.fn]++
 	vs.byFunc[made.fn] = append(vs.byFunc[made.fn], made)
 	made.depth = depth + 1
-	made.vals = map[*Binding]*ctxValues{}
+	made.vals = map[*Binding]*valueCell{}
 	vs.contexts[key] = append(vs.contexts[key], made)
 	return made
 }
@@ -589,23 +586,24 @@ func (ev *evaluator) returnsIn(f *Function, c *callContext) []Value {
 		defer func() { ev.ctx = saved }()
 		return ev.returns(f)
 	}
-	switch c.retState {
-	case factDone:
-		return c.returns
-	case factBusy:
-		return nil
+	if vs, ok := c.returned.done(); ok {
+		return vs
+	}
+	solver := f.Module.Prog.valueSolver()
+	if c.returned.state == factBusy {
+		return solver.value(&c.returned, nil) // its component's values so far
 	}
 	if ev.nest >= maxNest {
 		return nil
 	}
-	c.retState = factBusy
-	saved := ev.ctx
-	ev.ctx = c
-	defer ev.fresh()()
-	out := ev.returnValues(f)
-	ev.ctx = saved
-	c.returns, c.retState = out, factDone
-	return out
+	return solver.value(&c.returned, func() []Value {
+		saved := ev.ctx
+		ev.ctx = c
+		defer ev.fresh()()
+		out := ev.returnValues(f)
+		ev.ctx = saved
+		return out
+	})
 }
 
 // summaryIn is the summary of f run in context c.

@@ -23,13 +23,13 @@ const (
 	maxNest = 160
 )
 
-// An evaluator evaluates expressions. Bindings and function results are
-// cached once computed. A reference cycle (x = f(y); y = g(x)) is cut where
-// it closes, and the partial result is cached: evaluation order is fixed (the
-// simulation visits modules and statements in order), so the output is
-// deterministic, but a different order could see a different set for a name
-// inside a cycle. Not caching cut results was measured to re-evaluate cyclic
-// regions exponentially often on the CPython tree.
+// An evaluator evaluates expressions. Bindings, function results and calls
+// are cached once computed. A reference cycle (x = f(y); y = g(x)) is read
+// where it closes as the values found so far, and the cycle's members are
+// settled together once its first member is done (valueSolver), so that a
+// name inside a cycle holds the same set whichever member was asked first.
+// Not caching cut results was measured to re-evaluate cyclic regions
+// exponentially often on the CPython tree.
 type evaluator struct {
 	depth int
 	nest  int
@@ -296,14 +296,15 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 }
 
 // callUnderWay reports whether b is bound to the value of a call whose
-// evaluation in context ctx (nil: the program-wide cache) is under way.
-func callUnderWay(b *Binding, ctx *callContext) bool {
+// evaluation in context ctx (nil: the program-wide cache) is under way,
+// and returns that call's memo.
+func callUnderWay(b *Binding, ctx *callContext) (*valueCell, bool) {
 	c, ok := b.Value.(*syntax.Call)
 	if !ok || (b.Kind != BindAssign && b.Kind != BindWith) {
-		return false
+		return nil, false
 	}
-	m, ok := b.Scope.Module.Prog.values().calls[callKey{c, ctx.owning(b.Scope)}]
-	return ok && m == nil
+	cell := b.Scope.Module.Prog.values().openCalls[callKey{c, ctx.owning(b.Scope)}]
+	return cell, cell != nil && cell.state == factBusy
 }
 
 // fresh starts a memoized evaluation at depth 0 and returns what restores
@@ -403,44 +404,43 @@ func (ev *evaluator) binding(b *Binding) []Value {
 	if vs, ok := ev.globalFromContexts(b); ok {
 		return vs
 	}
-	if b.evaluated {
-		return b.values
+	if vs, ok := b.val.done(); ok {
+		return vs
 	}
-	if b.evaluating {
-		return nil
+	solver := b.Scope.Module.Prog.valueSolver()
+	if b.val.state == factBusy {
+		return solver.value(&b.val, nil) // its component's values so far
 	}
-	if callUnderWay(b, nil) {
+	if call, ok := callUnderWay(b, nil); ok {
 		// Asked for while the call it unpacks is being evaluated (the
 		// call's arguments lead back to it: `unet, loader, sched =
 		// accelerator.prepare(unet, loader, sched)` where sched was built
 		// from len(loader)). The cut value is not this binding's: leave it
-		// uncached, to be computed once the call is done.
+		// uncached, to be computed once the call is done; what asked
+		// joins the call's component.
+		solver.reachedCell(call)
 		return nil
-	}
-	if ev.ctx != nil {
-		// The program-wide cache holds values evaluated outside of any
-		// context.
-		saved := ev.ctx
-		ev.ctx = nil
-		defer func() { ev.ctx = saved }()
 	}
 	if ev.nest >= maxNest {
 		return unknown()
 	}
-	b.evaluating = true
 	// A binding's value is cached for every later use: compute it with the
 	// whole depth budget, not what is left of the expression that first
 	// asked, or a name first met deep in an evaluation would stay unknown.
-	// Cycles are cut by evaluating; each binding is computed once.
-	restore := ev.fresh()
-	vs := ev.bindingUncached(b)
-	if b.Kind == BindAssign || b.Kind == BindWith {
-		vs = ev.withAppends(b, vs)
-	}
-	restore()
-	b.evaluating = false
-	b.values, b.evaluated = vs, true
-	return vs
+	// The program-wide cache holds values evaluated outside of any
+	// context.
+	return solver.value(&b.val, func() []Value {
+		saved := ev.ctx
+		ev.ctx = nil
+		restore := ev.fresh()
+		vs := ev.bindingUncached(b)
+		if b.Kind == BindAssign || b.Kind == BindWith {
+			vs = ev.withAppends(b, vs)
+		}
+		restore()
+		ev.ctx = saved
+		return vs
+	})
 }
 
 func (ev *evaluator) bindingUncached(b *Binding) []Value {

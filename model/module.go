@@ -142,7 +142,8 @@ type Binding struct {
 	Class  *Class
 	Param  *syntax.Param
 	Scope  *Scope // where Value is evaluated
-	values []Value
+	// val memoizes the binding's values outside of any call context.
+	val valueCell
 
 	Kind BindingKind
 	// comprehension marks a comprehension's variable, bound in the
@@ -150,9 +151,7 @@ type Binding struct {
 	comprehension bool
 	// star marks a name bound by `from m import *` of a local module m
 	// that exports it (starimport.go).
-	star       bool
-	evaluating bool
-	evaluated  bool
+	star bool
 }
 
 // Function is a def, a method or a lambda.
@@ -169,11 +168,13 @@ type Function struct {
 
 	// callees, reads and importsLocal are what the prescan reads, and
 	// callsCUDAMeth what cudaPossible reads (calleeIdents).
-	callees      []string
-	reads        []string
-	summary      *funcSummary
-	touch        [2]hitCell
-	returnValues []Value
+	callees []string
+	reads   []string
+	summary *funcSummary
+	touch   [2]hitCell
+	// returned memoizes what the function returns outside of any call
+	// context.
+	returned valueCell
 	// retParams are the parameters the function may return (returnedParams).
 	retParams []string
 
@@ -183,8 +184,6 @@ type Function struct {
 	referenced     bool
 	importsLocal   bool
 	callsCUDAMeth  bool // calls x.cuda(), x.to(...), ... (calleeIdents)
-	returnsDone    bool
-	returnsBusy    bool
 	retParamsState factState
 }
 

@@ -61,12 +61,13 @@ type Program struct {
 
 	ahead prefetcher // see prefetch.go
 
-	vals   *valueState   // see values
-	pre    *prescan      // see mayStart
-	stems  *stemIndex    // see importersByStem
-	solver *factSolver   // see memoFacts
-	touch  [2]*hitSolver // see touchSearch
-	maybe  *hitSolver    // see maybeSearch
+	vals      *valueState   // see values
+	pre       *prescan      // see mayStart
+	stems     *stemIndex    // see importersByStem
+	solver    *factSolver   // see memoFacts
+	valSolver *valueSolver  // see valueSolver
+	touch     [2]*hitSolver // see touchSearch
+	maybe     *hitSolver    // see maybeSearch
 }
 
 type moduleSlot struct {

@@ -49,8 +49,10 @@ type valueState struct {
 	// dynBusy marks the computed module attributes being evaluated
 	// (dynattr.go).
 	dynBusy map[dynKey]bool
-	// calls memoizes the values of calls (call.go).
-	calls map[callKey][]Value
+	// calls memoizes the values of calls (call.go); openCalls are the
+	// calls whose values are not settled yet (valueSolver).
+	calls     map[callKey][]Value
+	openCalls map[callKey]*valueCell
 	// argOptions are the add_argument calls of each module (namespace.go).
 	argOptions map[*Module][]option
 }
@@ -90,6 +92,7 @@ func (p *Program) values() *valueState {
 			partialCalls: map[[2]*syntax.Call]*syntax.Call{},
 			argOptions:   map[*Module][]option{},
 			calls:        map[callKey][]Value{},
+			openCalls:    map[callKey]*valueCell{},
 		}
 	}
 	return p.vals
