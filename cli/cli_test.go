@@ -718,3 +718,37 @@ func TestOtherToolsNoqaIsQuiet(t *testing.T) {
 		t.Errorf("other tools' noqa reported:\n%s\n%s", out, errs)
 	}
 }
+
+// TestBudgetCutIsANotice: a module whose simulation runs out of its event
+// budget (sixteen nested loops over a call that initializes CUDA eight
+// times, before a fork the simulation never reaches) is checked without a
+// finding, and the run says on stderr that it stopped there, from the
+// results cache too. The same sweep over twelve switches fits the budget:
+// the fork is reached and reported, with no notice.
+func TestBudgetCutIsANotice(t *testing.T) {
+	sweep := func(switches int) string {
+		var b strings.Builder
+		b.WriteString("\"\"\"Sweep the augmentation switches, then fork a writer.\"\"\"\nimport os\n\nimport torch\n\n\ndef setup():\n    torch.cuda.init()\n\n\ndef step():\n")
+		b.WriteString(strings.Repeat("    setup()\n", 8))
+		b.WriteString("\n\nsetup()\n")
+		for i := range switches {
+			fmt.Fprintf(&b, "%sfor flag%d in (False, True):\n", strings.Repeat("    ", i), i)
+		}
+		fmt.Fprintf(&b, "%sstep()\nos.fork()\n", strings.Repeat("    ", switches))
+		return b.String()
+	}
+	dir := t.TempDir()
+	write(t, dir, "sweep.py", sweep(16))
+	write(t, dir, "small_sweep.py", sweep(12))
+	const notice = "warning: sweep.py: the simulation of running this module as __main__ stopped after its budget of 1,000,000 events: a hazard past that point is not reported\n"
+	for _, pass := range []string{"first run", "from the cache"} {
+		code, out, errs := run(t, dir, "check", "sweep.py")
+		if code != ExitClean || out != "Checked 1 file. All checks passed!\n" || errs != notice {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q", pass, code, out, errs)
+		}
+	}
+	code, out, errs := run(t, dir, "check", "--output-format", "concise", "small_sweep.py")
+	if code != ExitFindings || !strings.Contains(out, "CFL001") || errs != "" {
+		t.Errorf("small_sweep.py: exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+}

@@ -93,6 +93,7 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 				s.stack = []*Function{f}
 				var ev evaluator
 				s.run(summaryIn(f, ev.parametrizedContext(f)), st)
+				p.noteBudgetCut(s, BudgetCut{Module: m, Func: f})
 			}
 		}
 		// Widen each hazard found on the representative to its whole class.
@@ -126,6 +127,7 @@ func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet) {
 	p.values().newEntry()
 	s := &simulator{cfg: cfg, entry: m, out: out, budget: maxSimEvents}
 	s.run(m.topSummary(), newState())
+	p.noteBudgetCut(s, BudgetCut{Module: m})
 }
 
 // nameUsed reports whether f's name is used in an expression of its own

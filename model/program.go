@@ -66,6 +66,7 @@ type Program struct {
 	stems     *stemIndex    // see importersByStem
 	solver    *factSolver   // see memoFacts
 	valSolver *valueSolver  // see valueSolver
+	cuts      []BudgetCut   // see BudgetCuts
 	touch     [2]*hitSolver // see touchSearch
 	maybe     *hitSolver    // see maybeSearch
 }

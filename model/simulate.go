@@ -158,6 +158,8 @@ type simulator struct {
 	// were handed (effCall's binds, resolved).
 	frames []map[string][]*Object
 	budget int
+	// ranOut: the budget ran out, and events were left unsimulated.
+	ranOut bool
 	// importOnly: running a module body as an import (guards skipped).
 	importOnly bool
 	// collectOnly: only collect CUDA initializations (the sub-simulations
@@ -199,6 +201,7 @@ func (s *simulator) run(events []event, st *simState) {
 		}
 		if s.budget <= 0 {
 			s.trace.cuts++
+			s.ranOut = true
 			return
 		}
 		s.budget--

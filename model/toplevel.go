@@ -187,6 +187,7 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
 	st := newState()
 	sub.run(m.topSummary(), st)
+	m.Prog.noteBudgetCut(sub, BudgetCut{Module: m, Import: true})
 	// Those that always run first, in execution order, then the others.
 	for _, sure := range []bool{true, false} {
 		for _, r := range st.inits {

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 )
@@ -23,9 +24,21 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
-// Result lists the hazards, sorted by position.
+// Result lists the hazards, sorted by position, and the simulations the
+// event budget cut.
 type Result struct {
 	Hazards []*model.Hazard
+	Cuts    []model.BudgetCut
+}
+
+// Problems reports each simulation the budget cut as a notice at the code
+// it ran (the driver's fileProblems): a hazard past the cut is not
+// reported, and a run that looks clean should say so.
+func (r *Result) Problems() (errs []finding.ToolError, notices []finding.Notice, skipped int) {
+	for _, c := range r.Cuts {
+		notices = append(notices, finding.Notice{Path: c.Module.Path, Line: c.Line(), Message: c.Message()})
+	}
+	return nil, notices, 0
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -38,5 +51,6 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Hazards = append(res.Hazards, prog.Prog.AnalyzeLoading(prog.Loading(s), s)...)
 	}
 	prog.Wait()
+	res.Cuts = prog.Prog.BudgetCuts()
 	return res, nil
 }
