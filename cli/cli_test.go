@@ -720,7 +720,7 @@ func TestOtherToolsNoqaIsQuiet(t *testing.T) {
 }
 
 // TestBudgetCutIsANotice: a module whose simulation runs out of its event
-// budget (sixteen nested loops over a call that initializes CUDA eight
+// budget (nineteen nested loops over a call that initializes CUDA eight
 // times, before a fork the simulation never reaches) is checked without a
 // finding, and the run says on stderr that it stopped there, from the
 // results cache too. The same sweep over twelve switches fits the budget:
@@ -738,7 +738,7 @@ func TestBudgetCutIsANotice(t *testing.T) {
 		return b.String()
 	}
 	dir := t.TempDir()
-	write(t, dir, "sweep.py", sweep(16))
+	write(t, dir, "sweep.py", sweep(19))
 	write(t, dir, "small_sweep.py", sweep(12))
 	const notice = "warning: sweep.py: the simulation of running this module as __main__ stopped after its budget of 1,000,000 events: a hazard past that point is not reported\n"
 	for _, pass := range []string{"first run", "from the cache"} {

@@ -8,9 +8,8 @@ import (
 // A BudgetCut is code whose simulation ran out of its budget of events
 // (maxSimEvents) on some target config: what it would have run after the cut was
 // not simulated, so a hazard there is not reported. The budget keeps a
-// run's time bounded on code whose branches and loops multiply (fairseq's
-// test entries); a user reads the cut as a notice, so that a clean run is
-// never a silent guess.
+// run's time bounded on code whose branches and loops multiply; a user
+// reads the cut as a notice, so that a clean run is never a silent guess.
 type BudgetCut struct {
 	Module *Module
 	// Func is the function nothing calls that was run as an entry; nil

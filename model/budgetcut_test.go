@@ -10,7 +10,7 @@ import (
 
 // TestBudgetCutsAreRecorded: a simulation that runs out of its event budget
 // is recorded once, with the code it ran, and one that does not is not.
-// budgetProgram(16) runs past the budget (TestCallRecordsUseTheSameBudget),
+// budgetProgram(19) runs past the budget (TestCallRecordsBudget),
 // budgetProgram(12) does not.
 func TestBudgetCutsAreRecorded(t *testing.T) {
 	// The same loops in a function nothing calls, run as an entry of its own.
@@ -25,9 +25,9 @@ func TestBudgetCutsAreRecorded(t *testing.T) {
 		want      string // the cut's line and message, "" for none
 	}{
 		{"module under budget", budgetProgram(12), 1, ""},
-		{"module past budget", budgetProgram(16), 0, "0 the simulation of running this module as __main__ stopped after its budget of 1,000,000 events"},
+		{"module past budget", budgetProgram(19), 0, "0 the simulation of running this module as __main__ stopped after its budget of 1,000,000 events"},
 		{"function under budget", inFunction(12), 1, ""},
-		{"function past budget", inFunction(16), 0, "20 the simulation of calling `sweep` as an entry point stopped after its budget of 1,000,000 events"},
+		{"function past budget", inFunction(19), 0, "20 the simulation of calling `sweep` as an entry point stopped after its budget of 1,000,000 events"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,8 +11,18 @@ import (
 // state, that had changed nothing. A call that changed nothing and started
 // no process is recorded (a callRun), and a later call of the same
 // function in an equal state is skipped where its run would be cut in the
-// same places: it would do exactly what the recorded one did, nothing,
-// while using up the same number of events of the simulation's budget.
+// same places: it would do exactly what the recorded one did, nothing.
+//
+// A replay uses up one event of the simulation's budget, not the events
+// the recorded run took: the budget bounds the work a simulation does, and
+// a replay is one lookup. Charging the recorded cost, as the twelfth
+// session's records did so that a run with records stopped at the same
+// event as one without, made the budget count the whole unfolded run, in
+// which every call is run again in each caller and each loop's body twice:
+// fairseq's training entries reached 1,000,000 such events in under 50,000
+// simulated ones, and 15 of them were cut for it. So where the budget runs
+// out, the records now reach further than a run without them; nowhere
+// else do they change what is found (TestCallRecordsChangeNoFinding).
 //
 // What a call's run reads besides the state: the simulator's fields in
 // runKey (the budget is checked, not keyed), the functions on the stack
@@ -45,7 +55,6 @@ type runKey struct {
 // callRun is one recorded run of a call that changed nothing.
 type callRun struct {
 	st      *simState // the state it ran in, and left
-	cost    int       // the events of the budget it used
 	deepest int       // how much deeper than the call the stack went
 	entered []*Function
 	// needs are the functions not entered because the caller's stack
@@ -80,7 +89,6 @@ type stackCut struct {
 // traceMark is the trace when a record began.
 type traceMark struct {
 	st        *simState
-	budget    int
 	depth     int
 	entered   int
 	deepest   int
@@ -109,7 +117,7 @@ func (s *simulator) stackCut(f *Function, at int) {
 // markTrace begins a record of a run from state st, a copy the run does
 // not change.
 func (s *simulator) markTrace(st *simState) traceMark {
-	m := traceMark{st: st, budget: s.budget, depth: len(s.stack), entered: len(s.trace.entered),
+	m := traceMark{st: st, depth: len(s.stack), entered: len(s.trace.entered),
 		deepest: s.trace.deepest, stackCuts: len(s.trace.stackCuts), depthCuts: s.trace.depthCuts,
 		cuts: s.trace.cuts, starts: s.trace.starts}
 	s.trace.recording++
@@ -124,7 +132,7 @@ func (s *simulator) markTrace(st *simState) traceMark {
 func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	var run *callRun
 	if s.trace.cuts == m.cuts && s.trace.starts == m.starts && st.sameAs(m.st) {
-		run = &callRun{st: m.st, cost: m.budget - s.budget, deepest: s.trace.deepest - m.depth,
+		run = &callRun{st: m.st, deepest: s.trace.deepest - m.depth,
 			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth}
 		for _, c := range s.trace.stackCuts[m.stackCuts:] {
 			// Cut for a function of the caller's stack; a cut for one the
@@ -165,10 +173,10 @@ func uniqueFuncs(fs []*Function) []*Function {
 }
 
 // replays reports whether run may stand for running its call again now:
-// the budget covers it, and its calls would be cut where they were, and
-// only there.
+// budget is left for the one event a replay uses, and the run's calls
+// would be cut where they were, and only there.
 func (s *simulator) replays(run *callRun) bool {
-	if run.cost > s.budget {
+	if s.budget <= 0 {
 		return false
 	}
 	if run.depthCut {
@@ -191,10 +199,10 @@ func (s *simulator) replays(run *callRun) bool {
 	return true
 }
 
-// replay uses up what run used, and notes what it did for the records
-// around it.
+// replay uses up the one event of a replay, and notes what run did for
+// the records around it.
 func (s *simulator) replay(run *callRun) {
-	s.budget -= run.cost
+	s.budget--
 	if s.trace.recording == 0 {
 		return
 	}

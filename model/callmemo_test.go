@@ -138,16 +138,21 @@ func recordedFuncs(s *simulator) map[string]int {
 	return out
 }
 
-// TestCallRecordsUseTheSameBudget: a replayed call uses up the events its
-// run would have, so that a simulation whose budget runs out stops at the
-// same event either way; and only calls that changed nothing, started no
-// process and were cut nowhere are recorded.
-func TestCallRecordsUseTheSameBudget(t *testing.T) {
+// TestCallRecordsBudget: only calls that changed nothing, started no
+// process and were cut nowhere are recorded; the records change nothing
+// that is found while the budget holds, and a replayed call uses up one
+// event of it, so that the budget bounds the events simulated, not the
+// unfolded run (2^n calls of step() in n nested loops), and reaches further
+// than a simulation without records where that one runs out.
+func TestCallRecordsBudget(t *testing.T) {
 	tests := []struct {
 		name     string
 		src      string
 		recorded map[string]int
 		hazards  int
+		// cutOnlyWithout: without records the budget runs out, and no
+		// hazard is found; with them it holds.
+		cutOnlyWithout bool
 	}{
 		{
 			// The first setup() initializes CUDA (a change); the later
@@ -254,19 +259,29 @@ g()
 		},
 		{
 			// Loops run their body twice, so 12 nested loops are 4,096
-			// calls of step(), whose runs are about 70,000 events of the
-			// budget: the fork after them is reached.
+			// calls of step(), whose runs unfolded are about 74,000 events
+			// and replayed about 12,000: the fork after them is reached
+			// either way.
 			name:     "budget holds",
 			src:      budgetProgram(12),
 			recorded: map[string]int{"setup": 1, "step": 1},
 			hazards:  1,
 		},
 		{
-			// 16 loops are sixteen times as many events, more than the
-			// budget: the fork is not reached. Were replays free, it
-			// would be.
+			// 16 loops unfolded are sixteen times as many events, more
+			// than the budget; replayed, about 200,000: with records the
+			// fork is reached, without them it is not.
+			name:           "replays use one event",
+			src:            budgetProgram(16),
+			recorded:       map[string]int{"setup": 1, "step": 1},
+			hazards:        1,
+			cutOnlyWithout: true,
+		},
+		{
+			// 19 loops are more than the budget even replayed: the fork
+			// is not reached either way.
 			name:     "budget runs out",
-			src:      budgetProgram(16),
+			src:      budgetProgram(19),
 			recorded: map[string]int{"setup": 1, "step": 1},
 			hazards:  0,
 		},
@@ -276,11 +291,16 @@ g()
 			with := simulateTop(t, tt.src)
 			var without *simulator
 			withoutCallRecords(func() { without = simulateTop(t, tt.src) })
-			if with.budget != without.budget {
+			if with.budget < without.budget {
 				t.Errorf("budget left %d with call records, %d without", with.budget, without.budget)
 			}
-			if w, wo := describeHazards(with.out.list), describeHazards(without.out.list); w != wo {
-				t.Errorf("with call records\n%s\nwithout\n%s", w, wo)
+			if !tt.cutOnlyWithout {
+				if w, wo := describeHazards(with.out.list), describeHazards(without.out.list); w != wo {
+					t.Errorf("with call records\n%s\nwithout\n%s", w, wo)
+				}
+			} else if len(without.out.list) != 0 || !without.ranOut || with.ranOut {
+				t.Errorf("without call records: %d hazards, ran out %v (with them: %v), want none and a cut only without",
+					len(without.out.list), without.ranOut, with.ranOut)
 			}
 			if got := recordedFuncs(with); fmt.Sprint(got) != fmt.Sprint(tt.recorded) {
 				t.Errorf("recorded %v, want %v", got, tt.recorded)
@@ -344,7 +364,7 @@ func nestedLoops(n int, body string) string {
 // would not be cut.
 func TestRecordedRunReplays(t *testing.T) {
 	f, g, h := &Function{QualName: "f"}, &Function{QualName: "g"}, &Function{QualName: "h"}
-	run := &callRun{st: newState(), cost: 10, deepest: 2, entered: []*Function{f, g}}
+	run := &callRun{st: newState(), deepest: 2, entered: []*Function{f, g}}
 	tests := []struct {
 		name   string
 		stack  []*Function
@@ -354,8 +374,8 @@ func TestRecordedRunReplays(t *testing.T) {
 		{"fresh", nil, 100, true},
 		{"a caller of its own on the stack", []*Function{h}, 100, true},
 		{"a function it entered on the stack", []*Function{h, g}, 100, false},
-		{"just enough budget", nil, 10, true},
-		{"too little budget", nil, 9, false},
+		{"one event of budget left, for a run of many", nil, 1, true},
+		{"the budget spent", nil, 0, false},
 		{"deepest call just under the limit", make([]*Function, maxCallDepth-3), 100, true},
 		{"deepest call at the limit", make([]*Function, maxCallDepth-2), 100, false},
 	}

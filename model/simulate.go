@@ -23,14 +23,15 @@ import (
 
 const (
 	maxCallDepth = 40
-	// maxSimEvents bounds the events one entry runs on one config; what
-	// comes after the cut is not simulated, and its hazards are lost. Once
-	// the facts of recursive code stopped depending on the order they were
-	// asked in (factSolver), more of fairseq's code was rightly relevant,
-	// and 43 of its test entries ran into the former bound of 200,000
-	// (18 before), losing two true CFL003 findings of the accuracy corpus.
-	// Under this bound 3 entries reach it, and the 50 repositories' reports
-	// are those of before (composer, the slowest: 1.03x the CPU).
+	// maxSimEvents bounds the events one entry runs on one config, a
+	// replayed call counting one (callmemo.go); what comes after the cut
+	// is not simulated, and its hazards are lost (a BudgetCut notice says
+	// so). Once the facts of recursive code stopped depending on the order
+	// they were asked in (factSolver), more of fairseq's code was rightly
+	// relevant, and 43 of its test entries ran into the former bound of
+	// 200,000 (18 before), losing two true CFL003 findings of the accuracy
+	// corpus. That bound, and this one until replays counted one event,
+	// counted each replay as the events of the run it stood for.
 	maxSimEvents = 1000000
 )
 
