@@ -280,7 +280,11 @@ func sourceText(m *Module, e syntax.Expr) string {
 	return txt
 }
 
-// returns evaluates what a local function returns (memoized).
+// returns evaluates what a local function returns outside any call
+// context (memoized): the memo is the program's, so it is computed with no
+// context whoever asks. Computed in the asker's, it held what the first
+// asker's context made (the loaders a hook returns were that context's
+// objects) for every later one.
 func (ev *evaluator) returns(f *Function) []Value {
 	if vs, ok := f.returned.done(); ok {
 		return vs
@@ -292,10 +296,9 @@ func (ev *evaluator) returns(f *Function) []Value {
 	if ev.nest >= maxNest {
 		return nil
 	}
-	ctx := ev.ctx
 	return solver.value(&f.returned, func() []Value {
 		saved := ev.ctx
-		ev.ctx = ctx
+		ev.ctx = nil
 		defer ev.fresh()()
 		out := ev.returnValues(f)
 		ev.ctx = saved

@@ -581,9 +581,6 @@ func deepSame(a, b *Value, depth int) bool {
 // everywhere.
 func (ev *evaluator) returnsIn(f *Function, c *callContext) []Value {
 	if c == nil {
-		saved := ev.ctx
-		ev.ctx = nil
-		defer func() { ev.ctx = saved }()
 		return ev.returns(f)
 	}
 	if vs, ok := c.returned.done(); ok {

@@ -110,3 +110,57 @@ func sorted(s []string) []string {
 	slices.Sort(s)
 	return s
 }
+
+// TestProgramWideReturnsIgnoreTheAsker: what a function returns outside
+// any call context is one memo for the program, so it is computed with no
+// context whichever context asks first: the DataLoader a Lightning-style
+// hook returns is the module's own object, not one made for the context
+// of the code that happened to ask (iteration.go asks for a hook's returns
+// in the context of the call handing it the model).
+func TestProgramWideReturnsIgnoreTheAsker(t *testing.T) {
+	const src = `from torch.utils.data import DataLoader
+
+
+class DigitsModule:
+    def train_dataloader(self):
+        return DataLoader(range(64), num_workers=4)
+
+
+def fit(module, epochs):
+    for _ in range(epochs):
+        module.train_dataloader()
+`
+	for _, askerFirst := range []bool{true, false} {
+		prog := NewProgram(memSource{"/p/train.py": src}, Options{Roots: []string{"/p"}})
+		m, err := prog.Module("/p/train.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hook, fit *Function
+		for _, f := range m.Funcs {
+			switch f.Name {
+			case "train_dataloader":
+				hook = f
+			case "fit":
+				fit = f
+			}
+		}
+		// The asker: code running in a context of fit().
+		asker := evaluator{ctx: &callContext{fn: fit}}
+		var plain evaluator
+		var first, second []Value
+		if askerFirst {
+			first, second = asker.returns(hook), plain.returnsIn(hook, nil)
+		} else {
+			first, second = plain.returnsIn(hook, nil), asker.returns(hook)
+		}
+		for i, vs := range [][]Value{first, second} {
+			if len(vs) != 1 || vs[0].Obj == nil {
+				t.Fatalf("asker first %v: answer %d is %v, want one loader", askerFirst, i, vs)
+			}
+			if o := vs[0].Obj; m.objects[o.Site.Span] != o {
+				t.Errorf("asker first %v: answer %d is a loader made for a call context, not the module's own", askerFirst, i)
+			}
+		}
+	}
+}
