@@ -2,9 +2,10 @@ package model
 
 // openComponents is the bookkeeping of Tarjan's algorithm run on questions
 // as they are asked, which the memos that must not depend on the order of
-// questions share (factSolver, hitSolver, valueSolver; cudaPossible keeps
-// its own maps, over modules): the questions whose strongly connected component is not
-// settled yet, and the computations running.
+// questions share (factSolver, hitSolver, valueSolver, retParamsSolver;
+// cudaPossible keeps its own maps, over modules): the questions whose
+// strongly connected component is not settled yet, and the computations
+// running.
 //
 // A computation enters with its node, reaches open nodes (a question
 // asked again while its component is open), and leaves; when it leaves as

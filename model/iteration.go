@@ -467,15 +467,81 @@ func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
 }
 
 // returnedParams are the parameters whose value f may return, as it is or
-// wrapped (def progress(it): return tqdm(it) if verbose else it).
+// wrapped (def progress(it): return tqdm(it) if verbose else it), settled
+// per strongly connected component of the functions whose returns call
+// each other (retParamsSolver).
 func (f *Function) returnedParams() []string {
+	return f.Module.Prog.retParamsSolver().params(f)
+}
+
+// retParamsSolver settles returnedParams the way factSolver settles facts:
+// a function asked again while its component is open answers its
+// parameters so far, and a closed cyclic component is walked again until
+// no member's set grows. Cutting the cycle and caching what was found
+// under the cut, as before, gave progress() no parameters when its
+// partner every_nth() was asked first (every_nth's walk reached progress,
+// whose walk reached every_nth again, cut), and so lost the loader a
+// caller handed to progress wherever its result was iterated.
+type retParamsSolver struct {
+	openComponents[*Function]
+	at map[*Function]int // each open function's place in open
+}
+
+func (p *Program) retParamsSolver() *retParamsSolver {
+	if p.retSolver == nil {
+		p.retSolver = &retParamsSolver{at: map[*Function]int{}}
+	}
+	return p.retSolver
+}
+
+func (s *retParamsSolver) params(f *Function) []string {
 	switch f.retParamsState {
 	case factDone:
 		return f.retParams
 	case factBusy:
-		return nil
+		s.reached(s.at[f])
+		return f.retParams // its component's parameters so far
 	}
+	at := s.enter(f)
+	s.at[f] = at
 	f.retParamsState = factBusy
+	f.retParams = walkReturnedParams(f)
+	first, cyclic := s.leave(at)
+	if !first {
+		return f.retParams // its component's first member settles it
+	}
+	if cyclic {
+		s.fixpoint(at)
+	}
+	for _, g := range s.members(at) {
+		g.retParamsState = factDone
+		delete(s.at, g)
+	}
+	s.close(at)
+	return f.retParams
+}
+
+// fixpoint walks every member of the component opened at place at again,
+// with the members' parameters so far, until none finds more. A walk only
+// adds to what the walks it reads found, so a set that kept its size
+// kept its members.
+func (s *retParamsSolver) fixpoint(at int) {
+	s.again(at, func() {
+		for changed := true; changed; {
+			changed = false
+			for _, g := range s.members(at) {
+				if got := walkReturnedParams(g); len(got) != len(g.retParams) {
+					g.retParams = got
+					changed = true
+				}
+			}
+		}
+	})
+}
+
+// walkReturnedParams walks f's returns once, reading the parameters its
+// callees return from their memos.
+func walkReturnedParams(f *Function) []string {
 	var src loaderSrc
 	var ev evaluator
 	w := paramWalk{ev: &ev, fn: f, src: &src, seen: map[*Binding]bool{}}
@@ -484,8 +550,7 @@ func (f *Function) returnedParams() []string {
 	} else {
 		forEachReturn(f.Def.Body(), func(e syntax.Expr) { w.expr(e, f.Scope, 0) })
 	}
-	f.retParams, f.retParamsState = src.params, factDone
-	return f.retParams
+	return src.params
 }
 
 // implicitSelf reports whether calling v passes its first parameter

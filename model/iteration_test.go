@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -104,5 +105,67 @@ func TestLoaderMakers(t *testing.T) {
 	}
 	if !found {
 		t.Error("transformers.Trainer missing")
+	}
+}
+
+// TestReturnedParamsOfCyclesIndependentOfOrder: the parameters a function
+// returns are those of its whole cycle, whichever member is asked first.
+// every_nth returns its batches, or hands them to progress, which returns
+// what every_nth makes of them wrapped in tqdm: both return their
+// batches. Cut at the cycle and cached, progress returned none when
+// every_nth was asked first; in the ring first_of → third_of → second_of
+// → first_of, the members that return their batches only through the ring
+// kept none when the walk cut there.
+func TestReturnedParamsOfCyclesIndependentOfOrder(t *testing.T) {
+	const src = `from tqdm import tqdm
+
+
+def every_nth(batches, n=1):
+    if n > 1:
+        return progress(batches, desc=f"every {n}th batch")
+    return batches
+
+
+def progress(batches, desc="epoch"):
+    return every_nth(tqdm(batches, desc=desc))
+
+
+def first_of(batches, *rest):
+    return batches if rest else third_of(batches)
+
+
+def second_of(batches):
+    return first_of(batches)
+
+
+def third_of(batches):
+    return second_of(batches)
+`
+	tests := [][]string{{"every_nth", "progress"}, {"first_of", "second_of", "third_of"}}
+	for _, members := range tests {
+		for _, order := range permutations(len(members)) {
+			prog := NewProgram(memSource{"/p/loop.py": src}, Options{Roots: []string{"/p"}})
+			m, err := prog.Module("/p/loop.py")
+			if err != nil {
+				t.Fatal(err)
+			}
+			funcs := map[string]*Function{}
+			for _, f := range m.Funcs {
+				funcs[f.Name] = f
+			}
+			got := make([][]string, len(members))
+			for _, i := range order {
+				got[i] = funcs[members[i]].returnedParams()
+			}
+			for i, params := range got {
+				want := []string{"batches"}
+				if members[i] == "progress" {
+					want = append(want, "desc") // tqdm wraps each argument
+				}
+				if !slices.Equal(params, want) {
+					t.Errorf("%v asked in the order %v: %s returns %q, want %q", members, order, members[i], params, want)
+				}
+			}
+		}
 	}
 }
