@@ -248,7 +248,12 @@ func (m *Module) importTimeImports() []syntax.Stmt {
 }
 
 // usedNames are the names m's code uses anywhere: identifiers, attribute
-// names, and the dotted parts of short strings (addUsedNames).
+// names, and the constant names of getattr calls (addUsedNames). Other
+// strings are data: counting each short string's parts as names, as the
+// first version did, hid every function named like a string of its module
+// (`def train()` beside `load("train")`) from the entry points, while a
+// call through a string the model cannot resolve never analyzed it either
+// (testdata/py/cfl003/split_named_like_train.py).
 func (m *Module) usedNames() map[string]bool {
 	if m.used != nil {
 		return m.used
@@ -268,21 +273,32 @@ func (m *Module) usedNames() map[string]bool {
 }
 
 // addUsedNames adds to used the names node n uses: a name, an attribute's
-// name, or the parts of a short string (getattr(obj, "name"),
-// "module:function" entry points).
+// name, or the constant name getattr(obj, "name") reads.
 func addUsedNames(used map[string]bool, n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.Name:
 		used[n.ID] = true
 	case *syntax.Attribute:
 		used[n.Attr] = true
-	case *syntax.String:
-		if len(n.Value) < 64 {
-			for _, part := range strings.FieldsFunc(n.Value, func(r rune) bool { return r == '.' || r == ':' }) {
-				used[part] = true
-			}
+	case *syntax.Call:
+		if name, ok := getattrName(n); ok {
+			used[name] = true
 		}
 	}
+}
+
+// getattrName is the constant name a getattr(obj, "name") call reads, the
+// only string the model resolves to code (builtins.go).
+func getattrName(c *syntax.Call) (string, bool) {
+	n, ok := c.Func.(*syntax.Name)
+	if !ok || n.ID != "getattr" || len(c.Args) < 2 || c.Args[1].Keyword != "" || c.Args[1].Star != 0 {
+		return "", false
+	}
+	s, ok := c.Args[1].Value.(*syntax.String)
+	if !ok || s.Interpolated {
+		return "", false
+	}
+	return s.Value, true
 }
 
 // isProcessLibrary reports whether m is part of multiprocessing,
