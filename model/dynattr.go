@@ -72,21 +72,47 @@ func (ix *indexer) dynamicStoreOfCall(c *syntax.Call, sc *Scope) {
 }
 
 // dynamicAttr is the value of m's attribute name through the stores by a
-// computed name, for a name that no statement binds as written.
+// computed name, for a name that no statement binds as written: a memo of
+// the program's, settled with the other value memos (valuesolver.go), and
+// so evaluated outside any call context, as a module-level binding is.
+// Cutting a store that read the attribute again, uncached, gave the names
+// read on the way the values of the cut: `current = this.spare` held
+// nothing when this.spare was asked before current (the dynamic case of
+// TestValuesOfCyclesIndependentOfOrder).
 func (ev *evaluator) dynamicAttr(m *Module, name string) []Value {
 	if len(m.dynStores) == 0 || strings.HasPrefix(name, "__") {
 		return nil
 	}
-	key := dynKey{m, name}
 	vs := m.Prog.values()
-	if vs.dynBusy[key] {
-		return nil // reached again while its own stores are evaluated
+	key := dynKey{m, name}
+	cell := vs.dynAttrs[key]
+	if cell == nil {
+		cell = &valueCell{}
+		vs.dynAttrs[key] = cell
 	}
-	if vs.dynBusy == nil {
-		vs.dynBusy = map[dynKey]bool{}
+	if out, ok := cell.done(); ok {
+		return out
 	}
-	vs.dynBusy[key] = true
-	defer delete(vs.dynBusy, key)
+	solver := m.Prog.valueSolver()
+	if cell.state == factBusy {
+		return solver.value(cell, nil) // its component's values so far
+	}
+	if ev.nest >= maxNest {
+		return nil
+	}
+	return solver.value(cell, func() []Value {
+		saved := ev.ctx
+		ev.ctx = nil
+		restore := ev.fresh()
+		out := ev.dynamicAttrUncached(m, name)
+		restore()
+		ev.ctx = saved
+		return out
+	})
+}
+
+// dynamicAttrUncached evaluates the stores of m that may bind name.
+func (ev *evaluator) dynamicAttrUncached(m *Module, name string) []Value {
 	var out []Value
 	for _, s := range m.dynStores {
 		if s.target != nil && !ev.isModule(s.target, s.scope, m) {
@@ -109,7 +135,7 @@ func (ev *evaluator) dynamicAttr(m *Module, name string) []Value {
 	return out
 }
 
-// dynKey is a computed attribute under evaluation.
+// dynKey is a computed attribute: a module and the name read.
 type dynKey struct {
 	m    *Module
 	name string

@@ -41,7 +41,22 @@ for attempt in range(3):
     spare = pool
     pool = spare
 `
-	files := memSource{"/p/factory.py": string(factory), "/p/ring.py": ring, "/p/names.py": names}
+	// A computed module attribute (dynattr.go) and a name reading it: spare
+	// is stored from current, which reads spare.
+	dynamic := `import multiprocessing as mp
+import sys
+
+this = sys.modules[__name__]
+setattr(this, "pool", mp.Pool(2))
+current = this.spare
+setattr(this, "spare", current)
+setattr(this, "spare", this.pool)
+
+
+def get_spare():
+    return this.spare
+`
+	files := memSource{"/p/factory.py": string(factory), "/p/ring.py": ring, "/p/names.py": names, "/p/dynamic.py": dynamic}
 	bothPools := []string{`mp.get_context("fork").Pool(MAX_WORKERS)`, `mp.get_context("fork").Pool(os.cpu_count())`}
 	tests := []struct {
 		path    string
@@ -51,6 +66,7 @@ for attempt in range(3):
 		{"/p/factory.py", []string{"make_pool", "make_capped_pool"}, [][]string{bothPools, bothPools}},
 		{"/p/ring.py", []string{"first", "second", "third"}, [][]string{{"mp.Pool(2)"}, {"mp.Pool(2)"}, {"mp.Pool(2)"}}},
 		{"/p/names.py", []string{"spare#0", "pool#1"}, [][]string{{"mp.Pool(2)"}, {"mp.Pool(2)"}}},
+		{"/p/dynamic.py", []string{"get_spare", "current#0"}, [][]string{{"mp.Pool(2)"}, {"mp.Pool(2)"}}},
 	}
 	for _, tt := range tests {
 		for _, order := range permutations(len(tt.members)) {

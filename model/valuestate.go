@@ -46,9 +46,8 @@ type valueState struct {
 	// unpacked are process API calls with their **dict arguments written
 	// out as keywords (kwargs.go).
 	unpacked map[*syntax.Call]*syntax.Call
-	// dynBusy marks the computed module attributes being evaluated
-	// (dynattr.go).
-	dynBusy map[dynKey]bool
+	// dynAttrs memoizes the computed module attributes (dynattr.go).
+	dynAttrs map[dynKey]*valueCell
 	// calls memoizes the values of calls (call.go); openCalls are the
 	// calls whose values are not settled yet (valueSolver).
 	calls     map[callKey][]Value
@@ -93,6 +92,7 @@ func (p *Program) values() *valueState {
 			argOptions:   map[*Module][]option{},
 			calls:        map[callKey][]Value{},
 			openCalls:    map[callKey]*valueCell{},
+			dynAttrs:     map[dynKey]*valueCell{},
 		}
 	}
 	return p.vals
