@@ -214,7 +214,7 @@ def launch(cfg, retries=default_retries()):
 				t.Errorf("%s: usedNames decoded the body of %s", path, d.Name)
 			}
 		}
-		want := map[string]bool{}
+		want := map[string]useKind{}
 		for _, s := range m.File.Body {
 			syntax.InspectScan(s, func(n syntax.Node) bool {
 				addUsedNames(want, n)
@@ -222,25 +222,27 @@ def launch(cfg, retries=default_retries()):
 			})
 		}
 		if !reflect.DeepEqual(got, want) {
-			for w := range want {
-				if !got[w] {
-					t.Errorf("%s: %q used but not in usedNames", path, w)
+			for w, k := range want {
+				if got[w] != k {
+					t.Errorf("%s: %q used as %d but in usedNames as %d", path, w, k, got[w])
 				}
 			}
 			for w := range got {
-				if !want[w] {
+				if want[w] == 0 {
 					t.Errorf("%s: %q in usedNames but not used", path, w)
 				}
 			}
 		}
 		if path == "launch.py" {
-			for _, w := range []string{"getattr", "entry_point", "submit", "build_env", "environ", "register", "default_retries"} {
-				if !got[w] {
-					t.Errorf("launch.py: %q missing from usedNames", w)
+			kinds := map[string]useKind{"getattr": usedAsName, "entry_point": usedAsName, "submit": usedAsAttr,
+				"build_env": usedAsName, "environ": usedAsAttr, "register": usedAsName, "default_retries": usedAsName, "os": usedAsName}
+			for w, k := range kinds {
+				if got[w] != k {
+					t.Errorf("launch.py: %q in usedNames as %d, want %d", w, got[w], k)
 				}
 			}
 			for _, w := range []string{"pkg", "module", "main", "jobs", "launch"} {
-				if got[w] {
+				if got[w] != 0 {
 					t.Errorf("launch.py: %q, only in a string, is in usedNames", w)
 				}
 			}

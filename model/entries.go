@@ -137,16 +137,43 @@ func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet) {
 // through an attribute, and is analyzed where it is. Deciding this from
 // names rather than from resolved calls saves summarizing every function of
 // every module.
+//
+// In its own module, a function that is not a method is used by its name
+// alone: `model.train()` there is a call of a method of model's, not of
+// the module's train(), which it used to hide from the entry points (the
+// usual training function that puts its model in training mode,
+// testdata/py/cfl003/train_sets_model_train.py). A method is called
+// through an attribute; so is a function of a module its importers name
+// (`lib.train()`).
 func nameUsed(f *Function, importers map[string][]*Module) bool {
-	if f.Module.usedNames()[f.Name] {
+	own := usedAsName
+	if f.Class != nil {
+		own |= usedAsAttr
+	}
+	if f.Module.usedNames()[f.Name]&own != 0 {
 		return true
 	}
 	for _, m := range importers[lastPart(f.Module.Name)] {
-		if m != f.Module && m.usedNames()[f.Name] {
+		if m != f.Module && m.usedNames()[f.Name] != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// useKind is how a module's code uses a name: as a name (or the constant
+// name of a getattr call), as an attribute's name, or both.
+type useKind uint8
+
+const (
+	usedAsName useKind = 1 << iota
+	usedAsAttr
+)
+
+// usedWord is a name a deferred body uses, and how.
+type usedWord struct {
+	word string
+	kind useKind
 }
 
 // importersByStem maps the last component of every module name an import
@@ -254,13 +281,13 @@ func (m *Module) importTimeImports() []syntax.Stmt {
 // (`def train()` beside `load("train")`) from the entry points, while a
 // call through a string the model cannot resolve never analyzed it either
 // (testdata/py/cfl003/split_named_like_train.py).
-func (m *Module) usedNames() map[string]bool {
+func (m *Module) usedNames() map[string]useKind {
 	if m.used != nil {
 		return m.used
 	}
-	m.used = make(map[string]bool, len(m.bodyWords))
+	m.used = make(map[string]useKind, len(m.bodyWords))
 	for _, w := range m.bodyWords {
-		m.used[w] = true
+		m.used[w.word] |= w.kind
 	}
 	m.bodyWords = nil
 	for _, s := range m.File.Body {
@@ -274,15 +301,15 @@ func (m *Module) usedNames() map[string]bool {
 
 // addUsedNames adds to used the names node n uses: a name, an attribute's
 // name, or the constant name getattr(obj, "name") reads.
-func addUsedNames(used map[string]bool, n syntax.Node) {
+func addUsedNames(used map[string]useKind, n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.Name:
-		used[n.ID] = true
+		used[n.ID] |= usedAsName
 	case *syntax.Attribute:
-		used[n.Attr] = true
+		used[n.Attr] |= usedAsAttr
 	case *syntax.Call:
 		if name, ok := getattrName(n); ok {
-			used[name] = true
+			used[name] |= usedAsName
 		}
 	}
 }

@@ -44,12 +44,12 @@ type Module struct {
 	fx          facts        // of running the body as __main__ (topFacts)
 	importFx    facts        // of importing the module (importFacts)
 	touch       [2]hitCell
-	id          uint64          // orders the sets of modules (cowset.go)
-	sites       siteNumbers     // numbers its sites for the sets of sites (cowset.go)
-	used        map[string]bool // see usedNames
+	id          uint64             // orders the sets of modules (cowset.go)
+	sites       siteNumbers        // numbers its sites for the sets of sites (cowset.go)
+	used        map[string]useKind // see usedNames
 	// bodyWords are the used names of the bodies DeferBodies deferred,
 	// gathered as they were deferred: usedNames does not decode them.
-	bodyWords   []string
+	bodyWords   []usedWord
 	cuda        factState // see cudaPossible
 	cudaResult  bool
 	importStmts []syntax.Stmt // see imports
@@ -253,7 +253,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	// conversion found deferrable: keep them encoded until the analysis
 	// reads them (syntax/deferred.go), with the names they use, which
 	// usedNames asks of most modules of CUDA code.
-	words := map[string]bool{}
+	words := map[string]useKind{}
 	f.DeferBodies(src, func(body []syntax.Stmt) {
 		for _, s := range body {
 			syntax.Inspect(s, func(n syntax.Node) bool {
@@ -263,9 +263,9 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 		}
 	})
 	if len(words) > 0 {
-		m.bodyWords = make([]string, 0, len(words))
-		for w := range words {
-			m.bodyWords = append(m.bodyWords, w)
+		m.bodyWords = make([]usedWord, 0, len(words))
+		for w, k := range words {
+			m.bodyWords = append(m.bodyWords, usedWord{w, k})
 		}
 	}
 	return m
