@@ -143,9 +143,10 @@ func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet) {
 // the module's train(), which it used to hide from the entry points (the
 // usual training function that puts its model in training mode,
 // testdata/py/cfl003/train_sets_model_train.py). A method is called
-// through an attribute; so is a function of a module its importers name
-// (`lib.train()`).
-func nameUsed(f *Function, importers map[string][]*Module) bool {
+// through an attribute; so is a function of a module its importers import
+// as a module (`import lib; lib.train()`), but not in one that only takes
+// names from it (`from lib import evaluate`, then `model.train()`).
+func nameUsed(f *Function, importers map[string][]stemImporter) bool {
 	own := usedAsName
 	if f.Class != nil {
 		own |= usedAsAttr
@@ -153,8 +154,12 @@ func nameUsed(f *Function, importers map[string][]*Module) bool {
 	if f.Module.usedNames()[f.Name]&own != 0 {
 		return true
 	}
-	for _, m := range importers[lastPart(f.Module.Name)] {
-		if m != f.Module && m.usedNames()[f.Name] != 0 {
+	for _, im := range importers[lastPart(f.Module.Name)] {
+		if im.m == f.Module {
+			continue
+		}
+		used := im.m.usedNames()[f.Name]
+		if used&usedAsName != 0 || used&usedAsAttr != 0 && im.asModule {
 			return true
 		}
 	}
@@ -181,9 +186,9 @@ type usedWord struct {
 // from .stem import x) to the modules with such a statement. Like the
 // prescan, it is extended with the modules loaded since it was last asked
 // for (the order of each list does not matter to nameUsed).
-func (p *Program) importersByStem() map[string][]*Module {
+func (p *Program) importersByStem() map[string][]stemImporter {
 	if p.stems == nil {
-		p.stems = &stemIndex{seen: map[*Module]bool{}, byStem: map[string][]*Module{}}
+		p.stems = &stemIndex{seen: map[*Module]bool{}, byStem: map[string][]stemImporter{}}
 	}
 	out := p.stems.byStem
 	for _, m := range p.Loaded() {
@@ -191,25 +196,30 @@ func (p *Program) importersByStem() map[string][]*Module {
 			continue
 		}
 		p.stems.seen[m] = true
-		seen := map[string]bool{}
-		add := func(dotted string) {
+		at := map[string]int{} // each stem's place in out[stem]
+		add := func(dotted string, asModule bool) {
 			for _, part := range strings.Split(dotted, ".") {
-				if part != "" && !seen[part] {
-					seen[part] = true
-					out[part] = append(out[part], m)
+				if part == "" {
+					continue
 				}
+				if i, ok := at[part]; ok {
+					out[part][i].asModule = out[part][i].asModule || asModule
+					continue
+				}
+				at[part] = len(out[part])
+				out[part] = append(out[part], stemImporter{m: m, asModule: asModule})
 			}
 		}
 		for _, s := range m.imports() {
 			switch s := s.(type) {
 			case *syntax.Import:
 				for _, a := range s.Names {
-					add(a.Name)
+					add(a.Name, true)
 				}
 			case *syntax.ImportFrom:
-				add(s.Module)
+				add(s.Module, false)
 				for _, a := range s.Names {
-					add(a.Name)
+					add(a.Name, true)
 				}
 			}
 		}
@@ -217,10 +227,20 @@ func (p *Program) importersByStem() map[string][]*Module {
 	return out
 }
 
+// stemImporter is a module with an import statement naming a stem.
+type stemImporter struct {
+	m *Module
+	// asModule: a statement binds a module of that name itself (import
+	// a.stem, from a import stem), whose attributes the importer may
+	// call; otherwise the importer only takes names from it (from a.stem
+	// import x), and `x.f()` there is not the stem's f.
+	asModule bool
+}
+
 // stemIndex is the state of importersByStem.
 type stemIndex struct {
 	seen   map[*Module]bool
-	byStem map[string][]*Module
+	byStem map[string][]stemImporter
 }
 
 func lastPart(dotted string) string {
