@@ -524,16 +524,22 @@ func (s *retParamsSolver) params(f *Function) []string {
 // fixpoint walks every member of the component opened at place at again,
 // with the members' parameters so far, until none finds more. A walk only
 // adds to what the walks it reads found, so a set that kept its size
-// kept its members.
+// kept its members. A member that joins during a pass (a function first
+// asked with the fuller sets) makes another pass.
 func (s *retParamsSolver) fixpoint(at int) {
 	s.again(at, func() {
-		for changed := true; changed; {
-			changed = false
-			for _, g := range s.members(at) {
+		for {
+			size := len(s.members(at))
+			changed := false
+			for i := 0; i < len(s.members(at)); i++ {
+				g := s.members(at)[i]
 				if got := walkReturnedParams(g); len(got) != len(g.retParams) {
 					g.retParams = got
 					changed = true
 				}
+			}
+			if !changed && len(s.members(at)) == size {
+				return
 			}
 		}
 	})
