@@ -418,9 +418,17 @@ func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
 		if !inBody && !inAlt {
 			continue
 		}
-		t, known := ev.armTest(a.stmt, b.Scope)
-		if known && ((t && inAlt) || (!t && inBody)) {
+		switch ev.armTest(a.stmt, b.Scope) {
+		case armNone:
 			return true
+		case armBody:
+			if inAlt {
+				return true
+			}
+		case armAlt:
+			if inBody {
+				return true
+			}
 		}
 	}
 	return false
@@ -440,26 +448,44 @@ func listSpan(list []syntax.Stmt) syntax.Span {
 	return syntax.Span{Start: list[0].Pos().Start, End: list[len(list)-1].Pos().End}
 }
 
-// armTest is the truth of an if statement's test in the evaluation's
-// context, memoized per statement and context: every use of every name
-// bound in its arms asks.
-func (ev *evaluator) armTest(s *syntax.If, sc *Scope) (value, known bool) {
+// armTest is which arms of an if statement its test lets run in the
+// evaluation's context, memoized per statement and context (every use of
+// every name bound in its arms asks), and settled with the value memos
+// (valuesolver.go): a test's truth reads the names its arms bind, through
+// loops, so a test can depend on itself. Asked again while it is being
+// decided, it answers the arms it lets run so far, none at first, the
+// bottom from which the values of its component grow: a test that lets
+// fewer arms run leaves fewer bindings live. Answering "unknown" there,
+// as before, cached what was read under that answer, and the result
+// depended on which question came first.
+func (ev *evaluator) armTest(s *syntax.If, sc *Scope) armsRun {
 	vs := sc.Module.Prog.values()
 	k := armKey{s, ev.ctx.owning(sc)}
-	if r, ok := vs.armTests[k]; ok {
-		return r.value, r.known
+	cell := vs.armTests[k]
+	if cell == nil {
+		cell = &valueCell{}
+		vs.armTests[k] = cell
 	}
-	if ev.deciding[s] {
-		return false, false // the test's own evaluation led here
+	if out, ok := cell.done(); ok {
+		return armsOf(out)
 	}
-	if ev.deciding == nil {
-		ev.deciding = map[*syntax.If]bool{}
+	solver := sc.Module.Prog.valueSolver()
+	if cell.state == factBusy {
+		return armsOf(solver.value(cell, nil))
 	}
-	ev.deciding[s] = true
-	value, known = ev.truth(s.Test, sc)
-	delete(ev.deciding, s)
-	vs.armTests[k] = armTruth{value, known}
-	return value, known
+	return armsOf(solver.value(cell, func() []Value {
+		saved := ev.ctx
+		ev.ctx = k.ctx
+		t, known := ev.truth(s.Test, sc)
+		ev.ctx = saved
+		switch {
+		case !known:
+			return armValues[armBody|armAlt]
+		case t:
+			return armValues[armBody]
+		}
+		return armValues[armAlt]
+	}))
 }
 
 // armKey is an if statement in the context its test is evaluated in.
@@ -468,4 +494,35 @@ type armKey struct {
 	ctx  *callContext
 }
 
-type armTruth struct{ value, known bool }
+// armsRun are the arms of an if statement that may run: its body, its
+// alternative (else and elif), both, or, while its test is first being
+// decided, neither.
+type armsRun uint8
+
+const (
+	armNone armsRun = 0
+	armBody armsRun = 1
+	armAlt  armsRun = 2
+)
+
+// armValues encode armsRun as the values of a memo cell: an integer per
+// arm that may run (0 the body, 1 the alternative), so that the solver's
+// comparison of value sets compares them.
+var armValues = [4][]Value{
+	armBody:          {{Kind: VInt, Int: 0}},
+	armAlt:           {{Kind: VInt, Int: 1}},
+	armBody | armAlt: {{Kind: VInt, Int: 0}, {Kind: VInt, Int: 1}},
+}
+
+// armsOf decodes armValues.
+func armsOf(vs []Value) armsRun {
+	var out armsRun
+	for _, v := range vs {
+		if v.Int == 0 {
+			out |= armBody
+		} else {
+			out |= armAlt
+		}
+	}
+	return out
+}

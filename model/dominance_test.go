@@ -94,3 +94,45 @@ func usedName(m *Module) (*syntax.Name, *Scope) {
 	}
 	return found, m.Scope
 }
+
+// TestArmTestsIndependentOfOrder: an if test that reads, through a loop,
+// a name its own arm binds is settled with the values it reads, whichever
+// is asked first. Here the test reads current, current reads mode, and the
+// body's `mode = "forkserver"` reaches current only if the test can be
+// true; it cannot (current is never "spawn"), so the body is dead and
+// choose() returns "fork". The test used to answer "unknown" to itself, so
+// current was cached as fork and forkserver in either order, and, asked
+// first, left the test undecided for choose() as well.
+func TestArmTestsIndependentOfOrder(t *testing.T) {
+	const src = `def choose(n):
+    mode = "fork"
+    for _ in range(n):
+        current = mode
+        if current == "spawn":
+            mode = "forkserver"
+    return mode
+`
+	ask := map[string]func(ev *evaluator, f *Function) []Value{
+		"returns": func(ev *evaluator, f *Function) []Value { return ev.returns(f) },
+		"current": func(ev *evaluator, f *Function) []Value { return ev.binding(f.Scope.bindingsOf("current")[0]) },
+	}
+	for _, order := range [][]string{{"returns", "current"}, {"current", "returns"}} {
+		prog := NewProgram(memSource{"/p/choose.py": src}, Options{Roots: []string{"/p"}})
+		m, err := prog.Module("/p/choose.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]string{}
+		for _, q := range order {
+			var ev evaluator
+			var strs []string
+			for _, v := range ask[q](&ev, m.Funcs[0]) {
+				strs = append(strs, v.Str)
+			}
+			got[q] = sorted(strs)
+		}
+		if !slices.Equal(got["returns"], []string{"fork"}) || !slices.Equal(got["current"], []string{"fork"}) {
+			t.Errorf("asked in the order %v: choose() returns %q, current holds %q; want [fork] for both", order, got["returns"], got["current"])
+		}
+	}
+}

@@ -42,9 +42,6 @@ type evaluator struct {
 	// a fan-out that grew exponentially with maxEvalDepth (a fuzzed input ran
 	// for hours).
 	inBases map[*Class]bool
-	// deciding holds the if statements whose tests are being evaluated to
-	// tell a dead arm's bindings (dominance.go): met again, a cycle.
-	deciding map[*syntax.If]bool
 	// reading holds the property getters being read (propertyRead): met
 	// again, a cycle.
 	reading map[*Function]bool

@@ -40,7 +40,7 @@ type valueState struct {
 	partials map[ctxSite]*argList
 	// partialAPIs are the process APIs functools.partial binds, per call;
 	// partialCalls, the calls of them written as one (context.go).
-	armTests     map[armKey]armTruth // decided if tests (dominance.go)
+	armTests     map[armKey]*valueCell // decided if tests (dominance.go)
 	partialAPIs  map[ctxSite]*argList
 	partialCalls map[[2]*syntax.Call]*syntax.Call
 	// unpacked are process API calls with their **dict arguments written
@@ -87,7 +87,7 @@ func (p *Program) values() *valueState {
 			ctxObjects:   map[ctxSite]*Object{},
 			partials:     map[ctxSite]*argList{},
 			partialAPIs:  map[ctxSite]*argList{},
-			armTests:     map[armKey]armTruth{},
+			armTests:     map[armKey]*valueCell{},
 			partialCalls: map[[2]*syntax.Call]*syntax.Call{},
 			argOptions:   map[*Module][]option{},
 			calls:        map[callKey][]Value{},
