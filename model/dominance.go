@@ -473,10 +473,18 @@ func (ev *evaluator) armTest(s *syntax.If, sc *Scope) armsRun {
 	if cell.state == factBusy {
 		return armsOf(solver.value(cell, nil))
 	}
+	if ev.nest >= maxNest {
+		return armBody | armAlt
+	}
+	// Cached for every later question: decided with the whole depth
+	// budget, as a binding's values are, not what is left of the
+	// expression that first asked.
 	return armsOf(solver.value(cell, func() []Value {
 		saved := ev.ctx
 		ev.ctx = k.ctx
+		restore := ev.fresh()
 		t, known := ev.truth(s.Test, sc)
+		restore()
 		ev.ctx = saved
 		switch {
 		case !known:
