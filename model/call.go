@@ -96,16 +96,12 @@ func (ev *evaluator) call(c *syntax.Call, sc *Scope) []Value {
 	vs.openCalls[k] = cell
 	ctx := ev.ctx
 	out := solver.value(cell, func() []Value {
-		saved := ev.ctx
-		ev.ctx = ctx
-		restore := ev.fresh()
-		r := ev.resolveCall(c, sc)
-		restore()
-		ev.ctx = saved
-		if len(r.values) == 0 {
+		return ev.freshIn(ctx, func() []Value {
+			if r := ev.resolveCall(c, sc); len(r.values) > 0 {
+				return r.values
+			}
 			return unknown()
-		}
-		return r.values
+		})
 	})
 	if cell.state == factDone {
 		vs.calls[k] = out
@@ -297,12 +293,7 @@ func (ev *evaluator) returns(f *Function) []Value {
 		return nil
 	}
 	return solver.value(&f.returned, func() []Value {
-		saved := ev.ctx
-		ev.ctx = nil
-		defer ev.fresh()()
-		out := ev.returnValues(f)
-		ev.ctx = saved
-		return out
+		return ev.freshIn(nil, func() []Value { return ev.returnValues(f) })
 	})
 }
 

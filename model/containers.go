@@ -192,11 +192,7 @@ func (ev *evaluator) exprIn(c *callContext, e syntax.Expr, sc *Scope) []Value {
 	if ev.nest >= maxNest {
 		return unknown()
 	}
-	saved := ev.ctx
-	ev.ctx = c
-	defer func() { ev.ctx = saved }()
-	defer ev.fresh()()
-	return ev.expr(e, sc)
+	return ev.freshIn(c, func() []Value { return ev.expr(e, sc) })
 }
 
 // hasContainer reports whether some value is a list or a dict.

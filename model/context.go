@@ -129,20 +129,16 @@ func (ev *evaluator) bindingIn(c *callContext, b *Binding) []Value {
 	cv := &valueCell{}
 	c.vals[b] = cv
 	return solver.value(cv, func() []Value {
-		saved := ev.ctx
-		ev.ctx = c
-		defer ev.fresh()()
-		var vs []Value
-		if b.Kind == BindParam && b.Scope == c.fn.Scope {
-			vs = ev.annotatedParam(b, ev.paramIn(c, b))
-		} else {
-			vs = ev.bindingUncached(b)
+		return ev.freshIn(c, func() []Value {
+			if b.Kind == BindParam && b.Scope == c.fn.Scope {
+				return ev.annotatedParam(b, ev.paramIn(c, b))
+			}
+			vs := ev.bindingUncached(b)
 			if b.Kind == BindAssign || b.Kind == BindWith {
 				vs = ev.withAppends(b, vs)
 			}
-		}
-		ev.ctx = saved
-		return vs
+			return vs
+		})
 	})
 }
 
@@ -594,12 +590,7 @@ func (ev *evaluator) returnsIn(f *Function, c *callContext) []Value {
 		return nil
 	}
 	return solver.value(&c.returned, func() []Value {
-		saved := ev.ctx
-		ev.ctx = c
-		defer ev.fresh()()
-		out := ev.returnValues(f)
-		ev.ctx = saved
-		return out
+		return ev.freshIn(c, func() []Value { return ev.returnValues(f) })
 	})
 }
 

@@ -480,19 +480,15 @@ func (ev *evaluator) armTest(s *syntax.If, sc *Scope) armsRun {
 	// budget, as a binding's values are, not what is left of the
 	// expression that first asked.
 	return armsOf(solver.value(cell, func() []Value {
-		saved := ev.ctx
-		ev.ctx = k.ctx
-		restore := ev.fresh()
-		t, known := ev.truth(s.Test, sc)
-		restore()
-		ev.ctx = saved
-		switch {
-		case !known:
-			return armValues[armBody|armAlt]
-		case t:
-			return armValues[armBody]
-		}
-		return armValues[armAlt]
+		return ev.freshIn(k.ctx, func() []Value {
+			switch t, known := ev.truth(s.Test, sc); {
+			case !known:
+				return armValues[armBody|armAlt]
+			case t:
+				return armValues[armBody]
+			}
+			return armValues[armAlt]
+		})
 	}))
 }
 

@@ -101,13 +101,7 @@ func (ev *evaluator) dynamicAttr(m *Module, name string) []Value {
 		return nil
 	}
 	return solver.value(cell, func() []Value {
-		saved := ev.ctx
-		ev.ctx = nil
-		restore := ev.fresh()
-		out := ev.dynamicAttrUncached(m, name)
-		restore()
-		ev.ctx = saved
-		return out
+		return ev.freshIn(nil, func() []Value { return ev.dynamicAttrUncached(m, name) })
 	})
 }
 

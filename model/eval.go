@@ -304,6 +304,20 @@ func callUnderWay(b *Binding, ctx *callContext) (*valueCell, bool) {
 	return cell, cell != nil && cell.state == factBusy
 }
 
+// freshIn computes a memo's values in call context ctx with a fresh depth
+// budget (fresh), and gives the evaluator back its context and depth: a
+// memo is read by every later question, so it is computed the same
+// whoever asked first, not with what that asker had left.
+func (ev *evaluator) freshIn(ctx *callContext, compute func() []Value) []Value {
+	saved := ev.ctx
+	ev.ctx = ctx
+	restore := ev.fresh()
+	out := compute()
+	restore()
+	ev.ctx = saved
+	return out
+}
+
 // fresh starts a memoized evaluation at depth 0 and returns what restores
 // the evaluator after it.
 func (ev *evaluator) fresh() func() {
@@ -427,16 +441,13 @@ func (ev *evaluator) binding(b *Binding) []Value {
 	// The program-wide cache holds values evaluated outside of any
 	// context.
 	return solver.value(&b.val, func() []Value {
-		saved := ev.ctx
-		ev.ctx = nil
-		restore := ev.fresh()
-		vs := ev.bindingUncached(b)
-		if b.Kind == BindAssign || b.Kind == BindWith {
-			vs = ev.withAppends(b, vs)
-		}
-		restore()
-		ev.ctx = saved
-		return vs
+		return ev.freshIn(nil, func() []Value {
+			vs := ev.bindingUncached(b)
+			if b.Kind == BindAssign || b.Kind == BindWith {
+				vs = ev.withAppends(b, vs)
+			}
+			return vs
+		})
 	})
 }
 
