@@ -117,16 +117,12 @@ func TestArmTestsIndependentOfOrder(t *testing.T) {
 		"current": func(ev *evaluator, f *Function) []Value { return ev.binding(f.Scope.bindingsOf("current")[0]) },
 	}
 	for _, order := range [][]string{{"returns", "current"}, {"current", "returns"}} {
-		prog := NewProgram(memSource{"/p/choose.py": src}, Options{Roots: []string{"/p"}})
-		m, err := prog.Module("/p/choose.py")
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := load(t, memSource{"/p/choose.py": src}, "/p/choose.py")
 		got := map[string][]string{}
 		for _, q := range order {
 			var ev evaluator
 			var strs []string
-			for _, v := range ask[q](&ev, m.Funcs[0]) {
+			for _, v := range ask[q](&ev, funcNamed(m, "choose")) {
 				strs = append(strs, v.Str)
 			}
 			got[q] = sorted(strs)

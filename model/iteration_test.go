@@ -144,18 +144,10 @@ def third_of(batches):
 	tests := [][]string{{"every_nth", "progress"}, {"first_of", "second_of", "third_of"}}
 	for _, members := range tests {
 		for _, order := range permutations(len(members)) {
-			prog := NewProgram(memSource{"/p/loop.py": src}, Options{Roots: []string{"/p"}})
-			m, err := prog.Module("/p/loop.py")
-			if err != nil {
-				t.Fatal(err)
-			}
-			funcs := map[string]*Function{}
-			for _, f := range m.Funcs {
-				funcs[f.Name] = f
-			}
+			m := load(t, memSource{"/p/loop.py": src}, "/p/loop.py")
 			got := make([][]string, len(members))
 			for _, i := range order {
-				got[i] = funcs[members[i]].returnedParams()
+				got[i] = funcNamed(m, members[i]).returnedParams()
 			}
 			for i, params := range got {
 				want := []string{"batches"}

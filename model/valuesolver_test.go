@@ -147,20 +147,8 @@ def fit(module, epochs):
         module.train_dataloader()
 `
 	for _, askerFirst := range []bool{true, false} {
-		prog := NewProgram(memSource{"/p/train.py": src}, Options{Roots: []string{"/p"}})
-		m, err := prog.Module("/p/train.py")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var hook, fit *Function
-		for _, f := range m.Funcs {
-			switch f.Name {
-			case "train_dataloader":
-				hook = f
-			case "fit":
-				fit = f
-			}
-		}
+		m := load(t, memSource{"/p/train.py": src}, "/p/train.py")
+		hook, fit := funcNamed(m, "DigitsModule.train_dataloader"), funcNamed(m, "fit")
 		// The asker: code running in a context of fit().
 		asker := evaluator{ctx: &callContext{fn: fit}}
 		var plain evaluator
