@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // openComponents is the bookkeeping of Tarjan's algorithm run on questions
 // as they are asked, which the memos that must not depend on the order of
 // questions share (factSolver, hitSolver, valueSolver, retParamsSolver;
@@ -73,3 +75,60 @@ func (o *openComponents[N]) again(at int, fn func()) {
 	fn()
 	o.calls = o.calls[:len(o.calls)-1]
 }
+
+// componentSettler is what a solver does with a component once it closes:
+// settle gives a cyclic component's members their final answers, and done
+// marks one member's answer final.
+type componentSettler[N any] interface {
+	settle(at int)
+	done(n N)
+}
+
+// finish ends the computation of the node at place at (leave); when that
+// node is the first of its component, s settles the component (if it is
+// cyclic), marks each member done, and the component closes. Either way
+// the node's answer is the one to return: a member that is not first is
+// settled by its component's first.
+//
+// s is an interface rather than a func so that the memo miss every
+// question of every solver goes through allocates no closure.
+func (o *openComponents[N]) finish(at int, s componentSettler[N]) {
+	first, cyclic := o.leave(at)
+	if !first {
+		return
+	}
+	if cyclic {
+		s.settle(at)
+	}
+	for _, n := range o.members(at) {
+		s.done(n)
+	}
+	o.close(at)
+}
+
+// iterate computes the members of the component opened at place at again,
+// as a computation of its own (again), pass after pass, until a pass
+// changes no member's answer and adds no member (a question first asked
+// with the fuller answers joins the component), or after rounds passes.
+// recompute computes one member again and reports whether its answer
+// changed.
+func (o *openComponents[N]) iterate(at, rounds int, recompute func(N) (changed bool)) {
+	o.again(at, func() {
+		for range rounds {
+			size := len(o.open)
+			changed := false
+			for i := at; i < len(o.open); i++ {
+				if recompute(o.open[i]) {
+					changed = true
+				}
+			}
+			if !changed && len(o.open) == size {
+				return
+			}
+		}
+	})
+}
+
+// untilSettled is iterate's rounds for answers that only grow, within
+// bounds, and so settle after finitely many passes.
+const untilSettled = math.MaxInt

@@ -96,45 +96,32 @@ func (s *factSolver) facts(fx *facts, events func() []event, importing bool) fac
 		return *fx
 	case factBusy:
 		// Code whose component is open: the running computation joins
-		// it, and reads its facts so far, which fixpoint adds to.
+		// it, and reads its facts so far, which settle adds to.
 		s.reached(int(fx.at))
 		return *fx
 	}
 	at := s.enter(factNode{fx, events, importing})
 	fx.state, fx.at = factBusy, int32(at)
 	fx.setBits(eventFacts(events(), importing))
-	first, cyclic := s.leave(at)
-	if !first {
-		return *fx // its component's first member settles it
-	}
-	if cyclic {
-		s.fixpoint(at)
-	}
-	for _, n := range s.members(at) {
-		n.fx.state = factDone
-	}
-	s.close(at)
+	s.finish(at, s)
 	return *fx
 }
 
-// fixpoint folds the events of every member of the component opened at
-// place at again, with the members' facts so far, until none changes. A
-// pass reads no code the first did not: facts only grow, and a fold stops
-// no later for it.
-func (s *factSolver) fixpoint(at int) {
-	s.again(at, func() {
-		for changed := true; changed; {
-			changed = false
-			for _, n := range s.members(at) {
-				got := eventFacts(n.events(), n.importing)
-				if got.bits() != n.fx.bits() {
-					n.fx.setBits(got)
-					changed = true
-				}
-			}
+// settle folds the events of every member of the component opened at
+// place at again, with the members' facts so far, until none changes.
+// Facts only grow, so they settle.
+func (s *factSolver) settle(at int) {
+	s.iterate(at, untilSettled, func(n factNode) bool {
+		got := eventFacts(n.events(), n.importing)
+		if got.bits() == n.fx.bits() {
+			return false
 		}
+		n.fx.setBits(got)
+		return true
 	})
 }
+
+func (s *factSolver) done(n factNode) { n.fx.state = factDone }
 
 // bits are the facts without the state of their computation.
 func (f facts) bits() facts {

@@ -96,17 +96,7 @@ func (s *hitSolver) answer(cell *hitCell, events func() []event) firstHit {
 	at := s.enter(hitNode{cell, events})
 	cell.state, cell.at = factBusy, int32(at)
 	cell.hit = s.scan(events(), nil)
-	first, cyclic := s.leave(at)
-	if !first {
-		return cell.hit // its component's first member settles it
-	}
-	if cyclic {
-		s.settle(at)
-	}
-	for _, n := range s.members(at) {
-		n.cell.state = factDone
-	}
-	s.close(at)
+	s.finish(at, s)
 	return cell.hit
 }
 
@@ -141,17 +131,13 @@ func (s *hitSolver) scan(events []event, inside *firstHit) firstHit {
 // later for it); then the component's own answer, the least of the
 // members' exits, and each member's first hitting effect with it.
 func (s *hitSolver) settle(at int) {
-	s.again(at, func() {
-		for changed := true; changed; {
-			changed = false
-			for _, n := range s.members(at) {
-				if !n.cell.hit.ok {
-					if h := s.scan(n.events(), nil); h.ok {
-						n.cell.hit, changed = h, true
-					}
-				}
-			}
+	s.iterate(at, untilSettled, func(n hitNode) bool {
+		if n.cell.hit.ok {
+			return false
 		}
+		h := s.scan(n.events(), nil)
+		n.cell.hit = h
+		return h.ok
 	})
 	var own firstHit
 	for _, n := range s.members(at) {
@@ -163,6 +149,8 @@ func (s *hitSolver) settle(at int) {
 		n.cell.hit = s.scan(n.events(), &own)
 	}
 }
+
+func (s *hitSolver) done(n hitNode) { n.cell.state = factDone }
 
 // exit is the first place a member's events hit outside its component:
 // its own hit, or a callee's settled answer, calls into the component

@@ -506,43 +506,28 @@ func (s *retParamsSolver) params(f *Function) []string {
 	s.at[f] = at
 	f.retParamsState = factBusy
 	f.retParams = walkReturnedParams(f)
-	first, cyclic := s.leave(at)
-	if !first {
-		return f.retParams // its component's first member settles it
-	}
-	if cyclic {
-		s.fixpoint(at)
-	}
-	for _, g := range s.members(at) {
-		g.retParamsState = factDone
-		delete(s.at, g)
-	}
-	s.close(at)
+	s.finish(at, s)
 	return f.retParams
 }
 
-// fixpoint walks every member of the component opened at place at again,
+// settle walks every member of the component opened at place at again,
 // with the members' parameters so far, until none finds more. A walk only
 // adds to what the walks it reads found, so a set that kept its size
-// kept its members. A member that joins during a pass (a function first
-// asked with the fuller sets) makes another pass.
-func (s *retParamsSolver) fixpoint(at int) {
-	s.again(at, func() {
-		for {
-			size := len(s.members(at))
-			changed := false
-			for i := 0; i < len(s.members(at)); i++ {
-				g := s.members(at)[i]
-				if got := walkReturnedParams(g); len(got) != len(g.retParams) {
-					g.retParams = got
-					changed = true
-				}
-			}
-			if !changed && len(s.members(at)) == size {
-				return
-			}
+// kept its members.
+func (s *retParamsSolver) settle(at int) {
+	s.iterate(at, untilSettled, func(g *Function) bool {
+		got := walkReturnedParams(g)
+		if len(got) == len(g.retParams) {
+			return false
 		}
+		g.retParams = got
+		return true
 	})
+}
+
+func (s *retParamsSolver) done(g *Function) {
+	g.retParamsState = factDone
+	delete(s.at, g)
 }
 
 // walkReturnedParams walks f's returns once, reading the parameters its

@@ -77,17 +77,7 @@ func (s *valueSolver) value(c *valueCell, compute func() []Value) []Value {
 	at := s.enter(valueNode{c, compute})
 	c.state, c.at = factBusy, int32(at)
 	c.values = compute()
-	first, cyclic := s.leave(at)
-	if !first {
-		return c.values // its component's first member settles it
-	}
-	if cyclic {
-		s.fixpoint(at)
-	}
-	for _, n := range s.members(at) {
-		n.cell.state = factDone
-	}
-	s.close(at)
+	s.finish(at, s)
 	return c.values
 }
 
@@ -99,29 +89,21 @@ func (s *valueSolver) reachedCell(c *valueCell) {
 	}
 }
 
-// fixpoint computes every member of the component opened at place at
+// settle computes every member of the component opened at place at
 // again, with the members' values so far, until none changes (or
-// maxValueRounds passes). A member that joins during a pass (a question
-// first asked with the fuller values) makes another pass.
-func (s *valueSolver) fixpoint(at int) {
-	s.again(at, func() {
-		for range maxValueRounds {
-			size := len(s.members(at))
-			changed := false
-			for i := 0; i < len(s.members(at)); i++ {
-				n := s.members(at)[i]
-				got := n.compute()
-				if !sameValues(got, n.cell.values) {
-					n.cell.values = got
-					changed = true
-				}
-			}
-			if !changed && len(s.members(at)) == size {
-				return
-			}
+// maxValueRounds passes).
+func (s *valueSolver) settle(at int) {
+	s.iterate(at, maxValueRounds, func(n valueNode) bool {
+		got := n.compute()
+		if sameValues(got, n.cell.values) {
+			return false
 		}
+		n.cell.values = got
+		return true
 	})
 }
+
+func (s *valueSolver) done(n valueNode) { n.cell.state = factDone }
 
 // sameValues reports whether a and b hold the same values, in any order,
 // for a component's fixpoint: lists and dicts count only as being there or
