@@ -18,9 +18,9 @@ func iterElems(vs []Value) []Value {
 	for _, v := range vs {
 		switch {
 		case v.Kind == VList:
-			elems = add(elems, v.Elems...)
+			elems = add(elems, v.elems()...)
 		case v.Kind == VDict:
-			for _, k := range v.Keys {
+			for _, k := range v.keys() {
 				if k != "" {
 					elems = add(elems, Value{Kind: VStr, Str: k})
 				}
@@ -43,14 +43,14 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 	}
 	switch name {
 	case "list", "tuple", "sorted", "reversed", "set", "frozenset", "iter":
-		r.value(Value{Kind: VList, Elems: iterElems(arg(0))})
+		r.value(listOf(iterElems(arg(0))...))
 	case "next", "max", "min":
 		if elems := iterElems(arg(0)); len(elems) > 0 {
 			r.values = add(r.values, elems...)
 		}
 	case "enumerate":
-		pair := Value{Kind: VList, Elems: []Value{{Kind: VUnknown}, merge(iterElems(arg(0)))}}
-		r.value(Value{Kind: VList, Elems: []Value{pair}})
+		pair := listOf(Value{Kind: VUnknown}, merge(iterElems(arg(0))))
+		r.value(listOf(pair))
 	case "map":
 		// map(list, rows): each row made a list, its items where they were
 		// (graphs, labels = map(list, zip(*samples)) in a collate_fn).
@@ -63,28 +63,28 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 		}
 		var rows []Value
 		for _, row := range iterElems(arg(1)) {
-			rows = add(rows, Value{Kind: VList, Elems: iterElems([]Value{row})})
+			rows = add(rows, listOf(iterElems([]Value{row})...))
 		}
-		r.value(Value{Kind: VList, Elems: rows})
+		r.value(listOf(rows...))
 	case "zip":
-		tuple := Value{Kind: VList}
+		var tuple []Value
 		if len(c.Args) == 1 && c.Args[0].Star == 1 {
 			// zip(*batch), a transposition: each tuple holds the items of
 			// the rows (one representative column: the arity is unknown).
 			rows := iterElems(ev.expr(c.Args[0].Value, sc))
-			tuple.Elems = append(tuple.Elems, merge(iterElems(rows)))
+			tuple = append(tuple, merge(iterElems(rows)))
 		}
 		for i := range c.Args {
 			if c.Args[i].Star == 0 {
-				tuple.Elems = append(tuple.Elems, merge(iterElems(arg(i))))
+				tuple = append(tuple, merge(iterElems(arg(i))))
 			}
 		}
-		r.value(Value{Kind: VList, Elems: []Value{tuple}})
+		r.value(listOf(listOf(tuple...)))
 	case "dict":
-		d := Value{Kind: VDict}
+		var d elements
 		for _, v := range arg(0) {
 			if v.Kind == VDict {
-				d.Elems, d.Keys = append(d.Elems, v.Elems...), append(d.Keys, v.Keys...)
+				d.Elems, d.Keys = append(d.Elems, v.elems()...), append(d.Keys, v.keys()...)
 			}
 		}
 		for _, a := range c.Args {
@@ -92,7 +92,7 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 				d.Elems, d.Keys = append(d.Elems, merge(ev.expr(a.Value, sc))), append(d.Keys, a.Keyword)
 			}
 		}
-		r.value(d)
+		r.value(Value{Kind: VDict}.withSeq(d.Elems, d.Keys))
 	case "super":
 		r.values = add(r.values, ev.super(sc)...)
 	case "vars":

@@ -229,10 +229,12 @@ func withElems(vs []Value, elems []Value, keys []string) []Value {
 		if v.Kind == VList || v.Kind == VDict {
 			// One copy each, never written into: the list's own
 			// elements may be a cached set.
-			v.Elems = append(v.Elems[:len(v.Elems):len(v.Elems)], elems...)
+			own, ownKeys := v.elems(), v.keys()
+			own = append(own[:len(own):len(own)], elems...)
 			if v.Kind == VDict {
-				v.Keys = append(v.Keys[:len(v.Keys):len(v.Keys)], keys...)
+				ownKeys = append(ownKeys[:len(ownKeys):len(ownKeys)], keys...)
 			}
+			v = v.withSeq(own, ownKeys)
 		}
 		out[i] = v
 	}
@@ -380,12 +382,12 @@ func constKey(e syntax.Expr) string {
 // dict evaluates a dict display: its constant string keys and values, and
 // the entries of the dicts it unpacks (**other).
 func (ev *evaluator) dict(e *syntax.Dict, sc *Scope) Value {
-	d := Value{Kind: VDict}
+	var d elements
 	for i := range e.Values {
 		if i >= len(e.Keys) || e.Keys[i] == nil {
 			for _, o := range ev.expr(e.Values[i], sc) {
 				if o.Kind == VDict {
-					d.Keys, d.Elems = append(d.Keys, o.Keys...), append(d.Elems, o.Elems...)
+					d.Keys, d.Elems = append(d.Keys, o.keys()...), append(d.Elems, o.elems()...)
 				}
 			}
 			continue
@@ -393,7 +395,7 @@ func (ev *evaluator) dict(e *syntax.Dict, sc *Scope) Value {
 		d.Keys = append(d.Keys, constKey(e.Keys[i]))
 		d.Elems = append(d.Elems, merge(ev.expr(e.Values[i], sc)))
 	}
-	return d
+	return Value{Kind: VDict}.withSeq(d.Elems, d.Keys)
 }
 
 // dictGet is what a dict holds under key: the entries stored under it, or,
@@ -402,17 +404,17 @@ func (ev *evaluator) dict(e *syntax.Dict, sc *Scope) Value {
 func dictGet(d Value, key string) []Value {
 	var out []Value
 	if key != "" {
-		for i, k := range d.Keys {
+		for i, k := range d.keys() {
 			if k == key {
-				out = add(out, d.Elems[i])
+				out = add(out, d.elems()[i])
 			}
 		}
 		if len(out) > 0 {
 			return out
 		}
 	}
-	for i, el := range d.Elems {
-		if key == "" || i >= len(d.Keys) || d.Keys[i] == "" {
+	for i, el := range d.elems() {
+		if key == "" || i >= len(d.keys()) || d.keys()[i] == "" {
 			out = add(out, el)
 		}
 	}
@@ -434,22 +436,22 @@ func (ev *evaluator) containerMethod(r *callResult, v Value, name string, c *syn
 	case name == "copy":
 		r.value(v)
 	case v.Kind == VList && name == "pop":
-		r.values = add(r.values, v.Elems...)
+		r.values = add(r.values, v.elems()...)
 	case v.Kind != VDict:
 	case name == "values":
-		r.value(Value{Kind: VList, Elems: v.Elems})
+		r.value(listOf(v.elems()...))
 	case name == "keys":
-		r.value(Value{Kind: VList, Elems: iterElems([]Value{v})})
+		r.value(listOf(iterElems([]Value{v})...))
 	case name == "items":
-		pairs := Value{Kind: VList}
-		for i, el := range v.Elems {
+		var pairs []Value
+		for i, el := range v.elems() {
 			k := Value{Kind: VUnknown}
-			if i < len(v.Keys) && v.Keys[i] != "" {
-				k = Value{Kind: VStr, Str: v.Keys[i]}
+			if i < len(v.keys()) && v.keys()[i] != "" {
+				k = Value{Kind: VStr, Str: v.keys()[i]}
 			}
-			pairs.Elems = append(pairs.Elems, Value{Kind: VList, Elems: []Value{k, el}})
+			pairs = append(pairs, listOf(k, el))
 		}
-		r.value(pairs)
+		r.value(listOf(pairs...))
 	case name == "get" || name == "pop" || name == "setdefault":
 		r.values = add(r.values, dictGet(v, key)...)
 	}

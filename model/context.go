@@ -195,7 +195,7 @@ func (ev *evaluator) callArgs(c *syntax.Call, sc *Scope) argList {
 		case a.Star == 1:
 			vs := ev.expr(a.Value, sc)
 			if positional && len(vs) == 1 && vs[0].Kind == VList {
-				for _, el := range vs[0].Elems {
+				for _, el := range vs[0].elems() {
 					l.pos = append(l.pos, []Value{el})
 				}
 				continue
@@ -203,15 +203,15 @@ func (ev *evaluator) callArgs(c *syntax.Call, sc *Scope) argList {
 			l.complete, positional, l.spreadOnly = false, false, false
 		case a.Star == 2:
 			vs := ev.expr(a.Value, sc)
-			if len(vs) == 1 && vs[0].Kind == VDict && !slicesContain(vs[0].Keys, "") {
-				for i, k := range vs[0].Keys {
-					l.kw = append(l.kw, kwArg{k, []Value{vs[0].Elems[i]}})
+			if len(vs) == 1 && vs[0].Kind == VDict && !slicesContain(vs[0].keys(), "") {
+				for i, k := range vs[0].keys() {
+					l.kw = append(l.kw, kwArg{k, []Value{vs[0].elems()[i]}})
 				}
 				continue
 			}
 			l.complete = false
 			if len(vs) == 1 && vs[0].Kind == VDict {
-				l.spread = add(l.spread, vs[0].Elems...)
+				l.spread = add(l.spread, vs[0].elems()...)
 			} else {
 				l.spreadOnly = false
 			}
@@ -286,7 +286,7 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 		i++
 	}
 	if i < len(ps) && ps[i].Kind == syntax.ParamVarArgs {
-		c.params[paramBinding(f, i)] = []Value{{Kind: VList, Elems: rest}}
+		c.params[paramBinding(f, i)] = []Value{listOf(rest...)}
 	}
 	var extra []kwArg
 	for _, kw := range args.kw {
@@ -305,7 +305,7 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 	for j := range ps {
 		switch ps[j].Kind {
 		case syntax.ParamKwArgs:
-			d := Value{Kind: VDict}
+			var d elements
 			for _, kw := range extra {
 				d.Keys, d.Elems = append(d.Keys, kw.name), append(d.Elems, merge(kw.values))
 			}
@@ -318,7 +318,7 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 				// Keywords the model did not see (**opts) may be in it.
 				d.Keys, d.Elems = append(d.Keys, ""), append(d.Elems, Value{Kind: VUnknown})
 			}
-			c.params[paramBinding(f, j)] = []Value{d}
+			c.params[paramBinding(f, j)] = []Value{Value{Kind: VDict}.withSeq(d.Elems, d.Keys)}
 		case syntax.ParamNormal, syntax.ParamKwOnly:
 			b := paramBinding(f, j)
 			if _, bound := c.params[b]; bound || !spreadKnown { // self and cls are bound above
@@ -424,7 +424,7 @@ func informative(v Value, depth int) bool {
 		if depth > 2 {
 			return false
 		}
-		for _, el := range v.Elems {
+		for _, el := range v.elems() {
 			if informative(el, depth+1) {
 				return true
 			}
@@ -503,15 +503,15 @@ func hashValue(h *maphash.Hash, v Value, depth int) int {
 		partial     *argList
 		method      MethodSpec
 		elems       int
-	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.spec(), len(v.Elems)})
+	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.spec(), len(v.elems())})
 	d := 0
 	if v.Env != nil {
 		d = v.Env.depth
 	}
 	if depth < 3 {
-		for i, el := range v.Elems {
-			if i < len(v.Keys) {
-				h.WriteString(v.Keys[i])
+		for i, el := range v.elems() {
+			if i < len(v.keys()) {
+				h.WriteString(v.keys()[i])
 			}
 			d = max(d, hashValue(h, el, depth+1))
 		}
@@ -549,24 +549,24 @@ func sameParams(a, b *callContext) bool {
 
 // deepSame is sameValue with list and dict elements compared too.
 func deepSame(a, b *Value, depth int) bool {
-	if len(a.Elems) != len(b.Elems) || len(a.Keys) != len(b.Keys) {
+	if len(a.elems()) != len(b.elems()) || len(a.keys()) != len(b.keys()) {
 		return false
 	}
 	x, y := *a, *b
-	x.Elems, y.Elems = nil, nil
+	x.seq, y.seq = nil, nil
 	if !sameValue(&x, &y) {
 		return false
 	}
 	if depth >= 3 {
 		return true
 	}
-	for i := range a.Keys {
-		if a.Keys[i] != b.Keys[i] {
+	for i := range a.keys() {
+		if a.keys()[i] != b.keys()[i] {
 			return false
 		}
 	}
-	for i := range a.Elems {
-		if !deepSame(&a.Elems[i], &b.Elems[i], depth+1) {
+	for i := range a.elems() {
+		if !deepSame(&a.elems()[i], &b.elems()[i], depth+1) {
 			return false
 		}
 	}

@@ -67,7 +67,7 @@ func heldDeep(vs []Value, depth int) Device {
 	for _, v := range vs {
 		d = d.join(held(v))
 		if (v.Kind == VList || v.Kind == VDict) && depth < 3 {
-			d = d.join(heldDeep(v.Elems, depth+1))
+			d = d.join(heldDeep(v.elems(), depth+1))
 		}
 	}
 	return d

@@ -114,7 +114,7 @@ next:
 func sameValue(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
 		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && (a.Method == b.Method || a.spec() == b.spec()) &&
-		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.Elems) == 0 && len(b.Elems) == 0
+		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.elems()) == 0 && len(b.elems()) == 0
 }
 
 var unknownValues = []Value{{Kind: VUnknown}}
@@ -173,26 +173,26 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		}
 		return unknown()
 	case *syntax.Sequence:
-		v := Value{Kind: VList}
+		var elems []Value
 		if len(e.Elts) > 0 {
-			v.Elems = make([]Value, 0, len(e.Elts))
+			elems = make([]Value, 0, len(e.Elts))
 		}
 		for _, el := range e.Elts {
 			vs := ev.expr(el, sc)
 			if len(vs) == 1 {
-				v.Elems = append(v.Elems, vs[0])
+				elems = append(elems, vs[0])
 			} else {
-				v.Elems = append(v.Elems, merge(vs))
+				elems = append(elems, merge(vs))
 			}
 		}
-		return []Value{v}
+		return []Value{listOf(elems...)}
 	case *syntax.Comprehension:
 		switch e.Kind {
 		case syntax.ListComp, syntax.GeneratorExp, syntax.SetComp:
 			el := merge(ev.expr(e.Elt, sc))
-			return []Value{{Kind: VList, Elems: []Value{el}}}
+			return []Value{listOf(el)}
 		case syntax.DictComp:
-			return []Value{{Kind: VDict, Elems: []Value{merge(ev.expr(e.Value, sc))}, Keys: []string{""}}}
+			return []Value{Value{Kind: VDict}.withSeq([]Value{merge(ev.expr(e.Value, sc))}, []string{""})}
 		}
 		return unknown()
 	case *syntax.Dict:
@@ -259,20 +259,20 @@ func subscript(v Value, e *syntax.Subscript, ev *evaluator, sc *Scope) []Value {
 	case VList:
 		if len(e.Index) == 1 {
 			if o, ok := e.Index[0].(*syntax.Opaque); ok && o.Kind == "slice" {
-				return []Value{{Kind: VList, Elems: v.Elems}} // workers[1:]
+				return []Value{listOf(v.elems()...)} // workers[1:]
 			}
 			if n, ok := e.Index[0].(*syntax.Number); ok {
-				if i, ok := parseInt(n.Text); ok && i >= 0 && i < len(v.Elems) {
-					return []Value{v.Elems[i]}
+				if i, ok := parseInt(n.Text); ok && i >= 0 && i < len(v.elems()) {
+					return []Value{v.elems()[i]}
 				}
 			}
 		}
-		return v.Elems
+		return v.elems()
 	case VDict:
 		if len(e.Index) == 1 {
 			return dictGet(v, constKey(e.Index[0]))
 		}
-		return v.Elems
+		return v.elems()
 	case VNamespace:
 		return unknown()
 	case VPath:
@@ -526,14 +526,14 @@ func unpack(vs []Value, idx []int) []Value {
 		var next []Value
 		for _, v := range vs {
 			switch {
-			case v.Kind == VList && i >= 0 && i < len(v.Elems):
-				next = add(next, v.Elems[i])
-			case v.Kind == VList && i >= 0 && len(v.Elems) > 0:
+			case v.Kind == VList && i >= 0 && i < len(v.elems()):
+				next = add(next, v.elems()[i])
+			case v.Kind == VList && i >= 0 && len(v.elems()) > 0:
 				// More names than the elements the model holds: a list
 				// of a length it cannot tell (a comprehension's
 				// representative element, appends), any of them, as
 				// `a, b, c = (x.detach() for x in tensors)` unpacks it.
-				next = add(next, v.Elems...)
+				next = add(next, v.elems()...)
 			case v.Kind == VObject && v.Obj.Kind == ObjFork && i == 0:
 				// pid, fd = os.forkpty()
 				next = add(next, v)

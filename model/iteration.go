@@ -306,11 +306,11 @@ func (ev *evaluator) loaderResult(r *callResult, c *syntax.Call, sc *Scope, load
 		}
 	}
 	if use == useReturns && len(positional) > 1 {
-		tuple := Value{Kind: VList}
+		var tuple []Value
 		for _, i := range positional {
-			tuple.Elems = append(tuple.Elems, merge(returned(i)))
+			tuple = append(tuple, merge(returned(i)))
 		}
-		r.value(tuple)
+		r.value(listOf(tuple...))
 		return
 	}
 	for i := range c.Args {

@@ -22,17 +22,17 @@ func (ev *evaluator) namespaceCall(r *callResult, path string, c *syntax.Call, s
 	switch {
 	case path == "types.SimpleNamespace" || path == "argparse.Namespace":
 		l := ev.callArgs(c, sc)
-		ns := Value{Kind: VNamespace}
+		var ns elements
 		for _, kw := range l.kw {
 			for _, v := range kw.values {
 				ns.Keys, ns.Elems = append(ns.Keys, kw.name), append(ns.Elems, v)
 			}
 		}
-		r.value(ns)
+		r.value(Value{Kind: VNamespace}.withSeq(ns.Elems, ns.Keys))
 	case isParserMethod(path, "parse_args"):
 		r.value(ev.parsedArgs(sc.Module))
 	case isParserMethod(path, "parse_known_args"):
-		r.value(Value{Kind: VList, Elems: []Value{ev.parsedArgs(sc.Module), {Kind: VUnknown}}})
+		r.value(listOf(ev.parsedArgs(sc.Module), Value{Kind: VUnknown}))
 	default:
 		return false
 	}
@@ -47,7 +47,7 @@ func isParserMethod(path, method string) bool {
 // parsedArgs is the namespace the parsers of m (and of the local modules
 // it imports, where a parser is often built) return.
 func (ev *evaluator) parsedArgs(m *Module) Value {
-	ns := Value{Kind: VNamespace}
+	var ns elements
 	mods := append([]*Module{m}, m.importedLocals()...)
 	for _, mod := range mods {
 		for _, o := range mod.Prog.values().options(mod) {
@@ -56,7 +56,7 @@ func (ev *evaluator) parsedArgs(m *Module) Value {
 			}
 		}
 	}
-	return ns
+	return Value{Kind: VNamespace}.withSeq(ns.Elems, ns.Keys)
 }
 
 // importedLocals lists the local modules m imports, once per module: every

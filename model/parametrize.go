@@ -160,8 +160,8 @@ func (ev *evaluator) addRowValue(out [][]Value, row Value) {
 		return
 	}
 	for i := range out {
-		if row.Kind == VList && i < len(row.Elems) {
-			out[i] = add(out[i], row.Elems[i])
+		if row.Kind == VList && i < len(row.elems()) {
+			out[i] = add(out[i], row.elems()[i])
 		} else {
 			out[i] = add(out[i], unknown()...)
 		}

@@ -63,7 +63,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 		obj := ev.object(site, func() *Object { return newObject(&Object{Kind: ObjChannel, Site: site}) })
 		end := Value{Kind: VObject, Obj: obj}
 		if api.Pair {
-			r.value(Value{Kind: VList, Elems: []Value{end, end}})
+			r.value(listOf(end, end))
 		} else {
 			r.value(end)
 		}
@@ -151,7 +151,7 @@ func loaderBatch(o *Object) argList {
 		return argList{}
 	}
 	sample := Value{Kind: VUnknown, Dev: DevCPU}
-	return argList{pos: [][]Value{{{Kind: VList, Elems: []Value{sample}}}}, complete: true}
+	return argList{pos: [][]Value{{listOf(sample)}}, complete: true}
 }
 
 // objectMethod handles a method call on a process object.
@@ -216,7 +216,7 @@ func (ev *evaluator) moduleNames(e syntax.Expr, sc *Scope) []string {
 	}
 	for _, lv := range ev.expr(e, sc) {
 		if lv.Kind == VList {
-			for _, el := range lv.Elems {
+			for _, el := range lv.elems() {
 				if el.Kind == VStr {
 					mods = append(mods, el.Str)
 				}
@@ -329,9 +329,9 @@ func (ev *evaluator) handed(args []procapi.Arg, c *syntax.Call, sc *Scope) argLi
 			l.pos = append(l.pos, cols...)
 			l.complete = l.complete && ok
 		case procapi.BindsKwargs:
-			if len(vals) == 1 && vals[0].Kind == VDict && !slicesContain(vals[0].Keys, "") {
-				for i, k := range vals[0].Keys {
-					l.kw = append(l.kw, kwArg{k, []Value{vals[0].Elems[i]}})
+			if len(vals) == 1 && vals[0].Kind == VDict && !slicesContain(vals[0].keys(), "") {
+				for i, k := range vals[0].keys() {
+					l.kw = append(l.kw, kwArg{k, []Value{vals[0].elems()[i]}})
 				}
 			} else {
 				l.complete = false
@@ -360,10 +360,10 @@ func columns(tuples []Value) (cols [][]Value, complete bool) {
 			complete = false
 			continue
 		}
-		if len(cols) > 0 && len(t.Elems) != len(cols) {
+		if len(cols) > 0 && len(t.elems()) != len(cols) {
 			complete = false
 		}
-		for i, x := range t.Elems {
+		for i, x := range t.elems() {
 			if i == len(cols) {
 				cols = append(cols, nil)
 			}
@@ -462,7 +462,7 @@ func (ev *evaluator) handedValues(o *Object, e syntax.Expr, sc *Scope) {
 				o.Channels = append(o.Channels, v.Obj)
 			}
 			if (v.Kind == VList || v.Kind == VDict) && depth < 3 {
-				walk(v.Elems, depth+1)
+				walk(v.elems(), depth+1)
 			}
 		}
 	}

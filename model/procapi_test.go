@@ -211,8 +211,8 @@ func checkModuleCall(t *testing.T, call string, api *procapi.API, family string,
 		return
 	case procapi.Channel:
 		v := r.values
-		if api.Pair && len(v) == 1 && v[0].Kind == VList && len(v[0].Elems) == 2 {
-			v = v[0].Elems[:1]
+		if api.Pair && len(v) == 1 && v[0].Kind == VList && len(v[0].elems()) == 2 {
+			v = v[0].elems()[:1]
 		}
 		if len(v) != 1 || v[0].Kind != VObject || v[0].Obj.Kind != ObjChannel {
 			t.Errorf("%s: values %+v, want a channel (pair %v)", call, r.values, api.Pair)

@@ -150,7 +150,7 @@ func (b *builder) valueArms(vals []Value, site Site, depth int) [][]event {
 		case VDict:
 			// A dict bound to a name: its values, as the model keeps them.
 			if depth < maxComponentDepth {
-				arms = append(arms, b.valueArms(v.Elems, site, depth+1)...)
+				arms = append(arms, b.valueArms(v.elems(), site, depth+1)...)
 			}
 		}
 	}

@@ -78,7 +78,7 @@ func truthOf(v Value) (bool, bool) {
 	case VFunc, VClass, VModule:
 		return true, true
 	case VList:
-		if len(v.Elems) > 0 {
+		if len(v.elems()) > 0 {
 			return true, true // device_ids or [-1, -1] with device_ids=[0, 1]
 		}
 	}
@@ -136,7 +136,7 @@ func compareValues(op string, a, b Value) (bool, bool) {
 	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VDict:
 		// A key among the dict's known keys: "start_method" in kwargs. A
 		// dict with keys the model did not see ("") decides only presence.
-		in, known := slicesContain(b.Keys, a.Str), !slicesContain(b.Keys, "")
+		in, known := slicesContain(b.keys(), a.Str), !slicesContain(b.keys(), "")
 		if !in && !known {
 			return false, false
 		}
@@ -184,7 +184,7 @@ func (ev *evaluator) quantifier(c *syntax.Call, sc *Scope) (bool, bool) {
 	}
 	iters := ev.expr(comp.Generators[0].Iter, sc)
 	for _, v := range iters {
-		if v.Kind != VList || len(v.Elems) == 0 {
+		if v.Kind != VList || len(v.elems()) == 0 {
 			return false, false // may be empty, or not a list the model knows
 		}
 	}

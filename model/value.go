@@ -47,8 +47,13 @@ type Value struct {
 	Class *Class
 	Str   string
 	Int   int
-	Elems []Value
-	Keys  []string // VDict, VNamespace: the key of each element of Elems, "" when not a constant string
+	// seq holds the elements of a VList, VDict or VNamespace (elems,
+	// items); nil for every other value. Behind a pointer, since few
+	// values have elements and a Value is copied wherever a set is: 40
+	// bytes less on each copy (a Value was 160 bytes with the slices in
+	// it), measured at about 5 % of the CPU and of the peak memory of a
+	// repository the size of composer.
+	seq *elements
 	// Method is the start method of a VContext, and of the VPath values
 	// reached through one (ctx.Process); nil for every other value. What
 	// it points to is never changed: values share it. A pointer, since
@@ -67,6 +72,44 @@ type Value struct {
 	// Partial holds the arguments functools.partial bound to a function.
 	Partial *argList
 }
+
+// elements are a container's: Elems its elements, and for a VDict or a
+// VNamespace Keys the key of each ("" when not a constant string). Values
+// share them; they are never written into once a Value holds them.
+type elements struct {
+	Elems []Value
+	Keys  []string
+}
+
+// elems are the elements of a VList, VDict or VNamespace; nil for other
+// values.
+func (v Value) elems() []Value {
+	if v.seq == nil {
+		return nil
+	}
+	return v.seq.Elems
+}
+
+// keys are the keys of a VDict's or VNamespace's elements (elems).
+func (v Value) keys() []string {
+	if v.seq == nil {
+		return nil
+	}
+	return v.seq.Keys
+}
+
+// withSeq is v holding elems, and keys for a dict or namespace, as a
+// new container (elems and keys are taken, not copied).
+func (v Value) withSeq(elems []Value, keys []string) Value {
+	v.seq = nil
+	if len(elems) > 0 || len(keys) > 0 {
+		v.seq = &elements{Elems: elems, Keys: keys}
+	}
+	return v
+}
+
+// listOf is a VList of elems.
+func listOf(elems ...Value) Value { return Value{Kind: VList}.withSeq(elems, nil) }
 
 // spec is v's start method (Value.Method), the zero MethodSpec when it
 // has none.
