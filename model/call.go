@@ -32,17 +32,16 @@ const (
 // effect is one thing a call does. Summaries hold one per call: the
 // one-byte fields are kept together at the end, where they share a word.
 type effect struct {
-	site   Site
-	api    string         // the qualified name, for messages
-	entry  *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
-	fn     *Function      // effCall
-	ctx    *callContext   // effCall: the context fn runs in (nil: none of its own)
-	obj    *Object        // effStart, effPendingStart
-	method MethodSpec     // effSetMethod
-	mods   []string       // effPreload
-	mod    *Module        // effImport
-	src    loaderSrc      // effIterate: what is iterated
-	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
+	site  Site
+	api   string         // the qualified name, for messages
+	entry *catalog.Entry // effInit, effUse: the catalog row (nil for extra-initializers and CUDA values)
+	fn    *Function      // effCall
+	ctx   *callContext   // effCall: the context fn runs in (nil: none of its own)
+	obj   *Object        // effStart, effPendingStart
+	mod   *Module        // effImport
+	// more holds what only the rarer effects carry (nil for the others):
+	// an effect is in every summary's events, and most are calls.
+	more *effectMore
 
 	kind effectKind
 	cond initCondition // effInit, effUse: when it applies
@@ -51,6 +50,53 @@ type effect struct {
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
+}
+
+// effectMore is what the rarer effects carry.
+type effectMore struct {
+	method MethodSpec     // effSetMethod; effPreload: its Family
+	mods   []string       // effPreload
+	src    loaderSrc      // effIterate: what is iterated
+	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
+}
+
+// with is e carrying more.
+func (e effect) with(more effectMore) effect {
+	e.more = &more
+	return e
+}
+
+// method is the start method an effSetMethod sets (an effPreload's
+// family).
+func (e *effect) method() MethodSpec {
+	if e.more == nil {
+		return MethodSpec{}
+	}
+	return e.more.method
+}
+
+// mods are the modules an effPreload names.
+func (e *effect) mods() []string {
+	if e.more == nil {
+		return nil
+	}
+	return e.more.mods
+}
+
+// src is what an effIterate iterates.
+func (e *effect) src() loaderSrc {
+	if e.more == nil {
+		return loaderSrc{}
+	}
+	return e.more.src
+}
+
+// binds are the loaders an effCall hands to the callee's parameters.
+func (e *effect) binds() []paramLoaders {
+	if e.more == nil {
+		return nil
+	}
+	return e.more.binds
 }
 
 // initCondition says when an effInit applies.

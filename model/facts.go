@@ -144,7 +144,7 @@ func eventFacts(events []event, importing bool) facts {
 		case e.kind == evEffect:
 			f = effectFacts(&e.eff)
 		case importing && e.kind == evGuard && e.guard == NameGuard:
-			f = eventFacts(e.alt, importing)
+			f = eventFacts(e.alt(), importing)
 		default:
 			e.eachNested(func(list []event) bool {
 				f = f.or(eventFacts(list, importing))
@@ -169,7 +169,8 @@ func effectFacts(e *effect) facts {
 		// which is known only once every summary is built.
 		return facts{relevant: true, starts: true}
 	case effIterate:
-		return facts{relevant: len(e.src.objs) > 0, starts: len(e.src.objs) > 0, iterates: len(e.src.params) > 0}
+		src := e.src()
+		return facts{relevant: len(src.objs) > 0, starts: len(src.objs) > 0, iterates: len(src.params) > 0}
 	case effCall:
 		return callFacts(e)
 	case effImport:
@@ -186,7 +187,7 @@ func callFacts(e *effect) facts {
 		return f
 	}
 	f.iterates = false
-	for _, b := range e.binds {
+	for _, b := range e.binds() {
 		if len(b.src.objs) > 0 {
 			f.relevant, f.starts = true, true
 		}

@@ -631,7 +631,7 @@ func (b *builder) iterateIn(e syntax.Expr, sc *Scope, site Site) {
 		return // under `if isinstance(x, Sequence):`, x is not a loader
 	}
 	if src := b.loaderSourcesIn(e, sc); !src.empty() {
-		b.effect(effect{kind: effIterate, src: src, site: site})
+		b.effect(effect{kind: effIterate, site: site}.with(effectMore{src: src}))
 	}
 }
 
@@ -657,7 +657,7 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 		}
 		if lc != nil && len(lc.hooks) > 0 {
 			if objs := b.ev.hookLoaders(lc, c, b.sc); len(objs) > 0 {
-				b.effect(effect{kind: effIterate, src: loaderSrc{objs: objs}, site: site})
+				b.effect(effect{kind: effIterate, site: site}.with(effectMore{src: loaderSrc{objs: objs}}))
 			}
 		}
 		if lc != nil && len(lc.kept) > 0 {
@@ -750,7 +750,9 @@ func (b *builder) callBinds(c *syntax.Call, effs []effect) {
 				break
 			}
 		}
-		e.binds = b.bindLoaders(c, e.fn, implicit)
+		if binds := b.bindLoaders(c, e.fn, implicit); len(binds) > 0 {
+			e.more = &effectMore{binds: binds}
+		}
 	}
 }
 
@@ -877,7 +879,7 @@ func (b *builder) hfTrainerLoader(c *syntax.Call) {
 		b.ev.addTarget(o, argExpr(ctor, 2, "data_collator"), b.sc, unknownArgs)
 		return o
 	})
-	b.effect(effect{kind: effIterate, src: loaderSrc{objs: []*Object{obj}}, site: site})
+	b.effect(effect{kind: effIterate, site: site}.with(effectMore{src: loaderSrc{objs: []*Object{obj}}}))
 }
 
 // callOf finds the call of one of the classes in paths that e is, directly

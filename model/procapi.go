@@ -54,9 +54,9 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 		spec := ev.methodSpec(argOf(c, api.Method), sc, family)
 		r.value(Value{Kind: VContext, Method: &spec})
 	case procapi.SetMethod:
-		r.effect(effect{kind: effSetMethod, method: ev.methodSpec(argOf(c, api.Method), sc, family), site: site})
+		r.effect(effect{kind: effSetMethod, site: site}.with(effectMore{method: ev.methodSpec(argOf(c, api.Method), sc, family)}))
 	case procapi.Preload:
-		r.effect(effect{kind: effPreload, mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}, site: site})
+		r.effect(effect{kind: effPreload, site: site}.with(effectMore{mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}}))
 	case procapi.Launcher, procapi.Trainer:
 		return ev.launcherCall(r, api, family, v, c, sc, site) // launchers.go
 	case procapi.Channel:

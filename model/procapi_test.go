@@ -202,11 +202,11 @@ func checkModuleCall(t *testing.T, call string, api *procapi.API, family string,
 			t.Fatalf("%s: effects %+v", call, r.effects)
 		}
 		e := r.effects[0]
-		if api.Kind == procapi.SetMethod && !sameMethod(e.method, fork) {
-			t.Errorf("%s: sets %+v", call, e.method)
+		if api.Kind == procapi.SetMethod && !sameMethod(e.method(), fork) {
+			t.Errorf("%s: sets %+v", call, e.method())
 		}
-		if api.Kind == procapi.Preload && (e.method.Family != family || len(e.mods) != 1 || e.mods[0] != "helper") {
-			t.Errorf("%s: preloads %q in %q", call, e.mods, e.method.Family)
+		if api.Kind == procapi.Preload && (e.method().Family != family || len(e.mods()) != 1 || e.mods()[0] != "helper") {
+			t.Errorf("%s: preloads %q in %q", call, e.mods(), e.method().Family)
 		}
 		return
 	case procapi.Channel:

@@ -188,7 +188,7 @@ func (b *builder) runMembers(inst Value, site Site) {
 	}
 	branch := event{kind: evBranch, arms: append(arms, nil)}
 	if chains {
-		b.emit(event{kind: evLoop, body: []event{branch}})
+		b.emit(loopEvent([]event{branch}))
 		return
 	}
 	b.emit(branch)

@@ -24,9 +24,9 @@ func callShape(events []event) string {
 			}
 			parts = append(parts, "("+strings.Join(arms, "|")+")")
 		case evLoop:
-			parts = append(parts, "*{"+callShape(e.body)+"}")
+			parts = append(parts, "*{"+callShape(e.body())+"}")
 		case evGuard:
-			if s := callShape(e.body); s != "" {
+			if s := callShape(e.body()); s != "" {
 				parts = append(parts, s)
 			}
 		}

@@ -252,8 +252,8 @@ func (s *simulator) run(events []event, st *simState) {
 			st.ended = true
 		case evLoop:
 			before := st.clone()
-			s.pass(e.body, st)
-			s.pass(e.body, st) // the second iteration sees the first one's state
+			s.pass(e.body(), st)
+			s.pass(e.body(), st) // the second iteration sees the first one's state
 			if st.ended {
 				*st = *before // every pass returned: only skipping the loop goes on
 			} else {
@@ -332,19 +332,19 @@ func (s *simulator) guard(e *event, st *simState) {
 		asMain = s.proc != procChild
 	}
 	if !asMain {
-		s.run(e.alt, st)
+		s.run(e.alt(), st)
 		return
 	}
 	if s.proc == procServer {
 		saved := s.procGuard
 		s.procGuard = e.site
-		s.run(e.body, st)
+		s.run(e.body(), st)
 		s.procGuard = saved
 		return
 	}
 	saved := st.phase
 	st.phase = PhaseMain
-	s.run(e.body, st)
+	s.run(e.body(), st)
 	st.phase = saved
 }
 
@@ -387,7 +387,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if !f.relevant && !f.iterates {
 			return
 		}
-		frame := s.bindFrame(e.binds)
+		frame := s.bindFrame(e.binds())
 		if !f.relevant && len(frame) == 0 {
 			return
 		}
@@ -434,7 +434,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 	case effIterate:
 		// Each iteration starts the workers again, but a persistent
 		// loader's only once.
-		for _, o := range s.loaders(e.src) {
+		for _, o := range s.loaders(e.src()) {
 			if o.Persistent {
 				if st.startedOnce.has(o.setKey()) {
 					continue
@@ -445,9 +445,9 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 	case effSetMethod:
 		if e.ifUnset {
-			st.setMethodIfUnset(e.method)
+			st.setMethodIfUnset(e.method())
 		} else {
-			st.setMethod(e.method)
+			st.setMethod(e.method())
 		}
 	case effDefaultDevice:
 		st.defaultCUDA = e.cuda
@@ -455,7 +455,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if st.preload == nil {
 			st.preload = map[string][]string{}
 		}
-		st.preload[e.method.Family] = e.mods
+		st.preload[e.method().Family] = e.mods()
 	case effNVMLCheck:
 		st.nvml = true
 	case effNVMLRestore:

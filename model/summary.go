@@ -30,33 +30,37 @@ const (
 )
 
 type event struct {
-	eff  effect
+	eff effect
+	// arms are the event lists nested in the event, in execution order:
+	// a branch's arms (evBranch, evLazy), a loop's body (evLoop: body), a
+	// guard's body and what runs outside the main module, the main process
+	// for a ProcessGuard (evGuard: body, alt). One slice for every kind:
+	// most events are effects, which nest nothing.
 	arms [][]event
-	body []event
-	// evGuard: what runs outside the main module (the main process, for a
-	// ProcessGuard), the kind of guard and the if statement.
-	alt   []event
+	// evGuard: the kind of guard and the if statement.
 	site  Site
 	kind  eventKind
 	guard GuardKind
 }
+
+// loopEvent is a loop running body zero or more times.
+func loopEvent(body []event) event { return event{kind: evLoop, arms: [][]event{body}} }
+
+// body is an evLoop's or evGuard's body.
+func (e *event) body() []event { return e.arms[0] }
+
+// alt is what an evGuard runs outside its guard.
+func (e *event) alt() []event { return e.arms[1] }
 
 // eachNested calls fn on each event list nested in e, in execution order
 // (a branch's arms, a loop's or a guard's body), until fn returns false; it
 // reports whether fn never did. It is the one place that knows how events
 // nest.
 func (e *event) eachNested(fn func([]event) bool) bool {
-	switch e.kind {
-	case evBranch, evLazy:
-		for _, a := range e.arms {
-			if !fn(a) {
-				return false
-			}
+	for _, a := range e.arms {
+		if !fn(a) {
+			return false
 		}
-	case evLoop:
-		return fn(e.body)
-	case evGuard:
-		return fn(e.body) && fn(e.alt)
 	}
 	return true
 }
@@ -202,7 +206,7 @@ func (b *builder) guard(s *syntax.If, t guardTest, rest []syntax.Stmt) bool {
 	}
 	b.expr(s.Test)
 	b.emit(event{kind: evGuard, guard: t.kind, site: Site{b.m, s.Test.Pos()},
-		body: build(asMain, mainExits), alt: build(notMain, otherExits)})
+		arms: [][]event{build(asMain, mainExits), build(notMain, otherExits)}})
 	return used
 }
 
@@ -295,7 +299,7 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		body := b.sub(func() { b.stmts(s.Body) })
 		b.loops--
 		if len(body) > 0 {
-			b.emit(event{kind: evLoop, body: body})
+			b.emit(loopEvent(body))
 		}
 		b.stmts(s.Else)
 	case *syntax.While:
@@ -304,7 +308,7 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		body := b.sub(func() { b.stmts(s.Body); b.expr(s.Test) })
 		b.loops--
 		if len(body) > 0 {
-			b.emit(event{kind: evLoop, body: body})
+			b.emit(loopEvent(body))
 		}
 		b.stmts(s.Else)
 	case *syntax.With:
@@ -424,8 +428,8 @@ func (b *builder) importSetter(root string, site Site) {
 		return
 	}
 	m, _ := target.ParseStartMethod(lib.StartMethod)
-	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset,
-		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}})
+	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset}.with(effectMore{
+		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}}))
 }
 
 func (b *builder) importFrom(s *syntax.ImportFrom) {
@@ -669,7 +673,7 @@ func (b *builder) expr(e syntax.Expr) {
 			}
 		})
 		if len(body) > 0 {
-			b.emit(event{kind: evLoop, body: body})
+			b.emit(loopEvent(body))
 		}
 	case *syntax.IfExp:
 		b.expr(e.Test)

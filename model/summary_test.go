@@ -11,8 +11,8 @@ func TestEffectsWalk(t *testing.T) {
 	eff := func(api string) event { return event{kind: evEffect, eff: effect{kind: effUse, api: api}} }
 	events := []event{
 		eff("a"),
-		{kind: evBranch, arms: [][]event{{eff("b")}, nil, {eff("c"), {kind: evLoop, body: []event{eff("d")}}}}},
-		{kind: evGuard, body: []event{eff("e"), {kind: evBranch, arms: [][]event{{eff("f")}}}}},
+		{kind: evBranch, arms: [][]event{{eff("b")}, nil, {eff("c"), loopEvent([]event{eff("d")})}}},
+		{kind: evGuard, arms: [][]event{{eff("e"), {kind: evBranch, arms: [][]event{{eff("f")}}}}, nil}},
 		eff("g"),
 	}
 	tests := []struct {
