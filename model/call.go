@@ -328,17 +328,18 @@ func sourceText(m *Module, e syntax.Expr) string {
 // asker's context made (the loaders a hook returns were that context's
 // objects) for every later one.
 func (ev *evaluator) returns(f *Function) []Value {
-	if vs, ok := f.returned.done(); ok {
+	cell := &f.memos().returned
+	if vs, ok := cell.done(); ok {
 		return vs
 	}
 	solver := f.Module.Prog.valueSolver()
-	if f.returned.state == factBusy {
-		return solver.value(&f.returned, nil) // its component's values so far
+	if cell.state == factBusy {
+		return solver.value(cell, nil) // its component's values so far
 	}
 	if ev.nest >= maxNest {
 		return nil
 	}
-	return solver.value(&f.returned, func() []Value {
+	return solver.value(cell, func() []Value {
 		return ev.freshIn(nil, func() []Value { return ev.returnValues(f) })
 	})
 }

@@ -495,19 +495,20 @@ func (p *Program) retParamsSolver() *retParamsSolver {
 }
 
 func (s *retParamsSolver) params(f *Function) []string {
-	switch f.retParamsState {
+	m := f.memos()
+	switch m.retParamsState {
 	case factDone:
-		return f.retParams
+		return m.retParams
 	case factBusy:
 		s.reached(s.at[f])
-		return f.retParams // its component's parameters so far
+		return m.retParams // its component's parameters so far
 	}
 	at := s.enter(f)
 	s.at[f] = at
-	f.retParamsState = factBusy
-	f.retParams = walkReturnedParams(f)
+	m.retParamsState = factBusy
+	m.retParams = walkReturnedParams(f)
 	s.finish(at, s)
-	return f.retParams
+	return m.retParams
 }
 
 // settle walks every member of the component opened at place at again,
@@ -517,16 +518,16 @@ func (s *retParamsSolver) params(f *Function) []string {
 func (s *retParamsSolver) settle(at int) {
 	s.iterate(at, untilSettled, func(g *Function) bool {
 		got := walkReturnedParams(g)
-		if len(got) == len(g.retParams) {
+		if len(got) == len(g.memo.retParams) {
 			return false
 		}
-		g.retParams = got
+		g.memo.retParams = got
 		return true
 	})
 }
 
 func (s *retParamsSolver) done(g *Function) {
-	g.retParamsState = factDone
+	g.memo.retParamsState = factDone
 	delete(s.at, g)
 }
 

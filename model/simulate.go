@@ -721,7 +721,7 @@ func (p *Program) touchSearch(defaultCUDA bool) *hitSolver {
 				if e.ctx != nil {
 					return hitStep{cell: &e.ctx.touch[i], events: func() []event { return summaryIn(e.fn, e.ctx) }}
 				}
-				return hitStep{cell: &e.fn.touch[i], events: e.fn.summaryOf}
+				return hitStep{cell: &e.fn.memos().touch[i], events: e.fn.summaryOf}
 			case effImport:
 				return hitStep{cell: &e.mod.touch[i], events: e.mod.topSummary}
 			}
