@@ -66,38 +66,29 @@ func (e effect) with(more effectMore) effect {
 	return e
 }
 
+// noMore is what an effect without more carries: nothing. Read only.
+var noMore effectMore
+
+// rare is what e carries beyond the common fields: e.more, or noMore.
+func (e *effect) rare() *effectMore {
+	if e.more == nil {
+		return &noMore
+	}
+	return e.more
+}
+
 // method is the start method an effSetMethod sets (an effPreload's
 // family).
-func (e *effect) method() MethodSpec {
-	if e.more == nil {
-		return MethodSpec{}
-	}
-	return e.more.method
-}
+func (e *effect) method() MethodSpec { return e.rare().method }
 
 // mods are the modules an effPreload names.
-func (e *effect) mods() []string {
-	if e.more == nil {
-		return nil
-	}
-	return e.more.mods
-}
+func (e *effect) mods() []string { return e.rare().mods }
 
 // src is what an effIterate iterates.
-func (e *effect) src() loaderSrc {
-	if e.more == nil {
-		return loaderSrc{}
-	}
-	return e.more.src
-}
+func (e *effect) src() loaderSrc { return e.rare().src }
 
 // binds are the loaders an effCall hands to the callee's parameters.
-func (e *effect) binds() []paramLoaders {
-	if e.more == nil {
-		return nil
-	}
-	return e.more.binds
-}
+func (e *effect) binds() []paramLoaders { return e.rare().binds }
 
 // initCondition says when an effInit applies.
 type initCondition uint8
