@@ -1,6 +1,9 @@
 package syntax
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestStarredElements: starred elements in bare expression lists and
 // subscripts, which the bundled grammar reads only before a name, parse
@@ -113,5 +116,36 @@ func TestSplatStars(t *testing.T) {
 	src := []byte("x = a, *(b)\ny = c, *(d)\n")
 	if got := splatStars(src, []Span{{20, 23}}); len(got) != 1 || got[0] != 19 {
 		t.Errorf("stars on line 2 only: %v", got)
+	}
+}
+
+// TestSplatStarsSkipLostStructure: an unclosed bracket can make the rest
+// of a file one ERROR node; the stars under it are not why, and searching
+// them parsed a 10 MB file a second time for nothing. A star in a local
+// error next to it is still found.
+func TestSplatStarsSkipLostStructure(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x = (1,\n")
+	for b.Len() <= maxSplatError {
+		b.WriteString("def f():\n    return a, *(b)\n")
+	}
+	whole := []byte(b.String())
+	if got := splatStars(whole, []Span{{0, int32(len(whole))}}); len(got) != 0 {
+		t.Errorf("%d stars searched under an error of %d bytes, want none", len(got), len(whole))
+	}
+	// Parsed, the unclosed parenthesis is an error that covers the stars.
+	f, err := Parse(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errorBytes(f) <= maxSplatError {
+		t.Fatalf("the unclosed parenthesis left %d bytes in errors: the test checks nothing", errorBytes(f))
+	}
+	local := []byte("y = a, *(b)\n")
+	all := append(append([]byte{}, whole...), local...)
+	at := int32(len(whole))
+	errs := []Span{{0, at}, {at + 7, at + 11}}
+	if got := splatStars(all, errs); len(got) != 1 || got[0] != int(at)+7 {
+		t.Errorf("stars %v, want only the local one at %d", got, at+7)
 	}
 }
