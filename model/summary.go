@@ -37,7 +37,8 @@ type event struct {
 	// for a ProcessGuard (evGuard: body, alt). One slice for every kind:
 	// most events are effects, which nest nothing.
 	arms [][]event
-	// evGuard: the kind of guard and the if statement.
+	// site is an evGuard's if statement's test, and guard its kind of
+	// guard; other events leave both zero (an effect has its own site).
 	site  Site
 	kind  eventKind
 	guard GuardKind

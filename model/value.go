@@ -47,8 +47,8 @@ type Value struct {
 	Class *Class
 	Str   string
 	Int   int
-	// seq holds the elements of a VList, VDict or VNamespace (elems,
-	// items); nil for every other value. Behind a pointer, since few
+	// seq holds the elements of a VList, VDict or VNamespace, read
+	// through elems and keys; nil for every other value. Behind a pointer, since few
 	// values have elements and a Value is copied wherever a set is: 40
 	// bytes less on each copy (a Value was 160 bytes with the slices in
 	// it), measured at about 5 % of the CPU and of the peak memory of a
