@@ -138,7 +138,7 @@ func (ev *evaluator) sliceLimit(c *syntax.Call, sc *Scope) (int, bool) {
 	e := c.Args[0].Value
 	if n, ok := e.(*syntax.Name); ok {
 		bs := lookup(n.ID, sc)
-		if len(bs) != 1 || bs[0].Kind != BindAssign || len(bs[0].Index) > 0 {
+		if len(bs) != 1 || bs[0].Kind != BindAssign || len(bs[0].Index()) > 0 {
 			return 0, false
 		}
 		e = bs[0].Value

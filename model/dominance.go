@@ -141,39 +141,45 @@ func (sc *Scope) body() []syntax.Stmt {
 // killsOf are the kills of the scope's own body, by name, found once, in
 // the same walk as its if arms.
 func (sc *Scope) killsOf() map[string][]kill {
-	if sc.kills != nil {
-		return sc.kills
+	return sc.flowOf().kills
+}
+
+// flowOf is the scope's kills, if arms and loops, found in one walk of its
+// own body the first time one is asked for.
+func (sc *Scope) flowOf() *scopeFlow {
+	if sc.flow != nil {
+		return sc.flow
 	}
-	sc.kills = map[string][]kill{}
+	fl := &scopeFlow{kills: map[string][]kill{}}
+	sc.flow = fl
 	eachBlock(sc.body(), false, func(block []syntax.Stmt, inTry bool) {
-		addListKills(sc.kills, block)
+		addListKills(fl.kills, block)
 		for _, s := range block {
 			switch s.(type) {
 			case *syntax.For, *syntax.While:
-				sc.loops = append(sc.loops, s.Pos())
+				fl.loops = append(fl.loops, s.Pos())
 			}
 			ifs, ok := s.(*syntax.If)
 			if !ok {
 				continue
 			}
-			sc.ifArms = append(sc.ifArms, ifArm{stmt: ifs, body: listSpan(ifs.Body), alts: listSpan(ifs.Else)})
+			fl.ifArms = append(fl.ifArms, ifArm{stmt: ifs, body: listSpan(ifs.Body), alts: listSpan(ifs.Else)})
 			if !inTry {
-				addArmKills(sc.kills, ifs.Body)
+				addArmKills(fl.kills, ifs.Body)
 				if _, elif := singleIf(ifs.Else); !elif {
-					addArmKills(sc.kills, ifs.Else)
+					addArmKills(fl.kills, ifs.Else)
 				}
 			}
 		}
 	})
-	return sc.kills
+	return fl
 }
 
 // inLoop reports whether a loop statement of sc's own body holds both
 // offsets: code at the later one may run before code at the earlier one,
 // on the loop's next pass.
 func (sc *Scope) inLoop(a, b int) bool {
-	sc.killsOf() // finds the loops
-	for _, l := range sc.loops {
+	for _, l := range sc.flowOf().loops {
 		if int(l.Start) <= a && b < int(l.End) {
 			return true
 		}
@@ -436,8 +442,7 @@ func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
 
 // ifArmsOf lists the if statements of the scope's own body, found once.
 func (sc *Scope) ifArmsOf() []ifArm {
-	sc.killsOf()
-	return sc.ifArms
+	return sc.flowOf().ifArms
 }
 
 // listSpan is the span of a statement list, empty for none.

@@ -415,12 +415,15 @@ func (ev *evaluator) binding(b *Binding) []Value {
 	if vs, ok := ev.globalFromContexts(b); ok {
 		return vs
 	}
+	if b.val == nil {
+		b.val = new(valueCell)
+	}
 	if vs, ok := b.val.done(); ok {
 		return vs
 	}
 	solver := b.Scope.Module.Prog.valueSolver()
 	if b.val.state == factBusy {
-		return solver.value(&b.val, nil) // its component's values so far
+		return solver.value(b.val, nil) // its component's values so far
 	}
 	if call, ok := callUnderWay(b, nil); ok {
 		// Asked for while the call it unpacks is being evaluated (the
@@ -440,7 +443,7 @@ func (ev *evaluator) binding(b *Binding) []Value {
 	// asked, or a name first met deep in an evaluation would stay unknown.
 	// The program-wide cache holds values evaluated outside of any
 	// context.
-	return solver.value(&b.val, func() []Value {
+	return solver.value(b.val, func() []Value {
 		return ev.freshIn(nil, func() []Value {
 			vs := ev.bindingUncached(b)
 			if b.Kind == BindAssign || b.Kind == BindWith {
@@ -455,26 +458,26 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 	m := b.Scope.Module
 	switch b.Kind {
 	case BindAssign, BindWith:
-		return unpack(ev.expr(b.Value, b.Scope), b.Index)
+		return unpack(ev.expr(b.Value, b.Scope), b.Index())
 	case BindIter:
 		elems := iterElems(ev.expr(b.Value, b.Scope))
 		if len(elems) == 0 {
 			return unknown()
 		}
-		return unpack(elems, b.Index)
+		return unpack(elems, b.Index())
 	case BindImport:
-		if local := m.importedModule(b.Import, 0); local != nil {
+		if local := m.importedModule(b.Import(), 0); local != nil {
 			return []Value{{Kind: VModule, Mod: local}}
 		}
-		return []Value{{Kind: VPath, Path: catalog.Canonical(b.Import)}}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(b.Import())}}
 	case BindImportFrom:
-		mod, level := splitRelative(b.Import, b.Attr)
+		mod, level := splitRelative(b.Import(), b.Attr())
 		if from := m.importedModule(mod, level); from != nil {
-			if vs := ev.moduleAttr(from, b.Attr); len(vs) > 0 {
+			if vs := ev.moduleAttr(from, b.Attr()); len(vs) > 0 {
 				return vs
 			}
 		}
-		if sub := m.importedModule(JoinDotted(mod, b.Attr), level); sub != nil {
+		if sub := m.importedModule(JoinDotted(mod, b.Attr()), level); sub != nil {
 			return []Value{{Kind: VModule, Mod: sub}}
 		}
 		if b.star {
@@ -486,7 +489,7 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 		if level > 0 {
 			return unknown()
 		}
-		return []Value{{Kind: VPath, Path: catalog.Canonical(JoinDotted(mod, b.Attr))}}
+		return []Value{{Kind: VPath, Path: catalog.Canonical(JoinDotted(mod, b.Attr()))}}
 	case BindDef:
 		return []Value{ev.closure(ev.funcValue(b.Func))}
 	case BindClass:

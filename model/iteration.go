@@ -423,13 +423,13 @@ func (w *paramWalk) expr(e syntax.Expr, sc *Scope, depth int) {
 				w.src.addParam(bd.Name)
 			case BindAssign, BindWith:
 				switch {
-				case len(bd.Index) == 0:
+				case len(bd.Index()) == 0:
 					w.expr(bd.Value, bd.Scope, depth+1)
-				case len(bd.Index) == 1:
+				case len(bd.Index()) == 1:
 					// a, loader = accelerator.prepare(model, loader)
 					if c, ok := bd.Value.(*syntax.Call); ok {
 						if use, _ := w.ev.loaderUse(c, bd.Scope); use == useReturns {
-							w.expr(positionalArg(c, bd.Index[0]), bd.Scope, depth+1)
+							w.expr(positionalArg(c, bd.Index()[0]), bd.Scope, depth+1)
 						}
 					}
 				}
@@ -900,7 +900,7 @@ func (b *builder) callOf(e syntax.Expr, sc *Scope, paths map[string]bool) (*synt
 			}
 		case *syntax.Name:
 			for _, bd := range lookup(e.ID, sc) {
-				if seen[bd] || (bd.Kind != BindAssign && bd.Kind != BindWith) || len(bd.Index) != 0 {
+				if seen[bd] || (bd.Kind != BindAssign && bd.Kind != BindWith) || len(bd.Index()) != 0 {
 					continue
 				}
 				seen[bd] = true

@@ -68,7 +68,7 @@ func (ev *evaluator) dictKeywords(e syntax.Expr, c *syntax.Call, sc *Scope) ([]s
 		return nil, false
 	}
 	bs := ev.reaching(lookup(n.ID, sc), n.ID, sc, int(c.Start))
-	if len(bs) != 1 || bs[0].Kind != BindAssign || bs[0].Scope != sc || len(bs[0].Index) > 0 {
+	if len(bs) != 1 || bs[0].Kind != BindAssign || bs[0].Scope != sc || len(bs[0].Index()) > 0 {
 		return nil, false
 	}
 	b := bs[0]

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/notebook"
@@ -95,7 +96,6 @@ const (
 
 // Scope is a Python namespace with the bindings made in it.
 type Scope struct {
-	Kind   ScopeKind
 	Parent *Scope // enclosing scope for name lookup (class scopes are skipped by nested functions)
 	Module *Module
 	Func   *Function
@@ -105,12 +105,20 @@ type Scope struct {
 	// through bindingsOf.
 	Bindings map[string][]*Binding
 	Globals  map[string]bool
+	// flow is what dominance.go finds of the scope's own body, once it is
+	// asked (killsOf): most scopes are never analysed.
+	flow *scopeFlow
+	Kind ScopeKind
 	// indexed: a function scope's own bindings are in Bindings.
 	indexed bool
+}
 
-	kills  map[string][]kill // plain assignments, by name (dominance.go)
-	ifArms []ifArm           // the if statements of its own body
-	loops  []syntax.Span     // the for and while statements of its own body
+// scopeFlow is what a scope's own body says about the order of its
+// statements (dominance.go).
+type scopeFlow struct {
+	kills  map[string][]kill // plain assignments, by name
+	ifArms []ifArm           // the if statements
+	loops  []syntax.Span     // the for and while statements
 }
 
 // BindingKind says how a name got its value.
@@ -132,18 +140,20 @@ const (
 // thousands: the flags are kept together at the end, where they share one
 // word.
 type Binding struct {
-	Name   string
-	Span   syntax.Span
-	Value  syntax.Expr // the assigned expression (BindAssign, BindIter, BindWith)
-	Index  []int       // tuple-unpacking path into Value: (a, (b, c)) = v gives c the path [1 1]
-	Import string      // qualified module or attribute path for imports
-	Attr   string      // the imported attribute (BindImportFrom)
-	Func   *Function
-	Class  *Class
-	Param  *syntax.Param
-	Scope  *Scope // where Value is evaluated
-	// val memoizes the binding's values outside of any call context.
-	val valueCell
+	Name  string
+	Span  syntax.Span
+	Value syntax.Expr // the assigned expression (BindAssign, BindIter, BindWith)
+	Func  *Function
+	Class *Class
+	Param *syntax.Param
+	Scope *Scope // where Value is evaluated
+	// path holds what only imports and unpacking targets have (Import,
+	// Attr, Index); nil for the other bindings. A program has hundreds of
+	// thousands of bindings.
+	path *bindingPath
+	// val memoizes the binding's values outside of any call context, made
+	// when they are first asked for: most bindings never are.
+	val *valueCell
 
 	Kind BindingKind
 	// comprehension marks a comprehension's variable, bound in the
@@ -152,6 +162,56 @@ type Binding struct {
 	// star marks a name bound by `from m import *` of a local module m
 	// that exports it (starimport.go).
 	star bool
+}
+
+// bindingPath is what a binding of an import or of a name inside an
+// unpacking target adds to the common fields.
+type bindingPath struct {
+	index []int
+	imp   string
+	attr  string
+}
+
+// Index is the tuple-unpacking path into Value: (a, (b, c)) = v gives c
+// the path [1 1]; nil for a plain target.
+func (b *Binding) Index() []int {
+	if b.path == nil {
+		return nil
+	}
+	return b.path.index
+}
+
+// Import is the qualified module or attribute path of an import binding:
+// "a.b" for `import a.b as x` and for `from a import b`.
+func (b *Binding) Import() string {
+	if b.path == nil {
+		return ""
+	}
+	return b.path.imp
+}
+
+// Attr is the attribute a BindImportFrom imports: "b" for `from a import b`.
+func (b *Binding) Attr() string {
+	if b.path == nil {
+		return ""
+	}
+	return b.path.attr
+}
+
+// importBinding is the binding of an import: of module imp (BindImport),
+// or of attribute attr of module imp's parent (BindImportFrom).
+func importBinding(kind BindingKind, name string, at syntax.Span, imp, attr string) Binding {
+	return Binding{Kind: kind, Name: name, Span: at, path: &bindingPath{imp: imp, attr: attr}}
+}
+
+// withIndex sets b's unpacking path to a copy of idx (none if it is empty).
+func (b *Binding) withIndex(idx []int) {
+	switch {
+	case len(idx) > 0:
+		b.path = &bindingPath{index: slices.Clone(idx)}
+	case b.path != nil:
+		b.path = nil
+	}
 }
 
 // Function is a def, a method or a lambda.
@@ -340,18 +400,16 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 	switch s := s.(type) {
 	case *syntax.Import:
 		for _, a := range s.Names {
-			b := Binding{Kind: BindImport, Span: a.Span, Import: a.Name}
-			if a.AsName != "" {
-				b.Name = a.AsName
-			} else {
+			name, imp := a.AsName, a.Name
+			if name == "" {
 				// `import a.b.c` binds `a`.
-				b.Name = a.Name
+				name = a.Name
 				if i := strings.IndexByte(a.Name, '.'); i >= 0 {
-					b.Name = a.Name[:i]
+					name = a.Name[:i]
 				}
-				b.Import = b.Name
+				imp = name
 			}
-			ix.bind(sc, b)
+			ix.bind(sc, importBinding(BindImport, name, a.Span, imp, ""))
 		}
 	case *syntax.ImportFrom:
 		if s.Star && sc.Kind == ModuleScope {
@@ -364,8 +422,7 @@ func (ix *indexer) stmt(s syntax.Stmt, sc *Scope, prefix string) {
 			if name == "" {
 				name = a.Name
 			}
-			ix.bind(sc, Binding{Kind: BindImportFrom, Name: name, Span: a.Span,
-				Import: JoinDotted(fromModuleName(s), a.Name), Attr: a.Name})
+			ix.bind(sc, importBinding(BindImportFrom, name, a.Span, JoinDotted(fromModuleName(s), a.Name), a.Name))
 		}
 	case *syntax.FunctionDef:
 		ix.function(s, sc, prefix)
@@ -454,7 +511,7 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 			b := *tmpl
 			b.Name = e.ID
 			b.Span = e.Span
-			b.Index = append([]int(nil), idx...)
+			b.withIndex(idx)
 			ix.bind(sc, b)
 		case *syntax.Sequence:
 			for i, el := range e.Elts {
@@ -472,7 +529,7 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 				b := *tmpl
 				b.Name = e.Attr
 				b.Span = e.Span
-				b.Index = append([]int(nil), idx...)
+				b.withIndex(idx)
 				b.Scope = sc
 				c := sc.Func.Class
 				c.SelfAttrs[e.Attr] = append(c.SelfAttrs[e.Attr], &b)

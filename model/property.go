@@ -106,7 +106,7 @@ func (ev *evaluator) getter(c *Class, name string, depth int) (*Function, bool) 
 // (or property(fget=...)): a local function or lambda.
 func (ev *evaluator) assignedGetter(b *Binding, c *Class) *Function {
 	call, ok := b.Value.(*syntax.Call)
-	if !ok || len(b.Index) > 0 || !isPropertyCall(call) || len(lookup("property", c.Scope)) > 0 {
+	if !ok || len(b.Index()) > 0 || !isPropertyCall(call) || len(lookup("property", c.Scope)) > 0 {
 		return nil
 	}
 	fget := argExpr(call, 0, "fget")

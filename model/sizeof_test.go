@@ -12,7 +12,8 @@ import (
 // 5 % of the CPU and of the peak memory on a repository the size of
 // composer, and 176 bytes of event (312 before) at 17 % of its peak; a
 // program has about as many Functions as the stdlib's 100,000 functions
-// and lambdas (docs/performance.md, Changes).
+// and lambdas, each with a Scope, and more Bindings still (docs/
+// performance.md, Changes).
 func TestSizeof(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are recorded for 64-bit platforms")
@@ -26,6 +27,8 @@ func TestSizeof(t *testing.T) {
 		{"event", unsafe.Sizeof(event{}), 136},
 		{"effect", unsafe.Sizeof(effect{}), 88},
 		{"Function", unsafe.Sizeof(Function{}), 176},
+		{"Binding", unsafe.Sizeof(Binding{}), 96},
+		{"Scope", unsafe.Sizeof(Scope{}), 64},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -79,8 +79,9 @@ func (m *Module) starBindings() map[string][]*Binding {
 				continue // a library, or the module itself: see above
 			}
 			for _, name := range from.exportedNames() {
-				b := &Binding{Kind: BindImportFrom, Name: name, Span: s.Span,
-					Import: JoinDotted(fromModuleName(s), name), Attr: name, Scope: m.Scope, star: true}
+				b := new(Binding)
+				*b = importBinding(BindImportFrom, name, s.Span, JoinDotted(fromModuleName(s), name), name)
+				b.Scope, b.star = m.Scope, true
 				bs, ok := bound[name]
 				if !ok {
 					bs = slices.Clone(m.Scope.Bindings[name])
@@ -209,7 +210,7 @@ func (m *Module) dunderAllUncached() ([]string, bool) {
 	}
 	names := map[string]bool{}
 	for _, b := range bs {
-		if b.Kind != BindAssign || len(b.Index) > 0 || b.Scope != m.Scope || !stringLiterals(b.Value, names) {
+		if b.Kind != BindAssign || len(b.Index()) > 0 || b.Scope != m.Scope || !stringLiterals(b.Value, names) {
 			return nil, false
 		}
 	}

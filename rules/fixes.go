@@ -252,7 +252,7 @@ func afterImportOS(m *model.Module, at int) int {
 // (another `import os` is harmless).
 func importsOSBefore(m *model.Module, at int) bool {
 	for _, b := range m.Scope.Bindings["os"] {
-		if b.Kind == model.BindImport && b.Import == "os" && b.Scope == m.Scope && int(b.Span.End) <= at {
+		if b.Kind == model.BindImport && b.Import() == "os" && b.Scope == m.Scope && int(b.Span.End) <= at {
 			return true
 		}
 	}
