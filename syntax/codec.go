@@ -453,6 +453,7 @@ func Decode(data, src []byte) (f *File, err error) {
 			f, err = nil, errCorrupt
 		}
 	}()
+	d.a = takeArena()
 	f = &File{}
 	f.Body = d.stmts()
 	if n, isNil := d.len(); !isNil {
@@ -470,6 +471,7 @@ func Decode(data, src []byte) (f *File, err error) {
 	if len(d.data) != 0 {
 		return nil, errCorrupt
 	}
+	leaveArena(d.a)
 	return f, nil
 }
 
@@ -491,8 +493,7 @@ type decoder struct {
 	depth int
 
 	a       arena
-	scratch arena      // deferrable bodies' nodes, as conv.scratch
-	kept    *keptArena // the deferred bodies', shared (deferred.go)
+	scratch arena // deferrable bodies' nodes, as conv.scratch
 }
 
 // maxValue bounds every integer read: spans and string places are offsets
@@ -952,10 +953,7 @@ func (d *decoder) functionBody(s *FunctionDef) {
 		if check.stmts(); len(check.data) != 0 {
 			panic(errCorrupt)
 		}
-		if d.kept == nil {
-			d.kept = &keptArena{}
-		}
-		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp, kept: d.kept}
+		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp}
 	case 2:
 		start := d.data
 		fileArena := d.a

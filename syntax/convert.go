@@ -51,7 +51,7 @@ func convert(recs []rec, src []byte, marks []lazyMark) *File {
 	// The identifiers and literals of the tree are substrings of src, not
 	// of a copy of it: a module's source is then held once (Parse's
 	// contract: src is not changed afterwards).
-	c := &conv{r: recs, text: unsafe.String(unsafe.SliceData(src), len(src))}
+	c := &conv{r: recs, text: unsafe.String(unsafe.SliceData(src), len(src)), a: takeArena()}
 	if len(marks) > 0 {
 		c.lazyStmt, c.lazyKw = make(map[int]int, len(marks)), make(map[int]bool, len(marks))
 		for _, m := range marks {
@@ -60,6 +60,7 @@ func convert(recs []rec, src []byte, marks []lazyMark) *File {
 	}
 	f.Body = c.body(0)
 	f.Comments, f.Errors = c.commentsAndErrors()
+	leaveArena(c.a)
 	return f
 }
 

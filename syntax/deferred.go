@@ -28,9 +28,9 @@ import (
 //   - the model, once its load pass is done, calls File.DeferBodies, which
 //     encodes every deferrable body and drops its nodes: the scratch arena's
 //     chunks hold nothing else, so they are freed;
-//   - Body decodes a deferred body, once, into an arena of its own, and
-//     keeps it; ScanBody decodes it for a walk that keeps no pointer into
-//     it, and drops it again.
+//   - Body decodes a deferred body, once, into the arena the trees share
+//     (arena.go), and keeps it; ScanBody decodes it for a walk that keeps
+//     no pointer into it, into an arena of its own, and drops it again.
 //
 // model's TestDeferredBodiesHoldNothing checks the contract from the model's
 // side: no binding, function, store or import of the index lies in a body
@@ -49,16 +49,6 @@ type deferredBody struct {
 	once  sync.Once
 	done  atomic.Bool
 	stmts []Stmt
-	kept  *keptArena // where Body decodes, shared by the file's bodies
-}
-
-// keptArena is the arena a file's deferred bodies are decoded into for
-// keeps: one for all of them, as the conversion has one per file. An arena
-// per body would leave most of its first chunks (8 nodes of each type it
-// uses) empty.
-type keptArena struct {
-	mu sync.Mutex
-	a  arena
 }
 
 // Body returns the statements of the function's body, decoding them the
@@ -70,9 +60,12 @@ func (d *FunctionDef) Body() []Stmt {
 	}
 	b := d.deferred
 	b.once.Do(func() {
-		b.kept.mu.Lock()
-		defer b.kept.mu.Unlock()
-		b.stmts = decodeBody(b, &b.kept.a)
+		// In the shared arena, not one of its own: an arena per body
+		// would leave most of its first chunks (8 nodes of each type it
+		// uses) empty.
+		a := takeArena()
+		b.stmts = decodeBody(b, &a)
+		leaveArena(a)
 		b.done.Store(true)
 	})
 	return b.stmts
@@ -133,7 +126,6 @@ func decodeBody(b *deferredBody, a *arena) []Stmt {
 // goroutine reads f, and the caller must hold no pointer into those bodies.
 func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	kept := &keptArena{}
 	var buf []byte // the encoder's buffer, reused from body to body
 	var walk func(list []Stmt)
 	walk = func(list []Stmt) {
@@ -150,7 +142,6 @@ func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 					} else {
 						s.deferred, buf = deferBody(s.body, text, buf[:0])
 					}
-					s.deferred.kept = kept
 					s.body = nil
 				}
 			case *ClassDef:
