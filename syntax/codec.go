@@ -16,12 +16,17 @@ import (
 //
 // The format is a pre-order walk: a node is a tag byte (0 for nil) and its
 // fields in declaration order; integers are unsigned varints; a span is its
-// start and its length; a slice is its length plus one (0 for nil, so that
+// length plus one and its start (0 alone for the zero span); a slice is its length plus one (0 for nil, so that
 // nil and empty stay apart); a string that lies in the source, as
 // identifiers and literals do (convert takes them as substrings of it), is
 // its offset and length, any other (a decoded string value, a dotted name
 // joined from parts) its bytes. Decoding therefore needs the source and
-// points into it, as Parse does.
+// points into it, as Parse does. An offset (a span's start, a string's
+// place) is written as its signed distance from the offset written before
+// it (encoder.delta): in the walk's order most are a few bytes apart, one
+// varint byte instead of the two or three of an offset into the file. A
+// deferrable body starts again from offset 0, as deferBody writes it on
+// its own.
 //
 // A change to the AST must change the codec and codecVersion; the round
 // trip over the fixtures, the standard library and the fuzz corpus
@@ -29,7 +34,7 @@ import (
 
 // codecVersion starts every encoding; a tree cache also keys its entries
 // by the build, so this guards only against a stale codec in one build.
-const codecVersion = "cflast2\n"
+const codecVersion = "cflast3\n"
 
 // Tags of the statement and expression node types.
 const (
@@ -96,6 +101,16 @@ type encoder struct {
 	buf  []byte
 	src  []byte
 	base uintptr // the address of src's first byte
+	last int     // the last offset written (delta)
+}
+
+// delta is the zigzag encoding of off's distance from the last offset
+// written, which it then becomes: a node's offsets lie close to the ones
+// before it in the pre-order walk, so most take one byte instead of three.
+func (e *encoder) delta(off int) uint64 {
+	d := off - e.last
+	e.last = off
+	return uint64(d<<1) ^ uint64(d>>63)
 }
 
 func (e *encoder) uint(v int) { e.buf = binary.AppendUvarint(e.buf, uint64(v)) }
@@ -108,9 +123,16 @@ func (e *encoder) bool(b bool) {
 	}
 }
 
+// span writes s's length plus one, then its start; the zero span (no place:
+// a positional argument's keyword span) is a single 0, and leaves the last
+// offset where it was.
 func (e *encoder) span(s Span) {
-	e.uint(int(s.Start))
-	e.uint(int(s.End) - int(s.Start))
+	if s == (Span{}) {
+		e.uint(0)
+		return
+	}
+	e.uint(int(s.End) - int(s.Start) + 1)
+	e.buf = binary.AppendUvarint(e.buf, e.delta(int(s.Start)))
 }
 
 // len writes a slice's length, or that it is nil.
@@ -126,7 +148,7 @@ func (e *encoder) len(n int, isNil bool) {
 // as its bytes (low bit 1).
 func (e *encoder) str(s string) {
 	if p := uintptr(unsafe.Pointer(unsafe.StringData(s))); len(s) > 0 && e.base != 0 && p >= e.base && p+uintptr(len(s)) <= e.base+uintptr(len(e.src)) {
-		e.uint(int(p-e.base) << 1)
+		e.buf = binary.AppendUvarint(e.buf, e.delta(int(p-e.base))<<1)
 		e.uint(len(s))
 		return
 	}
@@ -491,6 +513,7 @@ type decoder struct {
 	// depth bounds the recursion on damaged data; a tree Parse returned
 	// nests at most maxDepth statements and expressions.
 	depth int
+	last  int // the last offset read (encoder.delta)
 
 	a       arena
 	scratch arena // deferrable bodies' nodes, as conv.scratch
@@ -507,6 +530,30 @@ func (d *decoder) uint() int {
 	}
 	d.data = d.data[n:]
 	return int(v)
+}
+
+// uint64 reads a varint that may be past maxValue: a zigzag delta, shifted
+// once more for a string's place.
+func (d *decoder) uint64() uint64 {
+	v, n := binary.Uvarint(d.data)
+	if n <= 0 || v > 4*maxValue {
+		panic(errCorrupt)
+	}
+	d.data = d.data[n:]
+	return v
+}
+
+// offset reads back what encoder.delta wrote: an offset into the source.
+func (d *decoder) offset(z uint64) int {
+	off := d.last + int(z>>1)
+	if z&1 != 0 {
+		off = d.last - int(z>>1) - 1
+	}
+	if off < 0 || off > len(d.src) {
+		panic(errCorrupt)
+	}
+	d.last = off
+	return off
 }
 
 func (d *decoder) byte() byte {
@@ -529,8 +576,12 @@ func (d *decoder) bool() bool {
 }
 
 func (d *decoder) span() Span {
-	start := d.uint()
 	n := d.uint()
+	if n == 0 {
+		return Span{}
+	}
+	n--
+	start := d.offset(d.uint64())
 	if start+n > len(d.src) {
 		panic(errCorrupt)
 	}
@@ -551,18 +602,18 @@ func (d *decoder) len() (n int, isNil bool) {
 }
 
 func (d *decoder) str() string {
-	v := d.uint()
+	v := d.uint64()
 	if v&1 == 0 {
-		off, n := v>>1, d.uint()
+		off, n := d.offset(v>>1), d.uint()
 		if off+n > len(d.text) {
 			panic(errCorrupt)
 		}
 		return d.text[off : off+n]
 	}
-	n := v >> 1
-	if n > len(d.data) {
+	if v>>1 > uint64(len(d.data)) {
 		panic(errCorrupt)
 	}
+	n := int(v >> 1)
 	s := string(d.data[:n])
 	d.data = d.data[n:]
 	return s
@@ -924,8 +975,13 @@ func (e *encoder) functionBody(s *FunctionDef) {
 		e.uint(len(b.enc))
 		e.buf = append(e.buf, b.enc...)
 	case b == nil && s.deferrable:
+		// Written as deferBody writes it on its own, from offset 0: the
+		// decoder keeps these bytes as the body's encoding.
 		e.buf = append(e.buf, 2)
+		last := e.last
+		e.last = 0
 		e.stmts(s.body)
+		e.last = last
 	default:
 		e.buf = append(e.buf, 0)
 		e.stmts(s.Body())
@@ -956,10 +1012,10 @@ func (d *decoder) functionBody(s *FunctionDef) {
 		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp}
 	case 2:
 		start := d.data
-		fileArena := d.a
-		d.a = d.scratch
+		fileArena, last := d.a, d.last
+		d.a, d.last = d.scratch, 0
 		s.body = d.stmts()
-		d.scratch, d.a = d.a, fileArena
+		d.scratch, d.a, d.last = d.a, fileArena, last
 		if len(s.body) == 0 {
 			panic(errCorrupt)
 		}

@@ -210,6 +210,21 @@ func TestCodecRoundTrip(t *testing.T) {
 	t.Logf("%d files", decoded)
 }
 
+// TestCodecOffsetsAreDeltas: where a statement lies in its file does not
+// change the size of its encoding, but for its first offset: offsets are
+// written as distances from the one before, not as offsets into the file
+// (two or three varint bytes each past 16 KB).
+func TestCodecOffsetsAreDeltas(t *testing.T) {
+	code := "model = build(config.name, device=args.device)\nloader = DataLoader(dataset, batch_size=cfg.batch, num_workers=4)\n"
+	near := mustParse(t, code)
+	far := mustParse(t, strings.Repeat("\n", 100_000)+code)
+	nearEnc := AppendEncoded(nil, near, []byte(code))
+	farEnc := AppendEncoded(nil, far, []byte(strings.Repeat("\n", 100_000)+code))
+	if grown := len(farEnc) - len(nearEnc); grown > 2 {
+		t.Errorf("the statements' encoding is %d bytes larger 100,000 bytes into the file (%d against %d), want at most 2: the first offset's", grown, len(farEnc), len(nearEnc))
+	}
+}
+
 // TestCodecDamaged: a damaged encoding (any truncation, any byte changed, a
 // source of another length) is refused or decodes to a tree whose spans lie
 // in the source; it never panics. (The cache's checksum keeps damaged
