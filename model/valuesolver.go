@@ -26,6 +26,9 @@ package model
 // One solver serves one program's analysis, which runs on one goroutine.
 type valueSolver struct {
 	openComponents[valueNode]
+	// singletons holds one copy of each one-value set a memo settled on,
+	// which every memo settled on the same value shares (shared).
+	singletons map[Value][]Value
 }
 
 // maxValueRounds bounds the passes over one component. Some components
@@ -103,7 +106,34 @@ func (s *valueSolver) settle(at int) {
 	})
 }
 
-func (s *valueSolver) done(n valueNode) { n.cell.state = factDone }
+func (s *valueSolver) done(n valueNode) {
+	n.cell.state = factDone
+	n.cell.values = s.shared(n.cell.values)
+}
+
+// shared returns the one copy of vs that the memos settled on it share,
+// when vs holds one value. Most memos settle on one value, and many on
+// the same (a module, a class, a library's path): on composer, 135,000
+// one-value sets held 22,000 distinct values, 14 MB of copies. The copy
+// is capped at its length, as every set handed out is (union), so that an
+// append never writes into it.
+func (s *valueSolver) shared(vs []Value) []Value {
+	if len(vs) != 1 || &vs[0] == &unknownValues[0] {
+		return vs
+	}
+	if one, ok := s.singletons[vs[0]]; ok {
+		return one
+	}
+	if s.singletons == nil {
+		s.singletons = map[Value][]Value{}
+	}
+	one := vs[:1:1]
+	if cap(vs) > 1 {
+		one = []Value{vs[0]} // not the grown array behind vs
+	}
+	s.singletons[vs[0]] = one
+	return one
+}
 
 // sameValues reports whether a and b hold the same values, in any order,
 // for a component's fixpoint: lists and dicts count only as being there or

@@ -168,3 +168,46 @@ def fit(module, epochs):
 		}
 	}
 }
+
+// TestOneValueSetsShared: memos that settle on the same single value share
+// one set, and it is capped, so that a caller appending to it copies. Two
+// names bound to the same library path, and a function returning a third,
+// hold the same set; a name with two values does not take part.
+func TestOneValueSetsShared(t *testing.T) {
+	files := memSource{"/p/train.py": `import torch
+
+device_lib = torch.cuda
+cuda = torch.cuda
+
+
+def backend():
+    return torch.cuda
+
+
+either = torch.cuda if device_lib else torch.backends
+`}
+	prog := NewProgram(files, Options{Roots: []string{"/p"}})
+	m, err := prog.Module("/p/train.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string][]Value{}
+	for _, member := range []string{"device_lib#0", "cuda#0", "backend", "either#0"} {
+		sets[member] = valuesOf(t, m, member)
+	}
+	for _, member := range []string{"cuda#0", "backend"} {
+		got, want := sets[member], sets["device_lib#0"]
+		if len(got) != 1 || len(want) != 1 || got[0].Path != "torch.cuda" {
+			t.Fatalf("%s holds %v, device_lib %v: want torch.cuda each", member, got, want)
+		}
+		if &got[0] != &want[0] {
+			t.Errorf("%s and device_lib hold torch.cuda in two sets, want one shared", member)
+		}
+	}
+	if one := sets["device_lib#0"]; cap(one) != 1 {
+		t.Errorf("the shared set has capacity %d, want 1: an append would write into it", cap(one))
+	}
+	if either := sets["either#0"]; len(either) != 2 {
+		t.Errorf("either holds %v, want torch.cuda and torch.backends", either)
+	}
+}
