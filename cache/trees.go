@@ -59,7 +59,7 @@ type Trees struct {
 
 	// The codec: syntax's, but the tests substitute their own.
 	encode func(buf []byte, f *syntax.File, src []byte) []byte
-	decode func(data, src []byte) (*syntax.File, error)
+	decode func(data, src []byte, arenas *syntax.Arenas) (*syntax.File, error)
 
 	// direct: the trees directory existed when the run began, so Store
 	// writes at once. Writing below it changes nothing a run reads (the
@@ -80,7 +80,7 @@ type Trees struct {
 func (s *Store) Trees() *Trees {
 	dir := filepath.Join(s.dir, treesDir)
 	fi, err := os.Stat(dir)
-	return &Trees{s: s, dir: dir, encode: syntax.AppendEncoded, decode: syntax.Decode, direct: err == nil && fi.IsDir()}
+	return &Trees{s: s, dir: dir, encode: syntax.AppendEncoded, decode: syntax.DecodeIn, direct: err == nil && fi.IsDir()}
 }
 
 // TreeStats counts what a Trees did: sources whose tree was loaded, that
@@ -122,8 +122,8 @@ func (t *Trees) entryPath(src []byte) (string, error) {
 
 // Load returns the stored tree of src. A missing, unreadable, damaged or
 // undecodable entry is a miss (counted as a parse: the caller parses).
-func (t *Trees) Load(src []byte) (*syntax.File, bool) {
-	f, ok := t.load(src)
+func (t *Trees) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
+	f, ok := t.load(src, arenas)
 	if ok {
 		t.loaded.Add(1)
 	} else {
@@ -132,7 +132,7 @@ func (t *Trees) Load(src []byte) (*syntax.File, bool) {
 	return f, ok
 }
 
-func (t *Trees) load(src []byte) (*syntax.File, bool) {
+func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 	p, err := t.entryPath(src)
 	if err != nil {
 		return nil, false
@@ -150,7 +150,7 @@ func (t *Trees) load(src []byte) (*syntax.File, bool) {
 	payload, ok := treePayload(data)
 	var f *syntax.File
 	if ok {
-		f, err = t.safeDecode(payload, src)
+		f, err = t.safeDecode(payload, src, arenas)
 		ok = err == nil && f != nil
 	}
 	switch {
@@ -207,13 +207,13 @@ func treePayload(data []byte) ([]byte, bool) {
 
 // safeDecode is decode, with a panic (a damaged entry that the checksum
 // did not catch, a codec bug) turned into an error.
-func (t *Trees) safeDecode(payload, src []byte) (f *syntax.File, err error) {
+func (t *Trees) safeDecode(payload, src []byte, arenas *syntax.Arenas) (f *syntax.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("decoding a stored tree panicked: %v", r)
 		}
 	}()
-	return t.decode(payload, src)
+	return t.decode(payload, src, arenas)
 }
 
 // safeEncode is encode after the header, or nil when it encodes nothing or

@@ -69,7 +69,7 @@ func TestTreesRoundTrip(t *testing.T) {
 	load := s.Trees()
 	for name, src := range srcs {
 		want, _ := syntax.Parse(src)
-		got, ok := load.Load(src)
+		got, ok := load.Load(src, nil)
 		if !ok {
 			t.Errorf("%s: not loaded", name)
 			continue
@@ -95,7 +95,7 @@ func fakeCodec(tr *Trees) *atomic.Int64 {
 	tr.encode = func(buf []byte, f *syntax.File, src []byte) []byte {
 		return append(buf, fakeEncoding(src)...)
 	}
-	tr.decode = func(data, src []byte) (*syntax.File, error) {
+	tr.decode = func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) {
 		if !bytes.Equal(data, fakeEncoding(src)) {
 			failed.Add(1)
 			return nil, errors.New("not this source's encoding")
@@ -157,10 +157,10 @@ func TestTreesMiss(t *testing.T) {
 			if _, err := os.Stat(p); err == nil {
 				t.Errorf("written before Flush")
 			}
-			if f, ok := tr.Load(a); !ok || !reflect.DeepEqual(f, fa) {
+			if f, ok := tr.Load(a, nil); !ok || !reflect.DeepEqual(f, fa) {
 				t.Errorf("a tree kept for Flush: loaded %v", ok)
 			}
-			if _, ok := newTrees(t, s, c).Load(a); ok {
+			if _, ok := newTrees(t, s, c).Load(a, nil); ok {
 				t.Errorf("another run loaded a tree not written yet")
 			}
 			tr.Flush()
@@ -179,7 +179,7 @@ func TestTreesMiss(t *testing.T) {
 				{"a byte changed", bytes.Replace(a, []byte("init"), []byte("inix"), 1), false},
 				{"no source", nil, false},
 			} {
-				f, ok := tr.Load(tc.src)
+				f, ok := tr.Load(tc.src, nil)
 				if ok != tc.hit {
 					t.Errorf("%s: loaded %v, want %v", tc.name, ok, tc.hit)
 				}
@@ -194,7 +194,7 @@ func TestTreesMiss(t *testing.T) {
 				t.Errorf("%s", st)
 			}
 			other := newTrees(t, Open(t.TempDir()), c)
-			if _, ok := other.Load(a); ok {
+			if _, ok := other.Load(a, nil); ok {
 				t.Errorf("loaded from an empty directory")
 			}
 		})
@@ -221,7 +221,7 @@ func TestTreesWrittenAtOnce(t *testing.T) {
 			if _, err := os.Stat(p); err != nil {
 				t.Errorf("not written when stored: %v", err)
 			}
-			if f, ok := newTrees(t, s, c).Load(b); !ok || !reflect.DeepEqual(f, fb) {
+			if f, ok := newTrees(t, s, c).Load(b, nil); !ok || !reflect.DeepEqual(f, fb) {
 				t.Errorf("another run did not load it: %v", ok)
 			}
 			if st := next.Stats(); st.Stored != 1 {
@@ -244,7 +244,7 @@ func TestTreesEmptyEncoding(t *testing.T) {
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("an empty encoding created the directory")
 	}
-	if _, ok := tr.Load(src); ok || tr.Stats().Stored != 0 {
+	if _, ok := tr.Load(src, nil); ok || tr.Stats().Stored != 0 {
 		t.Errorf("an empty encoding was stored: %s", tr.Stats())
 	}
 }
@@ -260,7 +260,7 @@ func TestTreesDamagedEntries(t *testing.T) {
 			for _, tc := range []struct {
 				name   string
 				damage func([]byte) []byte
-				decode func(data, src []byte) (*syntax.File, error) // replaces the codec's, when set
+				decode func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) // replaces the codec's, when set
 			}{
 				{name: "empty", damage: func([]byte) []byte { return nil }},
 				{name: "truncated in the header", damage: func(b []byte) []byte { return b[:len(treesMagic)-3] }},
@@ -277,9 +277,9 @@ func TestTreesDamagedEntries(t *testing.T) {
 					return append([]byte(magic), b[len(treesMagic):]...)
 				}},
 				{name: "garbage", damage: func([]byte) []byte { return []byte("not an entry\n") }},
-				{name: "a decode error", decode: func(data, src []byte) (*syntax.File, error) { return nil, errors.New("bad") }},
-				{name: "a decode panic", decode: func(data, src []byte) (*syntax.File, error) { panic("index out of range") }},
-				{name: "a nil tree", decode: func(data, src []byte) (*syntax.File, error) { return nil, nil }},
+				{name: "a decode error", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, errors.New("bad") }},
+				{name: "a decode panic", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { panic("index out of range") }},
+				{name: "a nil tree", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, nil }},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					s := Open(t.TempDir())
@@ -300,7 +300,7 @@ func TestTreesDamagedEntries(t *testing.T) {
 					if tc.decode != nil {
 						damaged.decode = tc.decode
 					}
-					if f, ok := damaged.Load(src); ok {
+					if f, ok := damaged.Load(src, nil); ok {
 						t.Fatalf("damaged entry loaded: %v", f)
 					}
 					if _, err := os.Stat(p); err == nil {
@@ -312,7 +312,7 @@ func TestTreesDamagedEntries(t *testing.T) {
 					if b, _ := os.ReadFile(p); !bytes.Equal(b, good) {
 						t.Errorf("not repaired: %d bytes, want %d", len(b), len(good))
 					}
-					if f, ok := again.Load(src); !ok || !reflect.DeepEqual(f, tree) {
+					if f, ok := again.Load(src, nil); !ok || !reflect.DeepEqual(f, tree) {
 						t.Errorf("after the repair: loaded %v", ok)
 					}
 				})
@@ -359,7 +359,7 @@ func TestTreesConcurrent(t *testing.T) {
 							j := (r*7 + w*3 + i) % len(srcs)
 							// A copy, as each read of a file is.
 							src := bytes.Clone(srcs[j])
-							f, err := syntax.ParseCached(src, tr)
+							f, err := syntax.ParseCached(src, tr, nil)
 							if err != nil {
 								errs <- err.Error()
 							} else if !reflect.DeepEqual(f, want[j]) {
@@ -437,7 +437,7 @@ func TestTreesPrune(t *testing.T) {
 	long := time.Now().Add(-MaxAge - time.Hour)
 	os.Chtimes(path(old), long, long)
 	os.Chtimes(path(used), long, long)
-	if _, ok := tr.Load(used); !ok { // used today: marked
+	if _, ok := tr.Load(used, nil); !ok { // used today: marked
 		t.Fatal("not loaded")
 	}
 	if fi, err := os.Stat(path(used)); err != nil || time.Since(fi.ModTime()) > time.Hour {
@@ -445,7 +445,7 @@ func TestTreesPrune(t *testing.T) {
 	}
 	hourAgo := time.Now().Add(-time.Hour)
 	os.Chtimes(path(fresh), hourAgo, hourAgo)
-	tr.Load(fresh)
+	tr.Load(fresh, nil)
 	if fi, _ := os.Stat(path(fresh)); !fi.ModTime().Equal(hourAgo) {
 		t.Errorf("a load of an entry used within the day changed its time")
 	}
@@ -464,7 +464,7 @@ func TestTreesPrune(t *testing.T) {
 		}
 	}
 	// A pruned tree is a miss, and stored again.
-	if _, ok := tr.Load(old); ok {
+	if _, ok := tr.Load(old, nil); ok {
 		t.Errorf("a pruned tree loaded")
 	}
 	f, _ := syntax.Parse(old)
@@ -472,7 +472,7 @@ func TestTreesPrune(t *testing.T) {
 	tr.Flush()
 	later := s.Trees()
 	fakeCodec(later)
-	if _, ok := later.Load(old); !ok {
+	if _, ok := later.Load(old, nil); !ok {
 		t.Errorf("a pruned tree was not stored again")
 	}
 }

@@ -47,7 +47,7 @@ func newTreeMemo(maxBytes int) *treeMemo {
 }
 
 // Load returns the tree kept for src, decoded.
-func (t *treeMemo) Load(src []byte) (*syntax.File, bool) {
+func (t *treeMemo) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 	key := sha256.Sum256(src)
 	t.mu.Lock()
 	el, ok := t.byKey[key]
@@ -63,7 +63,7 @@ func (t *treeMemo) Load(src []byte) (*syntax.File, bool) {
 	if !ok {
 		return nil, false
 	}
-	f, err := syntax.Decode(data, src)
+	f, err := syntax.DecodeIn(data, src, arenas)
 	if err != nil {
 		// Not expected (the encoding was made here): parse, and let the
 		// Store that follows replace it.

@@ -29,13 +29,13 @@ func TestTreeMemo(t *testing.T) {
 	}
 	size := len(syntax.AppendEncoded(nil, parse(srcs[0]), srcs[0])) + len(syntax.AppendEncoded(nil, parse(srcs[1]), srcs[1]))
 	m := newTreeMemo(size) // room for the first two
-	if _, ok := m.Load(srcs[0]); ok {
+	if _, ok := m.Load(srcs[0], nil); ok {
 		t.Fatal("an empty memo loaded a tree")
 	}
 	m.Store(srcs[0], parse(srcs[0]))
 	m.Store(srcs[1], parse(srcs[1]))
 	for _, src := range srcs[:2] {
-		got, ok := m.Load(src)
+		got, ok := m.Load(src, nil)
 		if !ok {
 			t.Fatalf("%q: not kept", src)
 		}
@@ -48,7 +48,7 @@ func TestTreeMemo(t *testing.T) {
 	// srcs[1] was used last: storing a third drops srcs[0].
 	m.Store(srcs[2], parse(srcs[2]))
 	for i, want := range []bool{false, true, true} {
-		if _, ok := m.Load(srcs[i]); ok != want {
+		if _, ok := m.Load(srcs[i], nil); ok != want {
 			t.Errorf("source %d kept %v, want %v", i, ok, want)
 		}
 	}

@@ -65,6 +65,10 @@ type File struct {
 	// nodes), outermost first, in source order. The rest of the file is still
 	// converted.
 	Errors []Span
+
+	// arenas are where the conversion allocated the nodes, and where the
+	// deferred bodies are decoded (arena.go).
+	arenas *Arenas
 }
 
 // Comment is one `#` comment; Text includes the leading '#'.

@@ -246,7 +246,7 @@ if __name__ == "__main__":
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := convert(wholeRecs(t, src), src, nil)
+	whole := convert(wholeRecs(t, src), src, nil, NewArenas())
 	if len(f.Errors) != 0 {
 		t.Fatalf("syntax errors: %v", f.Errors)
 	}

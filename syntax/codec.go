@@ -455,7 +455,14 @@ var errCorrupt = errors.New("syntax: corrupt tree encoding")
 // encoding (damaged, truncated, of another codec version) gives an error,
 // never a panic or a tree pointing outside src. A src Parse would refuse as
 // too large (its offsets would not fit a Span) gives Parse's error.
-func Decode(data, src []byte) (f *File, err error) {
+func Decode(data, src []byte) (*File, error) { return DecodeIn(data, src, nil) }
+
+// DecodeIn is Decode, allocating the tree in arenas, which trees that live
+// and die with it share (arena.go); nil gives the tree arenas of its own.
+func DecodeIn(data, src []byte, arenas *Arenas) (f *File, err error) {
+	if arenas == nil {
+		arenas = NewArenas()
+	}
 	if err := checkSize(len(src)); err != nil {
 		return nil, err
 	}
@@ -475,8 +482,9 @@ func Decode(data, src []byte) (f *File, err error) {
 			f, err = nil, errCorrupt
 		}
 	}()
-	d.a = takeArena()
-	f = &File{}
+	d.arenas = arenas
+	d.a = arenas.take()
+	f = &File{arenas: arenas}
 	f.Body = d.stmts()
 	if n, isNil := d.len(); !isNil {
 		f.Comments = make([]Comment, n)
@@ -493,7 +501,7 @@ func Decode(data, src []byte) (f *File, err error) {
 	if len(d.data) != 0 {
 		return nil, errCorrupt
 	}
-	leaveArena(d.a)
+	arenas.leave(d.a)
 	return f, nil
 }
 
@@ -516,7 +524,8 @@ type decoder struct {
 	last  int // the last offset read (encoder.delta)
 
 	a       arena
-	scratch arena // deferrable bodies' nodes, as conv.scratch
+	scratch arena   // deferrable bodies' nodes, as conv.scratch
+	arenas  *Arenas // where a's came from, for the deferred bodies
 }
 
 // maxValue bounds every integer read: spans and string places are offsets
@@ -1009,7 +1018,7 @@ func (d *decoder) functionBody(s *FunctionDef) {
 		if check.stmts(); len(check.data) != 0 {
 			panic(errCorrupt)
 		}
-		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp}
+		s.deferred = &deferredBody{enc: enc, src: d.text, span: sp, arenas: d.arenas}
 	case 2:
 		start := d.data
 		fileArena, last := d.a, d.last

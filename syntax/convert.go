@@ -43,15 +43,15 @@ type conv struct {
 	scratch   arena
 }
 
-func convert(recs []rec, src []byte, marks []lazyMark) *File {
-	f := &File{}
+func convert(recs []rec, src []byte, marks []lazyMark, arenas *Arenas) *File {
+	f := &File{arenas: arenas}
 	if len(recs) == 0 {
 		return f
 	}
 	// The identifiers and literals of the tree are substrings of src, not
 	// of a copy of it: a module's source is then held once (Parse's
 	// contract: src is not changed afterwards).
-	c := &conv{r: recs, text: unsafe.String(unsafe.SliceData(src), len(src)), a: takeArena()}
+	c := &conv{r: recs, text: unsafe.String(unsafe.SliceData(src), len(src)), a: arenas.take()}
 	if len(marks) > 0 {
 		c.lazyStmt, c.lazyKw = make(map[int]int, len(marks)), make(map[int]bool, len(marks))
 		for _, m := range marks {
@@ -60,7 +60,7 @@ func convert(recs []rec, src []byte, marks []lazyMark) *File {
 	}
 	f.Body = c.body(0)
 	f.Comments, f.Errors = c.commentsAndErrors()
-	leaveArena(c.a)
+	arenas.leave(c.a)
 	return f
 }
 

@@ -28,7 +28,7 @@ import (
 //   - the model, once its load pass is done, calls File.DeferBodies, which
 //     encodes every deferrable body and drops its nodes: the scratch arena's
 //     chunks hold nothing else, so they are freed;
-//   - Body decodes a deferred body, once, into the arena the trees share
+//   - Body decodes a deferred body, once, into the file's arenas
 //     (arena.go), and keeps it; ScanBody decodes it for a walk that keeps
 //     no pointer into it, into an arena of its own, and drops it again.
 //
@@ -46,9 +46,10 @@ type deferredBody struct {
 	src  string // the file's source, which the encoding's strings point into
 	span Span   // from the first statement's start to the last one's end
 
-	once  sync.Once
-	done  atomic.Bool
-	stmts []Stmt
+	once   sync.Once
+	done   atomic.Bool
+	stmts  []Stmt
+	arenas *Arenas // where Body decodes: the file's (arena.go)
 }
 
 // Body returns the statements of the function's body, decoding them the
@@ -60,12 +61,12 @@ func (d *FunctionDef) Body() []Stmt {
 	}
 	b := d.deferred
 	b.once.Do(func() {
-		// In the shared arena, not one of its own: an arena per body
+		// In the file's arenas, not one of its own: an arena per body
 		// would leave most of its first chunks (8 nodes of each type it
 		// uses) empty.
-		a := takeArena()
+		a := b.arenas.take()
 		b.stmts = decodeBody(b, &a)
-		leaveArena(a)
+		b.arenas.leave(a)
 		b.done.Store(true)
 	})
 	return b.stmts
@@ -126,6 +127,9 @@ func decodeBody(b *deferredBody, a *arena) []Stmt {
 // goroutine reads f, and the caller must hold no pointer into those bodies.
 func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
+	if f.arenas == nil {
+		f.arenas = NewArenas() // a File not made by Parse or Decode
+	}
 	var buf []byte // the encoder's buffer, reused from body to body
 	var walk func(list []Stmt)
 	walk = func(list []Stmt) {
@@ -142,6 +146,7 @@ func (f *File) DeferBodies(src []byte, deferring func(body []Stmt)) {
 					} else {
 						s.deferred, buf = deferBody(s.body, text, buf[:0])
 					}
+					s.deferred.arenas = f.arenas
 					s.body = nil
 				}
 			case *ClassDef:

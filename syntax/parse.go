@@ -84,7 +84,14 @@ func putRecs(rb *recBuf) {
 //
 // The File's strings (identifiers, literals, comments) share src's memory
 // rather than copying it: src must not be changed while the File is in use.
-func Parse(src []byte) (*File, error) {
+func Parse(src []byte) (*File, error) { return ParseIn(src, nil) }
+
+// ParseIn is Parse, allocating the tree in arenas, which trees that live
+// and die with it share (arena.go); nil gives the tree arenas of its own.
+func ParseIn(src []byte, arenas *Arenas) (*File, error) {
+	if arenas == nil {
+		arenas = NewArenas()
+	}
 	if err := checkSource(src); err != nil {
 		return nil, err
 	}
@@ -95,7 +102,7 @@ func Parse(src []byte) (*File, error) {
 	if len(marks) > 0 {
 		in = withoutLazy(src, marks)
 	}
-	f, err := parseInto(in, src, marks)
+	f, err := parseInto(in, src, marks, arenas)
 	if err != nil || len(f.Errors) == 0 {
 		return f, err
 	}
@@ -104,12 +111,12 @@ func Parse(src []byte) (*File, error) {
 
 // parseInto parses in (src, or src with some bytes replaced by stand-ins
 // of the same length) and converts the tree, reading text from src.
-func parseInto(in, src []byte, marks []lazyMark) (*File, error) {
+func parseInto(in, src []byte, marks []lazyMark, arenas *Arenas) (*File, error) {
 	if n := chunkCount(len(in)); n > 1 {
 		if starts := chunkStarts(in, len(in)/n); len(starts) > 0 {
 			if recs, rb, ok := parseChunked(in, starts); ok {
 				defer putRecs(rb)
-				return convertSafely(recs, src, marks)
+				return convertSafely(recs, src, marks, arenas)
 			}
 		}
 	}
@@ -121,21 +128,21 @@ func parseInto(in, src []byte, marks []lazyMark) (*File, error) {
 	if err != nil {
 		return nil, &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error: %v; please report", err)}
 	}
-	return convertSafely(recs, src, marks)
+	return convertSafely(recs, src, marks, arenas)
 }
 
 // maxPooledRecs bounds the record buffers kept for reuse (20 bytes each).
 const maxPooledRecs = 1 << 18
 
 // convertSafely converts the records, turning a panic (a bug) into an error.
-func convertSafely(recs []rec, src []byte, marks []lazyMark) (f *File, err error) {
+func convertSafely(recs []rec, src []byte, marks []lazyMark, arenas *Arenas) (f *File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f = nil
 			err = &SourceError{Kind: ErrInternal, Msg: fmt.Sprintf("internal error converting the syntax tree (%v at %s); please report", r, PanicSite())}
 		}
 	}()
-	return convert(recs, src, marks), nil
+	return convert(recs, src, marks, arenas), nil
 }
 
 // CheckSource returns the *SourceError Parse would return for source it

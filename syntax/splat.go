@@ -37,7 +37,11 @@ func retrySplats(f *File, in, src []byte, marks []lazyMark) (*File, error) {
 	for _, p := range stars {
 		retry[p] = ' '
 	}
-	g, err := parseInto(retry, src, marks)
+	// The retry's tree has arenas of its own: f's, shared with the trees
+	// parsed beside it, stay where they are (when g replaces f, f's nodes
+	// in the chunks it shares are not freed until the others are: a
+	// file with stars in its errors is rare).
+	g, err := parseInto(retry, src, marks, NewArenas())
 	if err != nil || errorBytes(g) >= errorBytes(f) {
 		return f, nil
 	}

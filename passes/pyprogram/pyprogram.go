@@ -184,6 +184,11 @@ type source struct {
 	read  func(string) ([]byte, error)
 	dirs  *dirCache
 	trees syntax.TreeCache // config.Policy.Trees
+	// arenas are the program's: its modules live until its analysis ends,
+	// so their trees share chunks (syntax/arena.go). One per program, not
+	// per run: the programs of a run are analyzed one after another, and
+	// each one's trees are dropped before the next.
+	arenas *syntax.Arenas
 }
 
 func (s source) Parse(path string) (*syntax.File, []byte, error) {
@@ -191,7 +196,7 @@ func (s source) Parse(path string) (*syntax.File, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := syntax.ParseCached(src, s.trees)
+	f, err := syntax.ParseCached(src, s.trees, s.arenas)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -223,7 +228,7 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, roots)
-	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees},
+	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees, arenas: syntax.NewArenas()},
 		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 
