@@ -311,20 +311,19 @@ func (t *Trees) Flush() {
 	wg.Wait()
 }
 
-// writeTree writes the entry at p atomically, in its fan-out directory.
+// writeTree writes the entry at p atomically, in its fan-out directory,
+// made when the write finds it missing: on a cold cache most of the 256
+// are, and checking before each write (with a stat of the entry too) was
+// two system calls more per entry, whose creation is the cost of a first
+// run's cache (an entry a concurrent run wrote meanwhile is replaced by
+// the same bytes).
 func writeTree(p string, entry []byte) error {
-	if _, err := os.Lstat(p); err == nil {
-		return errors.New("written already") // by a concurrent run
-	}
-	err := os.MkdirAll(filepath.Dir(p), 0o755)
-	if err == nil {
-		err = writeAtomic(p, entry)
-		if errors.Is(err, os.ErrNotExist) {
-			// A concurrent Prune removed the fan-out directory, empty,
-			// between the two: once more.
-			if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-				err = writeAtomic(p, entry)
-			}
+	err := writeAtomic(p, entry)
+	if errors.Is(err, os.ErrNotExist) {
+		// No fan-out directory yet, or a concurrent Prune removed it,
+		// empty: once more.
+		if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+			err = writeAtomic(p, entry)
 		}
 	}
 	return err
