@@ -204,13 +204,11 @@ func importBinding(kind BindingKind, name string, at syntax.Span, imp, attr stri
 	return Binding{Kind: kind, Name: name, Span: at, path: &bindingPath{imp: imp, attr: attr}}
 }
 
-// withIndex sets b's unpacking path to a copy of idx (none if it is empty).
+// withIndex gives b, a copy of an assignment's template (which has no
+// path), the unpacking path idx, copied; none if idx is empty.
 func (b *Binding) withIndex(idx []int) {
-	switch {
-	case len(idx) > 0:
+	if len(idx) > 0 {
 		b.path = &bindingPath{index: slices.Clone(idx)}
-	case b.path != nil:
-		b.path = nil
 	}
 }
 

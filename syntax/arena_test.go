@@ -10,7 +10,14 @@ func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 // parseIn parses src in arenas, failing the test on error.
 func parseIn(t *testing.T, src string, arenas *Arenas) *File {
 	t.Helper()
-	f, err := ParseIn([]byte(src), arenas)
+	return parseBytesIn(t, []byte(src), arenas)
+}
+
+// parseBytesIn is parseIn for a source the test keeps, to defer the
+// tree's bodies (DeferBodies takes the bytes the tree was parsed from).
+func parseBytesIn(t *testing.T, src []byte, arenas *Arenas) *File {
+	t.Helper()
+	f, err := ParseIn(src, arenas)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +58,7 @@ func TestTreesShareChunks(t *testing.T) {
 func TestDroppedBodiesShareNoChunk(t *testing.T) {
 	program := NewArenas()
 	src := []byte("def f():\n    return a + b\n")
-	f, err := ParseIn(src, program)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseBytesIn(t, src, program)
 	def := f.Body[0].(*FunctionDef)
 	if !def.deferrable {
 		t.Fatal("the body of f is not deferrable; the test needs one that is")
@@ -72,10 +76,7 @@ func TestDroppedBodiesShareNoChunk(t *testing.T) {
 func TestDecodedBodiesShareChunks(t *testing.T) {
 	program := NewArenas()
 	src := []byte("def f():\n    return a\n")
-	f, err := ParseIn(src, program)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseBytesIn(t, src, program)
 	f.DeferBodies(src, nil)
 	before := parseIn(t, "x\n", program).Body[0].(*ExprStmt).X.(*Name)
 	decoded := f.Body[0].(*FunctionDef).Body()[0].(*Return).Value.(*Name)
