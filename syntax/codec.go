@@ -16,17 +16,17 @@ import (
 //
 // The format is a pre-order walk: a node is a tag byte (0 for nil) and its
 // fields in declaration order; integers are unsigned varints; a span is its
-// length plus one and its start (0 alone for the zero span); a slice is its length plus one (0 for nil, so that
-// nil and empty stay apart); a string that lies in the source, as
-// identifiers and literals do (convert takes them as substrings of it), is
-// its offset and length, any other (a decoded string value, a dotted name
-// joined from parts) its bytes. Decoding therefore needs the source and
-// points into it, as Parse does. An offset (a span's start, a string's
-// place) is written as its signed distance from the offset written before
-// it (encoder.delta): in the walk's order most are a few bytes apart, one
-// varint byte instead of the two or three of an offset into the file. A
-// deferrable body starts again from offset 0, as deferBody writes it on
-// its own.
+// length plus one and its start (0 alone for the zero span); a slice is its
+// length plus one (0 for nil, so that nil and empty stay apart); a string
+// that lies in the source, as identifiers and literals do (convert takes
+// them as substrings of it), is its offset and length, any other (a decoded
+// string value, a dotted name joined from parts) its bytes. Decoding
+// therefore needs the source and points into it, as Parse does. An offset (a
+// span's start, a string's place) is written as its signed distance from the
+// offset written before it (encoder.delta): in the walk's order most are a
+// few bytes apart, one varint byte instead of the two or three of an offset
+// into the file. A deferrable body starts again from offset 0, as deferBody
+// writes it on its own.
 //
 // A change to the AST must change the codec and codecVersion; the round
 // trip over the fixtures, the standard library and the fuzz corpus
