@@ -194,7 +194,7 @@ func TestUniverse(t *testing.T) {
 		{"outside the base", func(d string) { write(t, filepath.Dir(d), "elsewhere.py", "") }, false},
 		// A cache directory in the project, not hidden: its entries'
 		// directories are left out, the rest of it is not.
-		{"a tree entry in a cache dir", func(d string) { write(t, d, "var/lint/trees/ab/"+strings.Repeat("c", 62), "") }, false},
+		{"a tree pack in a cache dir", func(d string) { write(t, d, "var/lint/trees/"+strings.Repeat("c", 16)+packExt, "") }, false},
 		{"a results entry in a cache dir", func(d string) { write(t, d, "var/lint/v1/"+strings.Repeat("c", 64), "") }, false},
 		{"a module in a cache dir", func(d string) { write(t, d, "var/lint/mod.py", "") }, true},
 	} {

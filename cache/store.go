@@ -7,10 +7,11 @@
 //     of an unchanged tree cost a walk and a hash of the files instead of
 //     an analysis.
 //   - parse trees (trees/, Trees): the syntax.File of one source file,
-//     named by the SHA-256 of its bytes and the executable's build ID.
-//     When the results miss (after an edit), the files whose bytes did
-//     not change are decoded instead of parsed again. Like results, new
-//     trees are written after the run has recorded its inputs.
+//     keyed by the SHA-256 of its bytes and the executable's build ID, in
+//     pack files that hold many. When the results miss (after an edit),
+//     the files whose bytes did not change are decoded instead of parsed
+//     again. Like results, new trees reach the cache directory only after
+//     the run has recorded its inputs.
 //
 // The two are sound for different reasons. A result depends on much more
 // than the bytes of the file it is about (the modules it imports, the
@@ -68,12 +69,17 @@
 //
 // Like ruff's .ruff_cache: a CACHEDIR.TAG and a .gitignore holding `*` at
 // the top, results under v1/, one file per Key, and trees under
-// trees/<2 hex>/<62 hex>, one file per source (trees.go). Writers write a
-// temporary file and rename it over the entry, so concurrent runs never see
-// a torn entry (the last writer wins; both wrote a valid one). An entry
-// that cannot be read or decoded, or whose checksum does not match, is
-// ignored and rewritten, never an error. Entries of both kinds not used for
-// MaxAge are removed when a run stores a result (Prune).
+// trees/<16 hex>.pack, many sources per pack: each run that parsed a new
+// source adds one, and a run that finds more than a few merges them
+// (trees.go). One file per tree made a first run create thousands of files
+// and a later one open as many. Writers write a temporary file and rename
+// it into place, so concurrent runs never see a torn entry or pack (for a
+// result the last writer wins; both wrote a valid one), and a pack, once
+// in place, never changes. An entry or tree that cannot be read or
+// decoded, or whose checksum does not match, is ignored and written again,
+// never an error. Results not used for MaxAge, and packs not written for
+// MaxAge, are removed when a run stores a result (Prune); a merge drops
+// the trees not used for MaxAge.
 package cache
 
 import (
@@ -216,9 +222,9 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// Prune removes the entries, results and trees, not used for maxAge,
-// temporary files a writer that died left behind (older than an hour), and
-// the trees' fan-out directories left empty.
+// Prune removes the results not used for maxAge, the tree packs not
+// written for maxAge, temporary files a writer that died left behind
+// (older than an hour), and the old layout's tree directories.
 func (s *Store) Prune(maxAge time.Duration) error {
 	now := time.Now()
 	dir := filepath.Join(s.dir, format)

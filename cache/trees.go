@@ -1,15 +1,22 @@
 package cache
 
 import (
-	"bytes"
+	"bufio"
+	"cmp"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,42 +24,102 @@ import (
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
-// treesDir is the directory of the parse-tree entries, below the store's.
+// treesDir is the directory of the parse-tree packs, below the store's.
 const treesDir = "trees"
 
-// treesFormat names the layout of a tree entry and the meaning of its key;
-// the encoding of the tree itself is the build's (syntax.AppendEncoded),
-// which the build ID in the key covers.
-const treesFormat = "t1"
+// treesFormat names the layout of a pack and the meaning of its keys; the
+// encoding of a tree itself is the build's (syntax.AppendEncoded), which
+// the build ID in the key covers.
+const treesFormat = "t2"
 
-// treesMagic starts every tree entry; the CRC-32C (Castagnoli, little
-// endian) of the payload follows, then the payload.
-const treesMagic = "cudaforklint parse tree " + treesFormat + "\n"
+// packMagic starts every pack. packFamily is the part every format's header
+// shares: a pack of another format (another build's, in a directory that
+// builds share) is left alone, not taken for a damaged one and removed.
+const (
+	packFamily = "cudaforklint parse trees "
+	packMagic  = packFamily + treesFormat + "\n"
+)
 
-const treesHeader = len(treesMagic) + 4
+// packTail ends every pack: a pack cut short, or grown, does not end with
+// it, and is known damaged before its footer's numbers are believed.
+const packTail = "cflpack\n"
+
+// packExt ends a pack's name, after 16 hex digits.
+const packExt = ".pack"
+
+// packTemp names the file a pack is written in before it is renamed into
+// place; in os.TempDir() too, where the name says whose it is.
+const packTemp = tmpPrefix + "cudaforklint-pack-*"
+
+// The sizes of an index entry (key, offset, length, CRC-32C of the
+// payload, day) and of the footer (index offset, entry count, CRC-32C of
+// the index, packTail). All little endian.
+const (
+	indexEntrySize = sha256.Size + 8 + 4 + 4 + 4
+	footerSize     = 8 + 4 + 4 + len(packTail)
+)
+
+const (
+	// defaultMaxPacks: a Flush that finds more packs merges them into one.
+	// Every run opens every pack and reads its index; a run that parsed
+	// anything new adds one, so without merging an edited project would
+	// gather a pack per run.
+	defaultMaxPacks = 8
+	// staleDays: a load of an entry whose recorded day is older has the
+	// Flush merge the packs, which records today for it. An entry in use
+	// is so rewritten about once a week, not marked at every load (a pack
+	// is immutable), and no pack in use grows older than MaxAge.
+	staleDays = 7
+	// maxAgeDays is MaxAge in days: a merge drops the entries not used
+	// for longer.
+	maxAgeDays = int64(MaxAge / (24 * time.Hour))
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Trees is the store's parse-tree cache (syntax.TreeCache): one entry per
-// distinct source, trees/<2 hex>/<62 hex>, named by the SHA-256 of the
-// entry format, the executable's build ID and the source bytes. A tree is a
-// function of those alone, so an entry is valid wherever and whenever the
-// same bytes are parsed by the same build: unlike a result, it records no
-// other input. Any entry that cannot be read, is damaged or does not decode
-// is a miss (the file is parsed) and is removed, so that the Store that
-// follows writes it again.
+// Trees is the store's parse-tree cache (syntax.TreeCache): one tree per
+// distinct source, keyed by the SHA-256 of the pack format, the
+// executable's build ID and the source bytes. A tree is a function of
+// those alone, so an entry is valid wherever and whenever the same bytes
+// are parsed by the same build: unlike a result, it records no other input.
 //
-// Store writes a new tree at once when the trees directory existed as the
-// run began (writing below it changes nothing the run reads: the import
-// universe leaves it out). A run that must create it, or the cache
-// directory, keeps its new trees in memory (encoded) and Flush writes them
-// after the run has recorded its inputs, as a result is written: a cache
-// directory created in the project while the run walks it would make the
-// run look racy, and leave its result unstored. Load sees the trees kept
-// and not yet written too.
+// The trees live in packs, trees/<16 hex>.pack: a header, the payloads
+// (encoded trees) back to back, an index (per tree: key, offset, length,
+// CRC-32C, the day it was last known used) and a fixed-size footer (the
+// index's offset, its entry count and CRC-32C, packTail). One file per
+// tree cost a first run over the standard library 1,790 files and 256
+// directories to create, and a later one 1,790 to open; a pack is one of
+// each. A run opens the packs once, reads their indexes (not their
+// payloads), and reads a tree's payload when it is loaded. A pack is
+// immutable once renamed into place, so concurrent runs read it at will
+// (Linux keeps a removed pack readable by those that have it open).
 //
-// Safe for concurrent use, by the goroutines of one run and by concurrent
-// runs (entries are written to a temporary file and renamed).
+// Store appends each new tree to this run's pack, a temporary file that
+// Flush completes with the index and renames into trees/: nothing encoded
+// stays in memory. When the trees directory existed as the Trees was
+// made, the temporary file is written in it (writing below it changes
+// nothing a run reads: the import universe leaves it out); otherwise in
+// os.TempDir(), and Flush creates the directory after the run has recorded
+// its inputs, as a result is written: a cache directory created in the
+// project while the run walks it would make the run look racy, and leave
+// its result unstored. Load finds the trees of this run's pack too.
+//
+// A pack whose header, footer or index does not check is damaged, ignored
+// and removed. A tree whose checksum does not match, or that does not
+// decode, is a miss (the file is parsed), and its key is marked bad for
+// this Trees, so that the Store that follows writes a fresh copy to this
+// run's pack, and Flush merges the packs, keeping only that copy.
+//
+// Flush merges the packs into one when there are more than maxPacks, when
+// this run loaded a tree not marked used for staleDays, or found one
+// damaged: the union, a key once (packs are read newest first), with
+// today's day for the trees this run used and without those not used for
+// MaxAge. Prune removes the packs older than MaxAge.
+//
+// Safe for concurrent use, by the goroutines of one run (a tree is written
+// at an offset reserved under the lock, with pwrite, and read with pread)
+// and by concurrent runs (packs are written to a temporary file and
+// renamed; a merge removes only the packs it read).
 type Trees struct {
 	s   *Store
 	dir string
@@ -61,18 +128,71 @@ type Trees struct {
 	encode func(buf []byte, f *syntax.File, src []byte) []byte
 	decode func(data, src []byte, arenas *syntax.Arenas) (*syntax.File, error)
 
-	// direct: the trees directory existed when the run began, so Store
-	// writes at once. Writing below it changes nothing a run reads (the
-	// import universe leaves it out); only creating it, or the cache
-	// directory, would, and a run that must do that keeps its trees in
-	// memory until Flush.
+	// direct: the trees directory existed when the run began, so this
+	// run's pack is written in it. Writing below it changes nothing a run
+	// reads (the import universe leaves it out); only creating it, or the
+	// cache directory, would, and a run that must do that writes its pack
+	// in os.TempDir() until Flush.
 	direct bool
 
-	mu      sync.Mutex
-	pending map[string][]byte // entry path → entry, stored and not yet written
-	inited  bool
+	// now is the clock, maxPacks the count of packs above which Flush
+	// merges, rename what moves this run's pack into place: fields for the
+	// tests (a rename across file systems fails, whatever the machine's
+	// os.TempDir() is).
+	now      func() time.Time
+	maxPacks int
+	rename   func(oldpath, newpath string) error
 
-	loaded, parsed, stored atomic.Int64
+	flushMu sync.Mutex // one Flush at a time: two would merge the same packs
+
+	mu       sync.Mutex
+	opened   bool                 // packs and index read (until Flush)
+	packs    []*pack              // the packs open, oldest first
+	index    map[treeKey]location // their trees, a later pack's replacing an earlier's
+	bad      map[treeKey]bool     // keys whose pack entry did not check or decode
+	used     map[treeKey]bool     // keys loaded or stored by this run
+	stale    bool                 // a tree loaded was last marked used over staleDays ago
+	w        *packWriter          // this run's pack, nil before the first Store
+	noWriter bool                 // creating w failed: not tried again before Flush
+
+	loaded, parsed, stored, merged atomic.Int64
+}
+
+// treeKey names one tree: the SHA-256 of the pack format, the build ID and
+// the source.
+type treeKey [sha256.Size]byte
+
+// indexEntry is one tree of a pack, as its index records it.
+type indexEntry struct {
+	key treeKey
+	off int64  // of the payload, from the start of the file
+	n   uint32 // the payload's length
+	crc uint32 // the payload's CRC-32C
+	day uint32 // days since the Unix epoch the tree was last known used
+}
+
+// location is where a tree can be read: an open pack, or this run's.
+type location struct {
+	f *os.File
+	indexEntry
+}
+
+// pack is an open pack with its index.
+type pack struct {
+	path  string
+	f     *os.File
+	mtime time.Time
+	index []indexEntry
+}
+
+// packWriter is this run's pack: a temporary file the payloads are
+// written to as trees are stored, at offsets reserved under Trees.mu.
+type packWriter struct {
+	f       *os.File
+	size    int64                  // written or reserved
+	written map[treeKey]indexEntry // the trees written
+	writing map[treeKey]bool       // reserved, being written
+	wg      sync.WaitGroup         // the writes in flight: Flush waits
 }
 
 // Trees returns a parse-tree cache in the store's directory, with counters
@@ -80,30 +200,36 @@ type Trees struct {
 func (s *Store) Trees() *Trees {
 	dir := filepath.Join(s.dir, treesDir)
 	fi, err := os.Stat(dir)
-	return &Trees{s: s, dir: dir, encode: syntax.AppendEncoded, decode: syntax.DecodeIn, direct: err == nil && fi.IsDir()}
+	return &Trees{s: s, dir: dir, encode: syntax.AppendEncoded, decode: syntax.DecodeIn,
+		direct: err == nil && fi.IsDir(), now: time.Now, maxPacks: defaultMaxPacks, rename: os.Rename}
 }
 
 // TreeStats counts what a Trees did: sources whose tree was loaded, that
-// were parsed instead (every miss), and trees written.
+// were parsed instead (every miss), trees written (in a pack renamed into
+// place), and packs merged.
 type TreeStats struct {
-	Loaded, Parsed, Stored int64
+	Loaded, Parsed, Stored, Merged int64
 }
 
 func (st TreeStats) String() string {
-	return fmt.Sprintf("trees: %d loaded, %d parsed, %d stored", st.Loaded, st.Parsed, st.Stored)
+	s := fmt.Sprintf("trees: %d loaded, %d parsed, %d stored", st.Loaded, st.Parsed, st.Stored)
+	if st.Merged > 0 {
+		s += fmt.Sprintf(", %d packs merged", st.Merged)
+	}
+	return s
 }
 
 // Stats returns the counts so far.
 func (t *Trees) Stats() TreeStats {
-	return TreeStats{Loaded: t.loaded.Load(), Parsed: t.parsed.Load(), Stored: t.stored.Load()}
+	return TreeStats{Loaded: t.loaded.Load(), Parsed: t.parsed.Load(), Stored: t.stored.Load(), Merged: t.merged.Load()}
 }
 
-// entryPath is the path of src's entry; it fails only when the executable
-// cannot be read (no build ID: nothing may be shared between builds).
-func (t *Trees) entryPath(src []byte) (string, error) {
+// entryKey is src's key; it fails only when the executable cannot be read
+// (no build ID: nothing may be shared between builds).
+func entryKey(src []byte) (treeKey, error) {
 	id, err := buildID()
 	if err != nil {
-		return "", err
+		return treeKey{}, err
 	}
 	h := sha256.New()
 	field := func(b []byte) {
@@ -112,13 +238,16 @@ func (t *Trees) entryPath(src []byte) (string, error) {
 		h.Write(n[:])
 		h.Write(b)
 	}
-	field([]byte(treesMagic))
+	field([]byte(packMagic))
 	field(id[:])
 	field(src)
-	var sum [sha256.Size]byte
-	name := hex.EncodeToString(h.Sum(sum[:0]))
-	return filepath.Join(t.dir, name[:2], name[2:]), nil
+	var k treeKey
+	h.Sum(k[:0])
+	return k, nil
 }
+
+// dayOf is the day of t, counted from the Unix epoch.
+func dayOf(t time.Time) uint32 { return uint32(t.Unix() / (24 * 60 * 60)) }
 
 // Load returns the stored tree of src. A missing, unreadable, damaged or
 // undecodable entry is a miss (counted as a parse: the caller parses).
@@ -133,76 +262,115 @@ func (t *Trees) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 }
 
 func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
-	p, err := t.entryPath(src)
+	k, err := entryKey(src)
 	if err != nil {
 		return nil, false
 	}
 	t.mu.Lock()
-	data, kept := t.pending[p]
+	t.open()
+	l, ok := t.lookup(k)
 	t.mu.Unlock()
-	var mtime time.Time
-	if !kept {
-		if data, mtime, err = readEntry(p); err != nil {
-			// Missing, or unreadable now (left alone: not known damaged).
-			return nil, false
+	if !ok {
+		return nil, false
+	}
+	payload, err := l.payload()
+	if err != nil {
+		// Unreadable now (a Flush closed the pack meanwhile): a miss, not
+		// known damaged.
+		return nil, false
+	}
+	var f *syntax.File
+	if crc32.Checksum(payload, castagnoli) == l.crc {
+		f, err = t.safeDecode(payload, src, arenas)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f == nil || err != nil {
+		t.markBad(k, l)
+		return nil, false
+	}
+	t.markUsed(k)
+	if int64(dayOf(t.now()))-int64(l.day) > staleDays {
+		t.stale = true
+	}
+	return f, true
+}
+
+// payload reads the tree at l, into a slice of its own: a decoded tree
+// keeps parts of it (its deferrable bodies' encodings).
+func (l location) payload() ([]byte, error) {
+	b := make([]byte, l.n)
+	n, err := l.f.ReadAt(b, l.off)
+	if n == len(b) {
+		err = nil
+	}
+	return b, err
+}
+
+// open opens the packs and reads their indexes, once until Flush (t.mu
+// held). A missing directory has none.
+func (t *Trees) open() {
+	if t.opened {
+		return
+	}
+	t.opened = true
+	t.packs = openPacks(t.dir)
+	t.index = map[treeKey]location{}
+	for _, p := range t.packs {
+		for _, e := range p.index {
+			t.index[e.key] = location{p.f, e}
 		}
 	}
-	payload, ok := treePayload(data)
-	var f *syntax.File
-	if ok {
-		f, err = t.safeDecode(payload, src, arenas)
-		ok = err == nil && f != nil
-	}
-	switch {
-	case !ok && kept:
-		t.mu.Lock()
-		delete(t.pending, p)
-		t.mu.Unlock()
-	case !ok:
-		os.Remove(p)
-	case !kept && time.Since(mtime) > 24*time.Hour:
-		// Marked used at most once a day, so that pruning keeps it.
-		now := time.Now()
-		os.Chtimes(p, now, now)
-	}
-	return f, ok
 }
 
-// readEntry reads the file at p, with its modification time (one open,
-// one stat).
-func readEntry(p string) ([]byte, time.Time, error) {
-	fh, err := os.Open(p)
-	if err != nil {
-		return nil, time.Time{}, err
+// lookup returns where k's tree is: this run's pack, or an open one unless
+// its entry is known bad (t.mu held).
+func (t *Trees) lookup(k treeKey) (location, bool) {
+	if w := t.w; w != nil {
+		if e, ok := w.written[k]; ok {
+			return location{w.f, e}, true
+		}
 	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
+	if t.bad[k] {
+		return location{}, false
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, time.Time{}, errors.New("not a regular file")
-	}
-	var b bytes.Buffer
-	b.Grow(int(fi.Size()) + bytes.MinRead)
-	if _, err := b.ReadFrom(fh); err != nil {
-		return nil, time.Time{}, err
-	}
-	return b.Bytes(), fi.ModTime(), nil
+	l, ok := t.index[k]
+	return l, ok
 }
 
-// treePayload checks an entry's header and checksum and returns its
-// payload.
-func treePayload(data []byte) ([]byte, bool) {
-	rest, ok := bytes.CutPrefix(data, []byte(treesMagic))
-	if !ok || len(rest) < 4 {
-		return nil, false
+// has says whether k's tree is stored: written or being written to this
+// run's pack, or in an open one and not known bad (t.mu held).
+func (t *Trees) has(k treeKey) bool {
+	if w := t.w; w != nil {
+		if _, ok := w.written[k]; ok || w.writing[k] {
+			return true
+		}
 	}
-	payload := rest[4:]
-	if len(payload) == 0 || crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[:4]) {
-		return nil, false
+	_, ok := t.index[k]
+	return ok && !t.bad[k]
+}
+
+// markBad records that k's tree at l did not check or decode, so that
+// Store writes a fresh copy (t.mu held).
+func (t *Trees) markBad(k treeKey, l location) {
+	if t.w != nil && l.f == t.w.f {
+		// This run's own copy: forgotten, and written again.
+		delete(t.w.written, k)
+		return
 	}
-	return payload, true
+	if t.bad == nil {
+		t.bad = map[treeKey]bool{}
+	}
+	t.bad[k] = true
+}
+
+// markUsed records that this run used k's tree, for the days of the next
+// merge (t.mu held).
+func (t *Trees) markUsed(k treeKey) {
+	if t.used == nil {
+		t.used = map[treeKey]bool{}
+	}
+	t.used[k] = true
 }
 
 // safeDecode is decode, with a panic (a damaged entry that the checksum
@@ -216,142 +384,510 @@ func (t *Trees) safeDecode(payload, src []byte, arenas *syntax.Arenas) (f *synta
 	return t.decode(payload, src, arenas)
 }
 
-// safeEncode is encode after the header, or nil when it encodes nothing or
-// panics.
-func (t *Trees) safeEncode(f *syntax.File, src []byte) (entry []byte) {
+// safeEncode is encode, or nil when it panics.
+func (t *Trees) safeEncode(f *syntax.File, src []byte) (payload []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			entry = nil
+			payload = nil
 		}
 	}()
-	buf := make([]byte, treesHeader, treesHeader+len(src))
-	copy(buf, treesMagic)
-	buf = t.encode(buf, f, src)
-	if len(buf) <= treesHeader {
-		return nil
-	}
-	binary.LittleEndian.PutUint32(buf[len(treesMagic):], crc32.Checksum(buf[treesHeader:], castagnoli))
-	return buf
+	return t.encode(make([]byte, 0, len(src)), f, src)
 }
 
-// Store writes f, the tree syntax.Parse returned for src, or keeps it for
-// Flush to write (see Trees), unless an entry for src exists already or the
-// tree encodes to nothing.
+// Store appends f, the tree syntax.Parse returned for src, to this run's
+// pack, unless src's tree is stored already or encodes to nothing. A pack
+// that cannot be written leaves the tree unstored: the cache never fails a
+// run.
 func (t *Trees) Store(src []byte, f *syntax.File) {
 	if f == nil {
 		return
 	}
-	p, err := t.entryPath(src)
+	k, err := entryKey(src)
 	if err != nil {
 		return
 	}
 	t.mu.Lock()
-	_, kept := t.pending[p]
+	t.open()
+	stored := t.has(k)
 	t.mu.Unlock()
-	if kept {
+	if stored {
 		return
 	}
-	if _, err := os.Lstat(p); err == nil {
+	payload := t.safeEncode(f, src)
+	if len(payload) == 0 || len(payload) > math.MaxUint32 {
 		return
 	}
-	entry := t.safeEncode(f, src)
-	if entry == nil {
-		return
-	}
-	if t.direct {
-		if writeTree(p, entry) == nil {
-			t.stored.Add(1)
-		}
-		return
-	}
-	t.mu.Lock()
-	if t.pending == nil {
-		t.pending = map[string][]byte{}
-	}
-	t.pending[p] = entry
-	t.mu.Unlock()
+	t.write(k, payload)
 }
 
-// flushWriters bounds the parallel writes of Flush.
-const flushWriters = 4
+// write appends payload to this run's pack as k's tree: at an offset
+// reserved under the lock, written outside it (pwrite), so that loads and
+// other stores do not wait on the write.
+func (t *Trees) write(k treeKey, payload []byte) {
+	e := indexEntry{key: k, n: uint32(len(payload)), crc: crc32.Checksum(payload, castagnoli), day: dayOf(t.now())}
+	t.mu.Lock()
+	t.open() // again: a Flush may have closed the packs meanwhile
+	w := t.writer()
+	if w == nil || t.has(k) {
+		// Or a goroutine stored the same bytes meanwhile.
+		t.mu.Unlock()
+		return
+	}
+	e.off = w.size
+	w.size += int64(len(payload))
+	w.writing[k] = true
+	w.wg.Add(1)
+	t.mu.Unlock()
+	_, err := w.f.WriteAt(payload, e.off)
+	t.mu.Lock()
+	delete(w.writing, k)
+	if err == nil {
+		// A failed write leaves bytes no index entry names.
+		w.written[k] = e
+		t.markUsed(k)
+	}
+	t.mu.Unlock()
+	w.wg.Done()
+}
 
-// Flush writes the trees kept since the last Flush. Failures to write are
-// ignored: the cache never fails a run.
+// writer returns this run's pack, created on the first call (t.mu held);
+// nil when it cannot be.
+func (t *Trees) writer() *packWriter {
+	if t.w == nil && !t.noWriter {
+		dir := t.dir
+		if !t.direct {
+			dir = os.TempDir()
+		}
+		t.w = newPackWriter(dir)
+		t.noWriter = t.w == nil
+	}
+	return t.w
+}
+
+// newPackWriter returns a pack being written in dir, its header written,
+// or nil.
+func newPackWriter(dir string) *packWriter {
+	f, err := os.CreateTemp(dir, packTemp)
+	if err != nil {
+		return nil
+	}
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.WriteString(packMagic)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil
+	}
+	return &packWriter{f: f, size: int64(len(packMagic)), written: map[treeKey]indexEntry{}, writing: map[treeKey]bool{}}
+}
+
+// Flush renames this run's pack, with the trees stored since the last
+// Flush, into the trees directory (created now), merges the packs when
+// due, and closes those open: a Load or Store after it opens them again.
+// Failures are ignored: the cache never fails a run.
 func (t *Trees) Flush() {
+	t.flushMu.Lock()
+	defer t.flushMu.Unlock()
 	t.mu.Lock()
-	pending := t.pending
-	t.pending = nil
-	if len(pending) > 0 && !t.inited {
-		// The directory with its CACHEDIR.TAG and .gitignore, once; a
-		// failure is tried again by the next Flush.
-		t.inited = t.s.init(treesDir) == nil
-	}
-	inited := t.inited
+	w, read, bad, used, stale := t.w, t.packs, t.bad, maps.Clone(t.used), t.stale
+	t.w, t.noWriter = nil, false
+	t.opened, t.packs, t.index, t.bad, t.stale = false, nil, nil, nil, false
 	t.mu.Unlock()
-	if len(pending) == 0 || !inited {
-		return
+	fresh := ""
+	if w != nil {
+		w.wg.Wait()
+		fresh = t.publish(w)
 	}
-	paths := make(chan string)
-	var wg sync.WaitGroup
-	for range min(flushWriters, len(pending)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range paths {
-				if writeTree(p, pending[p]) == nil {
-					t.stored.Add(1)
-				}
-			}
-		}()
-	}
-	for p := range pending {
-		paths <- p
-	}
-	close(paths)
-	wg.Wait()
+	t.mergeIfDue(read, fresh, bad, used, stale)
+	closePacks(read)
 }
 
-// writeTree writes the entry at p atomically, in its fan-out directory,
-// made when the write finds it missing: on a cold cache most of the 256
-// are, and checking before each write (with a stat of the entry too) was
-// two system calls more per entry, whose creation is the cost of a first
-// run's cache (an entry a concurrent run wrote meanwhile is replaced by
-// the same bytes).
-func writeTree(p string, entry []byte) error {
-	err := writeAtomic(p, entry)
-	if errors.Is(err, os.ErrNotExist) {
-		// No fan-out directory yet, or a concurrent Prune removed it,
-		// empty: once more.
-		if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-			err = writeAtomic(p, entry)
+// publish completes w with its index and footer and renames it into the
+// trees directory; it returns the pack's path, or "" when w holds nothing
+// or cannot be completed.
+func (t *Trees) publish(w *packWriter) string {
+	tmp := w.f.Name()
+	entries := slices.SortedFunc(maps.Values(w.written), func(a, b indexEntry) int { return cmp.Compare(a.off, b.off) })
+	err := errors.New("nothing stored")
+	if len(entries) > 0 {
+		// The directory with its CACHEDIR.TAG and .gitignore.
+		if err = t.s.init(treesDir); err == nil {
+			_, err = w.f.WriteAt(packEnd(entries, w.size), w.size)
 		}
 	}
-	return err
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return ""
+	}
+	dst := newPackPath(t.dir)
+	if err := t.rename(tmp, dst); err != nil {
+		if !t.direct {
+			// os.TempDir() on another file system (EXDEV): copied.
+			err = copyAtomic(tmp, dst)
+		}
+		os.Remove(tmp)
+		if err != nil {
+			return ""
+		}
+	}
+	t.stored.Add(int64(len(entries)))
+	return dst
 }
 
-// pruneTrees removes the tree entries not used for maxAge, the temporary
-// files older than an hour, and the fan-out directories left empty.
+// packEnd returns the index of entries and the footer, which end a pack
+// whose index starts at off.
+func packEnd(entries []indexEntry, off int64) []byte {
+	le := binary.LittleEndian
+	b := make([]byte, 0, len(entries)*indexEntrySize+footerSize)
+	for _, e := range entries {
+		b = append(b, e.key[:]...)
+		b = le.AppendUint64(b, uint64(e.off))
+		b = le.AppendUint32(b, e.n)
+		b = le.AppendUint32(b, e.crc)
+		b = le.AppendUint32(b, e.day)
+	}
+	crc := crc32.Checksum(b, castagnoli)
+	b = le.AppendUint64(b, uint64(off))
+	b = le.AppendUint32(b, uint32(len(entries)))
+	b = le.AppendUint32(b, crc)
+	return append(b, packTail...)
+}
+
+// newPackPath returns a new pack's path in dir: random, so that concurrent
+// runs never name two packs alike.
+func newPackPath(dir string) string {
+	var r [8]byte
+	rand.Read(r[:])
+	return filepath.Join(dir, hex.EncodeToString(r[:])+packExt)
+}
+
+// copyAtomic copies the file at src to dst, through a temporary file
+// renamed over it, without reading it whole into memory.
+func copyAtomic(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp(filepath.Dir(dst), packTemp)
+	if err != nil {
+		return err
+	}
+	tmp := out.Name()
+	werr := out.Chmod(0o644)
+	if werr == nil {
+		_, werr = io.Copy(out, in)
+	}
+	cerr := out.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp)
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// mergeIfDue merges the packs of the directory into one when there are
+// more than maxPacks, when stale (this run loaded a tree not marked used
+// for staleDays), or when this run found a tree damaged. read are the
+// packs this run read, fresh the one it wrote, bad and used its keys.
+func (t *Trees) mergeIfDue(read []*pack, fresh string, bad, used map[treeKey]bool, stale bool) {
+	// A tree found damaged is merged away at once: its good copy in
+	// fresh would otherwise lie beside it, and a later run could read
+	// either (packs written within one clock tick are not ordered).
+	due := stale || len(bad) > 0
+	if !due && len(packNames(t.dir)) <= t.maxPacks {
+		return
+	}
+	// Listed again: concurrent runs' packs count, and are merged too.
+	packs := openPacks(t.dir)
+	defer closePacks(packs)
+	if !due && len(packs) <= t.maxPacks {
+		return
+	}
+	// The packs this run read that are gone since (Prune removed one as
+	// old before this Flush, or a concurrent merge as merged): an open
+	// file still reads, and the trees this run used in them are kept.
+	listed := map[string]bool{}
+	for _, p := range packs {
+		listed[p.path] = true
+	}
+	from := slices.Clone(packs)
+	for _, p := range read {
+		if !listed[p.path] {
+			from = append(from, p)
+		}
+	}
+	if t.merge(from, fresh, bad, used) != nil {
+		return
+	}
+	for _, p := range packs {
+		// A concurrent merge may have removed it already.
+		os.Remove(p.path)
+	}
+	t.merged.Add(int64(len(packs)))
+}
+
+// merge writes one pack holding the union of from's trees whose checksum
+// matches, each key once (from the newest pack that has a good copy; a key
+// marked bad only from fresh, this run's pack), with today's day for the
+// keys this run used and the latest day recorded otherwise, and without
+// those not used for MaxAge. It writes nothing when nothing is left.
+func (t *Trees) merge(from []*pack, fresh string, bad, used map[treeKey]bool) error {
+	today := dayOf(t.now())
+	days := map[treeKey]uint32{}
+	for _, p := range from {
+		for _, e := range p.index {
+			days[e.key] = max(days[e.key], e.day)
+		}
+	}
+	for k := range used {
+		if _, ok := days[k]; ok {
+			days[k] = today
+		}
+	}
+	newest := slices.Clone(from)
+	slices.SortStableFunc(newest, func(a, b *pack) int { return b.mtime.Compare(a.mtime) })
+
+	out, err := os.CreateTemp(t.dir, packTemp)
+	if err != nil {
+		return err
+	}
+	tmp := out.Name()
+	bw := bufio.NewWriterSize(out, 1<<20)
+	bw.WriteString(packMagic)
+	off := int64(len(packMagic))
+	var index []indexEntry
+	done := map[treeKey]bool{}
+	var buf []byte
+	for _, p := range newest {
+		for _, e := range p.index {
+			if done[e.key] || bad[e.key] && p.path != fresh {
+				continue
+			}
+			e.day = days[e.key]
+			if int64(today)-int64(e.day) > maxAgeDays {
+				done[e.key] = true
+				continue
+			}
+			buf = slices.Grow(buf[:0], int(e.n))[:e.n]
+			if n, _ := p.f.ReadAt(buf, e.off); n != len(buf) || crc32.Checksum(buf, castagnoli) != e.crc {
+				continue // another pack may have a good copy
+			}
+			bw.Write(buf)
+			e.off = off
+			off += int64(e.n)
+			index = append(index, e)
+			done[e.key] = true
+		}
+	}
+	if len(index) > 0 {
+		bw.Write(packEnd(index, off))
+	}
+	werr := errors.Join(bw.Flush(), out.Chmod(0o644))
+	cerr := out.Close()
+	if werr != nil || cerr != nil || len(index) == 0 {
+		os.Remove(tmp)
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp, newPackPath(t.dir)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// packNames lists the packs of dir: 16 hex digits and packExt.
+func packNames(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), packExt); ok && len(name) == 16 && isHex(name) {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// errDamagedPack: a pack whose header, footer or index does not check.
+var errDamagedPack = errors.New("damaged pack")
+
+// openPacks opens the packs of dir and reads their indexes, oldest first;
+// it removes the damaged ones and skips those it cannot read (gone: a
+// concurrent merge removed it) or of another format.
+func openPacks(dir string) []*pack {
+	var packs []*pack
+	for _, name := range packNames(dir) {
+		p, err := openPack(filepath.Join(dir, name))
+		if errors.Is(err, errDamagedPack) {
+			os.Remove(filepath.Join(dir, name))
+		}
+		if err == nil {
+			packs = append(packs, p)
+		}
+	}
+	slices.SortStableFunc(packs, func(a, b *pack) int { return a.mtime.Compare(b.mtime) })
+	return packs
+}
+
+func closePacks(packs []*pack) {
+	for _, p := range packs {
+		p.f.Close()
+	}
+}
+
+// errForeignPack: a pack of another format, left to the builds that read it
+// (and to Prune).
+var errForeignPack = errors.New("a pack of another format")
+
+// openPack opens the pack at path and reads its index.
+func openPack(path string) (*pack, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := readPack(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p.path = path
+	return p, nil
+}
+
+// readPack checks f's header and footer and reads its index; the payloads
+// are read as they are loaded.
+func readPack(f *os.File) (*pack, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	size := fi.Size()
+	head, err := readAt(f, 0, len(packMagic))
+	if err != nil {
+		return nil, err
+	}
+	if string(head) != packMagic {
+		if strings.HasPrefix(string(head), packFamily) {
+			return nil, errForeignPack
+		}
+		return nil, errDamagedPack
+	}
+	if size < int64(len(packMagic)+footerSize) {
+		return nil, errDamagedPack
+	}
+	foot, err := readAt(f, size-int64(footerSize), footerSize)
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	indexOff, count, crc := le.Uint64(foot), le.Uint32(foot[8:]), le.Uint32(foot[12:])
+	indexLen := int64(count) * indexEntrySize
+	if string(foot[16:]) != packTail || indexOff < uint64(len(packMagic)) ||
+		indexOff > uint64(size) || int64(indexOff)+indexLen+int64(footerSize) != size {
+		return nil, errDamagedPack
+	}
+	b, err := readAt(f, int64(indexOff), int(indexLen))
+	if err != nil {
+		return nil, err
+	}
+	if crc32.Checksum(b, castagnoli) != crc {
+		return nil, errDamagedPack
+	}
+	index, ok := parseIndex(b, int64(indexOff))
+	if !ok {
+		return nil, errDamagedPack
+	}
+	return &pack{f: f, mtime: fi.ModTime(), index: index}, nil
+}
+
+// readAt reads n bytes of f at off; a file too short for them is damaged.
+func readAt(f *os.File, off int64, n int) ([]byte, error) {
+	b := make([]byte, n)
+	m, err := f.ReadAt(b, off)
+	switch {
+	case m == n:
+		return b, nil
+	case errors.Is(err, io.EOF):
+		return nil, errDamagedPack
+	default:
+		return nil, err
+	}
+}
+
+// parseIndex decodes the index b of a pack whose index starts at end;
+// false when a payload is empty or lies outside the header and end.
+func parseIndex(b []byte, end int64) ([]indexEntry, bool) {
+	le := binary.LittleEndian
+	index := make([]indexEntry, len(b)/indexEntrySize)
+	for i := range index {
+		r := b[i*indexEntrySize:]
+		e := &index[i]
+		copy(e.key[:], r)
+		r = r[sha256.Size:]
+		off := le.Uint64(r)
+		e.n, e.crc, e.day = le.Uint32(r[8:]), le.Uint32(r[12:]), le.Uint32(r[16:])
+		if off < uint64(len(packMagic)) || off > uint64(end) || e.n == 0 || int64(off)+int64(e.n) > end {
+			return nil, false
+		}
+		e.off = int64(off)
+	}
+	return index, true
+}
+
+// pruneTrees removes the packs not written for maxAge (every tree in one
+// is older: a merge rewrites the trees a run uses, a week at most after it
+// last did, in a new pack), the temporary files older than an hour, and
+// the fan-out directories of the old layout (one file per tree,
+// trees/<2 hex>/<62 hex>), which no build reads any more. It also removes
+// the packs a first run that was killed (an interrupted first check) left
+// in os.TempDir(), once a day old: their name says they are cudaforklint's.
 func (s *Store) pruneTrees(maxAge time.Duration, now time.Time) []error {
 	dir := filepath.Join(s.dir, treesDir)
-	subs, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return []error{err}
-	}
-	var errs []error
+	_, errs := pruneDir(dir, maxAge, now)
+	pruneTempPacks(os.TempDir(), now)
+	subs, _ := os.ReadDir(dir)
 	for _, sub := range subs {
-		if !sub.IsDir() || len(sub.Name()) != 2 {
-			continue
-		}
-		d := filepath.Join(dir, sub.Name())
-		left, perrs := pruneDir(d, maxAge, now)
-		errs = append(errs, perrs...)
-		if left == 0 && len(perrs) == 0 {
-			// Fails, harmlessly, when a writer has just put a file in it.
-			os.Remove(d)
+		if sub.IsDir() && len(sub.Name()) == 2 && isHex(sub.Name()) {
+			if err := os.RemoveAll(filepath.Join(dir, sub.Name())); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errs
+}
+
+// pruneTempPacks removes the temporary packs in dir older than a day
+// (packTemp's names: no other program's files). Failures are left for the
+// next prune: the directory is not the cache's.
+func pruneTempPacks(dir string, now time.Time) {
+	names, _ := filepath.Glob(filepath.Join(dir, packTemp))
+	for _, p := range names {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > 24*time.Hour {
+			os.Remove(p)
+		}
+	}
 }

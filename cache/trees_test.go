@@ -3,13 +3,16 @@ package cache
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,6 +68,9 @@ func TestTreesRoundTrip(t *testing.T) {
 	store.Flush()
 	if st := store.Stats(); st.Stored != int64(len(distinct)) {
 		t.Errorf("stored %d trees of %d distinct sources (%s)", st.Stored, len(distinct), st)
+	}
+	if ps := packPaths(t, s); len(ps) != 1 || len(packIndex(t, ps[0])) != len(distinct) {
+		t.Errorf("packs %q, want one of %d trees", ps, len(distinct))
 	}
 	load := s.Trees()
 	for name, src := range srcs {
@@ -140,10 +146,62 @@ func newTrees(t *testing.T, s *Store, c codec) *Trees {
 	return tr
 }
 
+// packPaths returns the paths of s's packs.
+func packPaths(t *testing.T, s *Store) []string {
+	t.Helper()
+	ps, err := filepath.Glob(filepath.Join(s.Dir(), treesDir, "*"+packExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// packIndex returns the index of the pack at path, which must open.
+func packIndex(t *testing.T, path string) []indexEntry {
+	t.Helper()
+	p, err := openPack(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer p.f.Close()
+	return p.index
+}
+
+// copies counts the copies of every key in s's packs (of this format).
+func copies(s *Store) map[treeKey]int {
+	packs := openPacks(filepath.Join(s.Dir(), treesDir))
+	defer closePacks(packs)
+	n := map[treeKey]int{}
+	for _, p := range packs {
+		for _, e := range p.index {
+			n[e.key]++
+		}
+	}
+	return n
+}
+
+func keyOf(t *testing.T, src []byte) treeKey {
+	t.Helper()
+	k, err := entryKey(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// store stores the tree of every src in tr.
+func store(tr *Trees, srcs ...[]byte) {
+	for _, src := range srcs {
+		f, _ := syntax.Parse(src)
+		tr.Store(src, f)
+	}
+}
+
 // TestTreesMiss: only the bytes stored hit; another source, or another
-// directory, misses. Store keeps a tree for Flush to write (it is loaded
-// from memory meanwhile); a second Store of the same source, or a second
-// Flush, writes nothing.
+// directory, misses. Before Flush a tree stored is loaded by its own run
+// (from the pack being written) and by no other, and no pack exists;
+// Flush makes one pack, holding it once however often it was stored, and a
+// second Flush writes nothing.
 func TestTreesMiss(t *testing.T) {
 	for _, c := range codecs() {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,20 +211,26 @@ func TestTreesMiss(t *testing.T) {
 			fa, _ := syntax.Parse(a)
 			tr.Store(a, fa)
 			tr.Store(a, fa)
-			p, _ := tr.entryPath(a)
-			if _, err := os.Stat(p); err == nil {
-				t.Errorf("written before Flush")
+			if ps := packPaths(t, s); len(ps) > 0 {
+				t.Errorf("a pack before Flush: %q", ps)
 			}
 			if f, ok := tr.Load(a, nil); !ok || !reflect.DeepEqual(f, fa) {
-				t.Errorf("a tree kept for Flush: loaded %v", ok)
+				t.Errorf("a tree of the pack being written: loaded %v", ok)
 			}
 			if _, ok := newTrees(t, s, c).Load(a, nil); ok {
-				t.Errorf("another run loaded a tree not written yet")
+				t.Errorf("another run loaded a tree not flushed yet")
 			}
 			tr.Flush()
 			tr.Flush()
-			if _, err := os.Stat(p); err != nil {
-				t.Errorf("not written by Flush: %v", err)
+			ps := packPaths(t, s)
+			if len(ps) != 1 {
+				t.Fatalf("%d packs after Flush, want 1", len(ps))
+			}
+			if idx := packIndex(t, ps[0]); len(idx) != 1 || idx[0].key != keyOf(t, a) {
+				t.Errorf("the pack holds %d trees, want a's alone", len(idx))
+			}
+			if _, ok := newTrees(t, s, c).Load(a, nil); !ok {
+				t.Errorf("another run did not load a tree flushed")
 			}
 			for _, tc := range []struct {
 				name string
@@ -193,6 +257,10 @@ func TestTreesMiss(t *testing.T) {
 			if st := tr.Stats(); st != (TreeStats{Loaded: 3, Parsed: 3, Stored: 1}) {
 				t.Errorf("%s", st)
 			}
+			tr.Flush()
+			if ps := packPaths(t, s); len(ps) != 1 {
+				t.Errorf("a Flush with nothing stored wrote a pack: %q", ps)
+			}
 			other := newTrees(t, Open(t.TempDir()), c)
 			if _, ok := other.Load(a, nil); ok {
 				t.Errorf("loaded from an empty directory")
@@ -201,40 +269,118 @@ func TestTreesMiss(t *testing.T) {
 	}
 }
 
-// TestTreesWrittenAtOnce: a run that finds the trees directory writes each
-// new tree when it is stored, not at Flush (so that a first run alone holds
-// its trees in memory).
-func TestTreesWrittenAtOnce(t *testing.T) {
-	for _, c := range codecs() {
-		t.Run(c.name, func(t *testing.T) {
-			s := Open(t.TempDir())
-			first := newTrees(t, s, c)
-			a := []byte("import torch\ntorch.cuda.init()\n")
-			fa, _ := syntax.Parse(a)
-			first.Store(a, fa)
-			first.Flush() // creates trees/
-			next := newTrees(t, s, c)
-			b := []byte("import os\nos.fork()\n")
-			fb, _ := syntax.Parse(b)
-			next.Store(b, fb)
-			p, _ := next.entryPath(b)
-			if _, err := os.Stat(p); err != nil {
-				t.Errorf("not written when stored: %v", err)
+// TestTreesWriter: Store writes each tree to the run's pack when it is
+// stored (the file grows by each: no encoded tree waits in memory for
+// Flush), in trees/ when the run found it, and in os.TempDir() when not:
+// then nothing is created in the cache directory before Flush, which
+// renames the pack into trees/ and leaves nothing in os.TempDir().
+func TestTreesWriter(t *testing.T) {
+	for _, found := range []bool{true, false} {
+		t.Run(fmt.Sprintf("trees/ found %v", found), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "cache")
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			trees := filepath.Join(dir, treesDir)
+			where, elsewhere := tmp, trees
+			if found {
+				if err := os.MkdirAll(trees, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				where, elsewhere = trees, tmp
 			}
-			if f, ok := newTrees(t, s, c).Load(b, nil); !ok || !reflect.DeepEqual(f, fb) {
-				t.Errorf("another run did not load it: %v", ok)
+			s := Open(dir)
+			tr := s.Trees()
+			fakeCodec(tr)
+			var srcs [][]byte
+			size := int64(len(packMagic))
+			for i := range 3 {
+				src := fmt.Appendf(nil, "x = %d\n", i)
+				srcs = append(srcs, src)
+				store(tr, src)
+				tmps, _ := filepath.Glob(filepath.Join(where, tmpPrefix+"*"))
+				if len(tmps) != 1 {
+					t.Fatalf("after %d stores: temporary files %q in %s", i+1, tmps, where)
+				}
+				fi, err := os.Stat(tmps[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				size += int64(len(fakeEncoding(src)))
+				if fi.Size() != size {
+					t.Errorf("after %d stores: the pack being written has %d bytes, want %d", i+1, fi.Size(), size)
+				}
+				if _, ok := tr.Load(src, nil); !ok {
+					t.Errorf("a tree of the pack being written not loaded")
+				}
 			}
-			if st := next.Stats(); st.Stored != 1 {
-				t.Errorf("%s", st)
+			if left, _ := filepath.Glob(filepath.Join(elsewhere, "*")); len(left) > 0 {
+				t.Errorf("written in %s too: %q", elsewhere, left)
+			}
+			if _, err := os.Stat(dir); !found && err == nil {
+				t.Errorf("the cache directory created before Flush")
+			}
+			tr.Flush()
+			if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+				t.Errorf("left in os.TempDir(): %q", left)
+			}
+			ps := packPaths(t, s)
+			if len(ps) != 1 {
+				t.Fatalf("packs %q, want 1", ps)
+			}
+			if idx := packIndex(t, ps[0]); len(idx) != len(srcs) {
+				t.Errorf("the pack holds %d trees, want %d", len(idx), len(srcs))
+			}
+			checkTidy(t, s, treesDir)
+			next := s.Trees()
+			fakeCodec(next)
+			for _, src := range srcs {
+				if _, ok := next.Load(src, nil); !ok {
+					t.Errorf("%q not loaded by the next run", src)
+				}
 			}
 		})
 	}
 }
 
+// TestTreesOtherFileSystem: a pack written in an os.TempDir() on another
+// file system than the cache, which Flush cannot rename into trees/, is
+// copied there.
+func TestTreesOtherFileSystem(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s := Open(dir)
+	tr := s.Trees()
+	fakeCodec(tr)
+	tr.rename = func(oldpath, newpath string) error {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: syscall.EXDEV}
+	}
+	src := []byte("x = 1\n")
+	store(tr, src)
+	if tmps, _ := filepath.Glob(filepath.Join(tmp, tmpPrefix+"*")); len(tmps) != 1 {
+		t.Fatalf("temporary files %q in %s", tmps, tmp)
+	}
+	tr.Flush()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("left in os.TempDir(): %q", left)
+	}
+	if ps := packPaths(t, s); len(ps) != 1 {
+		t.Fatalf("packs %q, want 1", ps)
+	}
+	checkTidy(t, s, treesDir)
+	next := s.Trees()
+	fakeCodec(next)
+	if _, ok := next.Load(src, nil); !ok {
+		t.Errorf("the copied pack's tree not loaded")
+	}
+}
+
 // TestTreesEmptyEncoding: a tree that encodes to nothing is not stored,
-// and nothing is created.
+// and nothing is created, in the cache nor in os.TempDir().
 func TestTreesEmptyEncoding(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	tr := Open(dir).Trees()
 	tr.encode = func(buf []byte, f *syntax.File, src []byte) []byte { return buf }
 	src := []byte("x = 1\n")
@@ -244,49 +390,72 @@ func TestTreesEmptyEncoding(t *testing.T) {
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("an empty encoding created the directory")
 	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+		t.Errorf("an empty encoding wrote %q", left)
+	}
 	if _, ok := tr.Load(src, nil); ok || tr.Stats().Stored != 0 {
 		t.Errorf("an empty encoding was stored: %s", tr.Stats())
 	}
 }
 
-// TestTreesDamagedEntries: an entry that is truncated, altered, of another
-// format, or that does not decode (an error, a panic) is a miss, never a
-// panic, and the next Store writes a good one.
+// TestTreesDamagedEntries: a pack that is truncated, altered (in a
+// payload, the index or the footer), or not a pack, and a tree that does
+// not decode (an error, a panic, no tree), is a miss, never a panic. A
+// pack whose header, index or footer does not check is removed when
+// opened; one of another format is left alone. A tree whose checksum does
+// not match is not decoded. The parse that follows stores a good copy,
+// the damaged one is merged away, and the next run loads it.
 func TestTreesDamagedEntries(t *testing.T) {
 	src := []byte("import multiprocessing as mp\nimport torch\n\nif __name__ == '__main__':\n    torch.cuda.init()\n")
 	tree, _ := syntax.Parse(src)
+	h := len(packMagic)
+	indexOff := func(b []byte) int { return int(binary.LittleEndian.Uint64(b[len(b)-footerSize:])) }
+	flip := func(at func(b []byte) int) func([]byte) []byte {
+		return func(b []byte) []byte { b[at(b)] ^= 0x10; return b }
+	}
 	for _, c := range codecs() {
 		t.Run(c.name, func(t *testing.T) {
 			for _, tc := range []struct {
 				name   string
 				damage func([]byte) []byte
 				decode func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) // replaces the codec's, when set
+				// kept: the pack is not removed when opened (its index
+				// checks, or it is another format's).
+				kept bool
 			}{
 				{name: "empty", damage: func([]byte) []byte { return nil }},
-				{name: "truncated in the header", damage: func(b []byte) []byte { return b[:len(treesMagic)-3] }},
-				{name: "truncated in the checksum", damage: func(b []byte) []byte { return b[:len(treesMagic)+2] }},
-				{name: "no payload", damage: func(b []byte) []byte { return b[:treesHeader] }},
-				{name: "truncated in the payload", damage: func(b []byte) []byte { return b[:len(b)-7] }},
+				{name: "truncated in the header", damage: func(b []byte) []byte { return b[:h-3] }},
+				{name: "truncated in the payload", damage: func(b []byte) []byte { return b[:h+10] }},
+				{name: "truncated in the index", damage: func(b []byte) []byte { return b[:indexOff(b)+7] }},
+				{name: "truncated in the footer", damage: func(b []byte) []byte { return b[:len(b)-3] }},
 				{name: "a byte more", damage: func(b []byte) []byte { return append(b, 0) }},
-				{name: "a flipped payload byte", damage: func(b []byte) []byte { b[treesHeader+(len(b)-treesHeader)/2] ^= 0x10; return b }},
-				{name: "a flipped checksum byte", damage: func(b []byte) []byte { b[len(treesMagic)+1] ^= 1; return b }},
+				{name: "a flipped payload byte", damage: flip(func(b []byte) int { return (h + indexOff(b)) / 2 }), kept: true},
+				{name: "a flipped index key byte", damage: flip(func(b []byte) int { return indexOff(b) + 3 })},
+				{name: "a flipped index offset byte", damage: flip(func(b []byte) int { return indexOff(b) + sha256.Size })},
+				{name: "a flipped index day byte", damage: flip(func(b []byte) int { return indexOff(b) + indexEntrySize - 1 })},
+				{name: "a flipped footer offset byte", damage: flip(func(b []byte) int { return len(b) - footerSize })},
+				{name: "a flipped footer count byte", damage: flip(func(b []byte) int { return len(b) - footerSize + 8 })},
+				{name: "a flipped footer checksum byte", damage: flip(func(b []byte) int { return len(b) - footerSize + 12 })},
+				{name: "a flipped tail byte", damage: flip(func(b []byte) int { return len(b) - 2 })},
 				{name: "another format", damage: func(b []byte) []byte {
-					return bytes.Replace(b, []byte(treesMagic), []byte("cudaforklint parse tree t0\n"), 1)
-				}},
-				{name: "a results entry's header", damage: func(b []byte) []byte {
-					return append([]byte(magic), b[len(treesMagic):]...)
-				}},
-				{name: "garbage", damage: func([]byte) []byte { return []byte("not an entry\n") }},
-				{name: "a decode error", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, errors.New("bad") }},
-				{name: "a decode panic", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { panic("index out of range") }},
-				{name: "a nil tree", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, nil }},
+					return bytes.Replace(b, []byte(packMagic), []byte(packFamily+"t9\n"), 1)
+				}, kept: true},
+				{name: "a results entry's header", damage: func(b []byte) []byte { return append([]byte(magic), b[h:]...) }},
+				{name: "garbage", damage: func([]byte) []byte { return []byte("not a pack\n") }},
+				{name: "a decode error", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, errors.New("bad") }, kept: true},
+				{name: "a decode panic", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { panic("index out of range") }, kept: true},
+				{name: "a nil tree", decode: func(data, src []byte, _ *syntax.Arenas) (*syntax.File, error) { return nil, nil }, kept: true},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					s := Open(t.TempDir())
 					tr := newTrees(t, s, c)
 					tr.Store(src, tree)
 					tr.Flush()
-					p, _ := tr.entryPath(src)
+					ps := packPaths(t, s)
+					if len(ps) != 1 {
+						t.Fatalf("packs %q, want 1", ps)
+					}
+					p := ps[0]
 					good, err := os.ReadFile(p)
 					if err != nil {
 						t.Fatal(err)
@@ -296,22 +465,33 @@ func TestTreesDamagedEntries(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					damaged := newTrees(t, s, c)
+					damaged := s.Trees()
+					failed := c.setup(t, damaged)
 					if tc.decode != nil {
 						damaged.decode = tc.decode
 					}
 					if f, ok := damaged.Load(src, nil); ok {
 						t.Fatalf("damaged entry loaded: %v", f)
 					}
-					if _, err := os.Stat(p); err == nil {
-						t.Errorf("the damaged entry was left")
+					if failed != nil && tc.decode == nil && failed.Load() > 0 {
+						t.Errorf("a damaged tree was decoded (%d)", failed.Load())
+					}
+					if _, err := os.Stat(p); (err == nil) != tc.kept {
+						t.Errorf("the damaged pack exists %v, want %v", err == nil, tc.kept)
+					}
+					// The parse that follows (syntax.ParseCached) stores it.
+					damaged.Store(src, tree)
+					damaged.Flush()
+					if st := damaged.Stats(); st.Stored != 1 {
+						t.Errorf("not stored again: %s", st)
+					}
+					if _, err := os.Stat(p); (err == nil) != (tc.name == "another format") {
+						t.Errorf("after the repair the damaged pack exists %v", err == nil)
+					}
+					if n := copies(s); len(n) != 1 || n[keyOf(t, src)] != 1 {
+						t.Errorf("after the repair: %d keys, %d copies of the tree", len(n), n[keyOf(t, src)])
 					}
 					again := newTrees(t, s, c)
-					again.Store(src, tree)
-					again.Flush()
-					if b, _ := os.ReadFile(p); !bytes.Equal(b, good) {
-						t.Errorf("not repaired: %d bytes, want %d", len(b), len(good))
-					}
 					if f, ok := again.Load(src, nil); !ok || !reflect.DeepEqual(f, tree) {
 						t.Errorf("after the repair: loaded %v", ok)
 					}
@@ -324,11 +504,12 @@ func TestTreesDamagedEntries(t *testing.T) {
 // TestTreesConcurrent: the goroutines of several runs (Trees on one
 // directory) store, flush and load the same and different sources at once;
 // every load is the source's tree, none sees a torn entry, and no
-// temporary file is left. Run it with -race.
+// temporary file is left, in the cache nor in os.TempDir(). The packs hold
+// every tree, once each after a merge. Run it with -race.
 func TestTreesConcurrent(t *testing.T) {
 	var srcs [][]byte
 	for i := range 12 {
-		// Four sources twice: two files with the same bytes.
+		// Eight sources, four of them twice: two files with the same bytes.
 		srcs = append(srcs, fmt.Appendf(nil, "import torch\nx%d = torch.ones(%d)\n", i%8, i%8))
 	}
 	want := make([]*syntax.File, len(srcs))
@@ -338,14 +519,17 @@ func TestTreesConcurrent(t *testing.T) {
 	for _, c := range codecs() {
 		t.Run(c.name, func(t *testing.T) {
 			s := Open(t.TempDir())
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
 			const runs, workers, rounds = 3, 8, 40
 			var failed []*atomic.Int64
 			var trees []*Trees
-			for range runs {
+			for r := range runs {
 				tr := s.Trees()
 				if n := c.setup(t, tr); n != nil {
 					failed = append(failed, n)
 				}
+				tr.maxPacks = 2 + r // merges, concurrent ones too
 				trees = append(trees, tr)
 			}
 			var wg sync.WaitGroup
@@ -393,86 +577,238 @@ func TestTreesConcurrent(t *testing.T) {
 					t.Errorf("%d torn or foreign entries decoded", n)
 				}
 			}
-			entries, _ := filepath.Glob(filepath.Join(s.Dir(), treesDir, "*", "*"))
-			if len(entries) != 8 {
-				t.Errorf("%d entries for 8 distinct sources: %q", len(entries), entries)
+			if n := copies(s); len(n) != 8 {
+				t.Errorf("%d keys in the packs for 8 distinct sources", len(n))
 			}
-			checkTidy(t, s, filepath.Join(treesDir, "*"))
+			last := s.Trees()
+			c.setup(t, last)
+			last.maxPacks = 0
+			last.Flush()
+			ps := packPaths(t, s)
+			if len(ps) != 1 {
+				t.Fatalf("after a merge: packs %q, want 1", ps)
+			}
+			if n := copies(s); len(n) != 8 || len(packIndex(t, ps[0])) != 8 {
+				t.Errorf("after a merge: %d keys, %d trees, want 8", len(n), len(packIndex(t, ps[0])))
+			}
+			checkTidy(t, s, treesDir)
+			if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) > 0 {
+				t.Errorf("left in os.TempDir(): %q", left)
+			}
 		})
 	}
 }
 
-// TestTreesPrune: Prune removes the trees not used for maxAge (and their
-// fan-out directories once empty) and temporary files a dead writer left,
-// and keeps the fresh ones; a Load marks an entry used, at most once a day.
-func TestTreesPrune(t *testing.T) {
+// TestTreesMergeMaxPacks: a Flush that finds more than maxPacks packs
+// merges them into one holding the union of their trees, and removes
+// them.
+func TestTreesMergeMaxPacks(t *testing.T) {
 	s := Open(t.TempDir())
-	tr := s.Trees()
-	fakeCodec(tr)
-	// Sources whose entries lie in fan-out directories of their own.
-	var old, fresh, used []byte
-	dirs := map[string]bool{}
-	for i := 0; used == nil; i++ {
-		src := fmt.Appendf(nil, "x = %d\n", i)
-		p, _ := tr.entryPath(src)
-		if dirs[filepath.Dir(p)] {
-			continue
+	srcs := [][]byte{[]byte("x = 1\n"), []byte("x = 2\n"), []byte("x = 3\n")}
+	var before []string
+	for i, src := range srcs {
+		tr := s.Trees()
+		fakeCodec(tr)
+		tr.maxPacks = 2
+		store(tr, src)
+		if i == 2 {
+			store(tr, srcs[0]) // in a pack: not stored again
 		}
-		dirs[filepath.Dir(p)] = true
-		switch {
-		case old == nil:
-			old = src
-		case fresh == nil:
-			fresh = src
-		default:
-			used = src
+		tr.Flush()
+		ps := packPaths(t, s)
+		wantPacks, wantMerged := i+1, int64(0)
+		if i == 2 {
+			wantPacks, wantMerged = 1, 3
+		}
+		if len(ps) != wantPacks || tr.Stats().Merged != wantMerged {
+			t.Fatalf("after run %d: %d packs (%s), want %d packs, %d merged", i+1, len(ps), tr.Stats(), wantPacks, wantMerged)
+		}
+		if i < 2 {
+			before = ps
 		}
 	}
-	path := func(src []byte) string { p, _ := tr.entryPath(src); return p }
-	for _, src := range [][]byte{old, fresh, used} {
-		f, _ := syntax.Parse(src)
-		tr.Store(src, f)
+	for _, p := range before {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s left after the merge", p)
+		}
 	}
-	tr.Flush()
-	long := time.Now().Add(-MaxAge - time.Hour)
-	os.Chtimes(path(old), long, long)
-	os.Chtimes(path(used), long, long)
-	if _, ok := tr.Load(used, nil); !ok { // used today: marked
+	ps := packPaths(t, s)
+	if idx := packIndex(t, ps[0]); len(idx) != len(srcs) {
+		t.Errorf("the merged pack holds %d trees, want %d", len(idx), len(srcs))
+	}
+	next := s.Trees()
+	fakeCodec(next)
+	for _, src := range srcs {
+		if f, ok := next.Load(src, nil); !ok {
+			t.Errorf("%q not loaded from the merged pack", src)
+		} else if want, _ := syntax.Parse(src); !reflect.DeepEqual(f, want) {
+			t.Errorf("%q: a wrong tree", src)
+		}
+	}
+	checkTidy(t, s, treesDir)
+}
+
+// TestTreesMergeDays: a run that loads a tree not marked used for more
+// than staleDays merges the packs: the trees it used get today's day, the
+// others keep the latest day recorded, and those not used for MaxAge are
+// dropped. A run that loads only recent trees merges nothing.
+func TestTreesMergeDays(t *testing.T) {
+	s := Open(t.TempDir())
+	now := time.Now()
+	at := func(d time.Time) func() time.Time { return func() time.Time { return d } }
+	run := func(when time.Time) *Trees {
+		tr := s.Trees()
+		fakeCodec(tr)
+		tr.now = at(when)
+		return tr
+	}
+	used, unused, recent := []byte("used = 1\n"), []byte("unused = 1\n"), []byte("recent = 1\n")
+	long, days := now.Add(-MaxAge-48*time.Hour), now.Add(-3*24*time.Hour)
+	old := run(long)
+	store(old, used, unused)
+	old.Flush()
+	mid := run(days)
+	store(mid, recent)
+	mid.Flush()
+
+	quiet := run(now)
+	if _, ok := quiet.Load(recent, nil); !ok {
 		t.Fatal("not loaded")
 	}
-	if fi, err := os.Stat(path(used)); err != nil || time.Since(fi.ModTime()) > time.Hour {
-		t.Errorf("a load of an old entry did not mark it used")
+	quiet.Flush()
+	if ps := packPaths(t, s); len(ps) != 2 || quiet.Stats().Merged != 0 {
+		t.Errorf("a load of a recent tree merged: %d packs, %s", len(ps), quiet.Stats())
 	}
-	hourAgo := time.Now().Add(-time.Hour)
-	os.Chtimes(path(fresh), hourAgo, hourAgo)
-	tr.Load(fresh, nil)
-	if fi, _ := os.Stat(path(fresh)); !fi.ModTime().Equal(hourAgo) {
-		t.Errorf("a load of an entry used within the day changed its time")
-	}
-	deadTmp, liveTmp := writeTemps(t, filepath.Dir(path(fresh)))
 
+	this := run(now)
+	if _, ok := this.Load(used, nil); !ok {
+		t.Fatal("not loaded")
+	}
+	this.Flush()
+	ps := packPaths(t, s)
+	if len(ps) != 1 || this.Stats().Merged != 2 {
+		t.Fatalf("after a load of an old tree: %d packs, %s", len(ps), this.Stats())
+	}
+	got := map[treeKey]uint32{}
+	for _, e := range packIndex(t, ps[0]) {
+		got[e.key] = e.day
+	}
+	want := map[treeKey]uint32{keyOf(t, used): dayOf(now), keyOf(t, recent): dayOf(days)}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("merged days %v, want %v", got, want)
+	}
+	next := run(now)
+	for src, hit := range map[string]bool{string(used): true, string(recent): true, string(unused): false} {
+		if _, ok := next.Load([]byte(src), nil); ok != hit {
+			t.Errorf("%q: loaded %v, want %v", src, ok, hit)
+		}
+	}
+}
+
+// TestTreesPrune: Prune removes the packs not written for maxAge, the
+// temporary files a dead writer left, and the old layout's fan-out
+// directories, and keeps fresh packs and temporary files; in the system's
+// temporary directory, it removes the packs a killed first run left there
+// once a day old, and nothing else. A run that loaded a tree from a pack
+// Prune removed keeps it: its Flush merges, and the open pack still reads.
+func TestTreesPrune(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s := Open(t.TempDir())
+	dir := filepath.Join(s.Dir(), treesDir)
+	long := time.Now().Add(-MaxAge - 48*time.Hour) // whole days older than MaxAge
+	fresh, old, used := []byte("fresh = 1\n"), []byte("old = 1\n"), []byte("used = 1\n")
+	tr := s.Trees()
+	fakeCodec(tr)
+	store(tr, fresh)
+	tr.Flush()
+	freshPack := packPaths(t, s)[0]
+	tr = s.Trees()
+	fakeCodec(tr)
+	tr.now = func() time.Time { return long }
+	store(tr, old, used)
+	tr.Flush()
+	var oldPack string
+	for _, p := range packPaths(t, s) {
+		if p != freshPack {
+			oldPack = p
+		}
+	}
+	os.Chtimes(oldPack, long, long)
+	legacy := filepath.Join(dir, "ab", strings.Repeat("c", 62))
+	write(t, dir, filepath.Join("ab", strings.Repeat("c", 62)), "an entry of format t1")
+	deadTmp, liveTmp := writeTemps(t, dir)
+	killedPack, livePack, othersTmp := filepath.Join(tmp, tmpPrefix+"cudaforklint-pack-1"),
+		filepath.Join(tmp, tmpPrefix+"cudaforklint-pack-2"), filepath.Join(tmp, tmpPrefix+"another-program")
+	for _, p := range []string{killedPack, livePack, othersTmp} {
+		write(t, tmp, filepath.Base(p), "")
+	}
+	dayAgo := time.Now().Add(-25 * time.Hour)
+	os.Chtimes(killedPack, dayAgo, dayAgo)
+	os.Chtimes(othersTmp, dayAgo, dayAgo)
+	twoHours := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(livePack, twoHours, twoHours)
+
+	this := s.Trees()
+	fakeCodec(this)
+	if _, ok := this.Load(used, nil); !ok {
+		t.Fatal("not loaded")
+	}
 	// No results entry at all: pruning the trees alone is no error.
 	if err := s.Prune(MaxAge); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]bool{
-		path(old): false, filepath.Dir(path(old)): false,
-		path(fresh): true, path(used): true, deadTmp: false, liveTmp: true,
+		freshPack: true, oldPack: false, filepath.Dir(legacy): false, deadTmp: false, liveTmp: true,
+		killedPack: false, livePack: true, othersTmp: true,
 	} {
 		if _, err := os.Stat(p); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", p, err == nil, want)
 		}
 	}
-	// A pruned tree is a miss, and stored again.
-	if _, ok := tr.Load(old, nil); ok {
-		t.Errorf("a pruned tree loaded")
+	this.Flush()
+	next := s.Trees()
+	fakeCodec(next)
+	for src, hit := range map[string]bool{string(fresh): true, string(used): true, string(old): false} {
+		if _, ok := next.Load([]byte(src), nil); ok != hit {
+			t.Errorf("%q: loaded %v, want %v", src, ok, hit)
+		}
 	}
-	f, _ := syntax.Parse(old)
-	tr.Store(old, f)
+}
+
+// TestTreesMergeDamaged: a merge takes a tree from a pack where its
+// checksum matches, the newest such, and leaves out a damaged copy even
+// when it is the newest.
+func TestTreesMergeDamaged(t *testing.T) {
+	s := Open(t.TempDir())
+	src := []byte("x = 1\n")
+	tr := s.Trees()
+	fakeCodec(tr)
+	store(tr, src)
 	tr.Flush()
-	later := s.Trees()
-	fakeCodec(later)
-	if _, ok := later.Load(old, nil); !ok {
-		t.Errorf("a pruned tree was not stored again")
+	good := packPaths(t, s)[0]
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(packMagic)+5] ^= 1
+	damaged := filepath.Join(filepath.Dir(good), strings.Repeat("d", 16)+packExt)
+	if err := os.WriteFile(damaged, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(damaged, later, later)
+	merging := s.Trees()
+	fakeCodec(merging)
+	merging.maxPacks = 1
+	merging.Flush()
+	ps := packPaths(t, s)
+	if len(ps) != 1 || merging.Stats().Merged != 2 {
+		t.Fatalf("packs %q after a merge (%s)", ps, merging.Stats())
+	}
+	next := s.Trees()
+	failed := fakeCodec(next)
+	if _, ok := next.Load(src, nil); !ok || failed.Load() > 0 {
+		t.Errorf("the merged tree: loaded %v, %d decodes failed", ok, failed.Load())
 	}
 }

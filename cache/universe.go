@@ -35,11 +35,12 @@ import (
 // permissions and whether it is over the size limit (the reader refuses
 // such a file, and the import then resolves to nothing). Anything else in
 // the tree (other files, hidden directories, this cache) is left out, so it
-// does not invalidate. The cache's own directories of entries (v1/, trees/
-// and its fan-out directories) are left out even when the cache directory
-// is not hidden (a cache-dir such as "var/lint" in the project): they hold
-// no module, and the trees written after every run that parsed a new
-// source would otherwise change the universe of the next.
+// does not invalidate. The cache's own directories of entries (v1/ and
+// trees/) are left out even when the cache directory is not hidden (a
+// cache-dir such as "var/lint" in the project): they hold no module, and
+// the pack of trees a run writes in trees/ while it walks the project, and
+// renames there after every run that parsed a new source, would otherwise
+// make the run look racy and change the universe of the next.
 //
 // A relative import can climb above its package root (CPython refuses it;
 // the model and the prefilter still look, and a docstring of the standard
