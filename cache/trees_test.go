@@ -812,3 +812,62 @@ func TestTreesMergeDamaged(t *testing.T) {
 		t.Errorf("the merged tree: loaded %v, %d decodes failed", ok, failed.Load())
 	}
 }
+
+// FuzzReadPack: any bytes in a pack's place (a disk error, another
+// program's file, a pack cut short) are read without a panic; what
+// readPack accepts has every payload inside the file, after the header and
+// before the index, where it reads whole. The seeds are a real pack and
+// pieces of one.
+func FuzzReadPack(f *testing.F) {
+	dir := f.TempDir()
+	s := Open(dir)
+	tr := s.Trees()
+	fakeCodec(tr)
+	store(tr, []byte("x = 1\n"), []byte("import torch\ntorch.cuda.init()\n"))
+	tr.Flush()
+	ps, _ := filepath.Glob(filepath.Join(dir, treesDir, "*"+packExt))
+	if len(ps) != 1 {
+		f.Fatalf("packs %q", ps)
+	}
+	good, err := os.ReadFile(ps[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)-footerSize])
+	f.Add(good[:len(packMagic)+3])
+	f.Add([]byte(packMagic + packTail))
+	f.Add(append([]byte(packMagic), make([]byte, footerSize)...))
+	// Indexes whose checksum matches and whose entries do not: one in the
+	// header, one running into the index, an empty one.
+	payload := []byte("a tree")
+	for _, e := range []indexEntry{
+		{off: 2, n: uint32(len(payload))},
+		{off: int64(len(packMagic)), n: uint32(len(payload)) + 1},
+		{off: int64(len(packMagic)), n: 0},
+	} {
+		b := append([]byte(packMagic), payload...)
+		f.Add(append(b, packEnd([]indexEntry{e}, int64(len(b)))...))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := filepath.Join(t.TempDir(), strings.Repeat("a", 16)+packExt)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pk, err := openPack(p)
+		if err != nil {
+			return
+		}
+		defer pk.f.Close()
+		indexOff := int64(binary.LittleEndian.Uint64(b[len(b)-footerSize:]))
+		for _, e := range pk.index {
+			if e.off < int64(len(packMagic)) || e.n == 0 || e.off+int64(e.n) > indexOff {
+				t.Fatalf("an entry at %d+%d outside the payloads (index at %d, %d bytes)", e.off, e.n, indexOff, len(b))
+			}
+			l := location{pk.f, e}
+			if _, err := l.payload(); err != nil {
+				t.Fatalf("an accepted entry does not read: %v", err)
+			}
+		}
+	})
+}
