@@ -112,7 +112,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 //
 // Flush merges the packs into one when there are more than maxPacks, when
 // this run loaded a tree not marked used for staleDays, or found one
-// damaged: the union, a key once (packs are read newest first), with
+// damaged, or when a quarter of the trees are in two packs (concurrent
+// first runs): the union, a key once (packs are read newest first), with
 // today's day for the trees this run used and without those not used for
 // MaxAge. Prune removes the packs older than MaxAge.
 //
@@ -145,15 +146,17 @@ type Trees struct {
 
 	flushMu sync.Mutex // one Flush at a time: two would merge the same packs
 
-	mu       sync.Mutex
-	opened   bool                 // packs and index read (until Flush)
-	packs    []*pack              // the packs open, oldest first
-	index    map[treeKey]location // their trees, a later pack's replacing an earlier's
-	bad      map[treeKey]bool     // keys whose pack entry did not check or decode
-	used     map[treeKey]bool     // keys loaded or stored by this run
-	stale    bool                 // a tree loaded was last marked used over staleDays ago
-	w        *packWriter          // this run's pack, nil before the first Store
-	noWriter bool                 // creating w failed: not tried again before Flush
+	mu     sync.Mutex
+	opened bool                 // packs and index read (until Flush)
+	packs  []*pack              // the packs open, oldest first
+	index  map[treeKey]location // their trees, a later pack's replacing an earlier's
+	bad    map[treeKey]bool     // keys whose pack entry did not check or decode
+	used   map[treeKey]bool     // keys loaded or stored by this run
+	// stale: a merge is due, since a tree loaded was last marked used over
+	// staleDays ago, or the packs hold many trees twice.
+	stale    bool
+	w        *packWriter // this run's pack, nil before the first Store
+	noWriter bool        // creating w failed: not tried again before Flush
 
 	loaded, parsed, stored, merged atomic.Int64
 }
@@ -316,10 +319,19 @@ func (t *Trees) open() {
 	t.opened = true
 	t.packs = openPacks(t.dir)
 	t.index = map[treeKey]location{}
+	twice := 0
 	for _, p := range t.packs {
 		for _, e := range p.index {
+			if _, ok := t.index[e.key]; ok {
+				twice++
+			}
 			t.index[e.key] = location{p.f, e}
 		}
+	}
+	// Concurrent first runs each write a whole pack of the same trees: the
+	// next Flush merges them rather than leave the copies for weeks.
+	if twice > 0 && twice >= len(t.index)/4 {
+		t.stale = true
 	}
 }
 

@@ -871,3 +871,50 @@ func FuzzReadPack(f *testing.F) {
 		}
 	})
 }
+
+// TestTreesMergeTwice: two first runs at once each write a pack of the
+// same trees; the next run merges them into one, since a quarter of its
+// trees are in two packs. A tree or two in two packs (a file edited back)
+// does not make a run merge.
+func TestTreesMergeTwice(t *testing.T) {
+	srcs := [][]byte{[]byte("a = 1\n"), []byte("b = 1\n"), []byte("c = 1\n"), []byte("d = 1\n"), []byte("e = 1\n"),
+		[]byte("f = 1\n"), []byte("g = 1\n"), []byte("h = 1\n")}
+	for _, tc := range []struct {
+		name        string
+		first, also [][]byte // what two runs at once store
+		merged      int64
+	}{
+		{"the same trees", srcs, srcs, 2},
+		{"one tree in common", srcs[:5], srcs[4:], 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			a, b := s.Trees(), s.Trees()
+			fakeCodec(a)
+			fakeCodec(b)
+			store(a, tc.first...)
+			store(b, tc.also...)
+			a.Flush()
+			b.Flush()
+			if ps := packPaths(t, s); len(ps) != 2 {
+				t.Fatalf("%d packs after two runs, want 2", len(ps))
+			}
+			next := s.Trees()
+			fakeCodec(next)
+			if _, ok := next.Load(srcs[4], nil); !ok {
+				t.Fatal("not loaded")
+			}
+			next.Flush()
+			if got := next.Stats().Merged; got != tc.merged {
+				t.Errorf("%d packs merged, want %d", got, tc.merged)
+			}
+			later := s.Trees()
+			fakeCodec(later)
+			for _, src := range append(tc.first, tc.also...) {
+				if _, ok := later.Load(src, nil); !ok {
+					t.Errorf("%q not loaded after the merge", src)
+				}
+			}
+		})
+	}
+}
