@@ -265,24 +265,12 @@ func (t *Trees) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 }
 
 func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
-	k, err := entryKey(src)
-	if err != nil {
-		return nil, false
-	}
-	t.mu.Lock()
-	t.open()
-	l, ok := t.lookup(k)
-	t.mu.Unlock()
+	k, l, payload, ok := t.find(src)
 	if !ok {
 		return nil, false
 	}
-	payload, err := l.payload()
-	if err != nil {
-		// Unreadable now (a Flush closed the pack meanwhile): a miss, not
-		// known damaged.
-		return nil, false
-	}
 	var f *syntax.File
+	var err error
 	if crc32.Checksum(payload, castagnoli) == l.crc {
 		f, err = t.safeDecode(payload, src, arenas)
 	}
@@ -297,6 +285,61 @@ func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 		t.stale = true
 	}
 	return f, true
+}
+
+// find returns src's key, where its tree is and the tree's payload, not
+// yet checked against its checksum.
+func (t *Trees) find(src []byte) (treeKey, location, []byte, bool) {
+	k, err := entryKey(src)
+	if err != nil {
+		return k, location{}, nil, false
+	}
+	t.mu.Lock()
+	t.open()
+	l, ok := t.lookup(k)
+	t.mu.Unlock()
+	if !ok {
+		return k, l, nil, false
+	}
+	payload, err := l.payload()
+	if err != nil {
+		// Unreadable now (a Flush closed the pack meanwhile): a miss, not
+		// known damaged.
+		return k, l, nil, false
+	}
+	return k, l, payload, true
+}
+
+// Encoded returns the stored encoding of src's tree (syntax.AppendEncoded's),
+// checked against its checksum but not decoded, for a reader that keeps
+// encodings of its own and never writes here: the language server's memo.
+// Nothing is marked, counted or merged for it.
+func (t *Trees) Encoded(src []byte) ([]byte, bool) {
+	_, l, payload, ok := t.find(src)
+	if !ok || crc32.Checksum(payload, castagnoli) != l.crc {
+		return nil, false
+	}
+	return payload, true
+}
+
+// Close closes the packs opened, writing and merging nothing, and drops
+// the trees stored and not flushed (removing this run's temporary pack):
+// the end of a reader's use (Encoded). A Load or Store after it opens the
+// packs again.
+func (t *Trees) Close() {
+	t.flushMu.Lock()
+	defer t.flushMu.Unlock()
+	t.mu.Lock()
+	w, read := t.w, t.packs
+	t.w, t.noWriter = nil, false
+	t.opened, t.packs, t.index, t.bad, t.stale = false, nil, nil, nil, false
+	t.mu.Unlock()
+	if w != nil {
+		w.wg.Wait()
+		w.f.Close()
+		os.Remove(w.f.Name())
+	}
+	closePacks(read)
 }
 
 // payload reads the tree at l, into a slice of its own: a decoded tree

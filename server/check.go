@@ -216,6 +216,10 @@ func check(sn *snapshot) (r *result) {
 	pol.Roots = []string{sn.folder}
 	if sn.trees != nil {
 		pol.Trees = sn.trees
+		if disk := diskTrees(sn.loader, sn.folder); disk != nil {
+			defer disk.Close()
+			pol.Trees = checkTrees{memo: sn.trees, disk: disk}
+		}
 	}
 	res, err := analyzer.Run(analyzer.Options{
 		Paths:     []string{sn.path},

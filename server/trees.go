@@ -3,8 +3,13 @@ package server
 import (
 	"container/list"
 	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/cache"
+	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -25,7 +30,7 @@ type treeMemo struct {
 	order *list.List // of *treeEntry, most recently used first
 	byKey map[[sha256.Size]byte]*list.Element
 
-	loaded, parsed int // counts, for the tests
+	loaded, parsed, fromDisk int // counts, for the tests
 }
 
 type treeEntry struct {
@@ -48,6 +53,12 @@ func newTreeMemo(maxBytes int) *treeMemo {
 
 // Load returns the tree kept for src, decoded.
 func (t *treeMemo) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
+	return t.load(src, arenas, nil)
+}
+
+// load is Load, with disk, when not nil, read on a miss: an encoding found
+// there is kept from then on.
+func (t *treeMemo) load(src []byte, arenas *syntax.Arenas, disk *cache.Trees) (*syntax.File, bool) {
 	key := sha256.Sum256(src)
 	t.mu.Lock()
 	el, ok := t.byKey[key]
@@ -56,11 +67,20 @@ func (t *treeMemo) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) 
 		t.order.MoveToFront(el)
 		data = el.Value.(*treeEntry).data
 		t.loaded++
-	} else {
-		t.parsed++
 	}
 	t.mu.Unlock()
+	if !ok && disk != nil {
+		if data, ok = disk.Encoded(src); ok {
+			t.keep(key, data)
+			t.mu.Lock()
+			t.fromDisk++
+			t.mu.Unlock()
+		}
+	}
 	if !ok {
+		t.mu.Lock()
+		t.parsed++
+		t.mu.Unlock()
 		return nil, false
 	}
 	f, err := syntax.DecodeIn(data, src, arenas)
@@ -88,7 +108,12 @@ func (t *treeMemo) Store(src []byte, f *syntax.File) {
 	if ok {
 		return
 	}
-	data := syntax.AppendEncoded(nil, f, src)
+	t.keep(key, syntax.AppendEncoded(nil, f, src))
+}
+
+// keep keeps data, the encoding of the tree of the source whose hash is
+// key, unless it is larger than the memo; the least recently used go.
+func (t *treeMemo) keep(key [sha256.Size]byte, data []byte) {
 	if len(data) > t.maxBytes {
 		return
 	}
@@ -113,4 +138,45 @@ func (t *treeMemo) counts() (loaded, parsed int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.loaded, t.parsed
+}
+
+// checkTrees is the memo as one check sees it: on a miss, the parse trees
+// the folder's cache directory holds (the packs `check` runs write), read
+// and never written, so that the first check of a module in a large
+// package decodes its imports instead of parsing them, when the project
+// was checked before. Edited buffers' trees stay in the memo: writing them
+// would add a pack to the project's cache on every keystroke.
+type checkTrees struct {
+	memo *treeMemo
+	disk *cache.Trees
+}
+
+func (c checkTrees) Load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
+	return c.memo.load(src, arenas, c.disk)
+}
+
+func (c checkTrees) Store(src []byte, f *syntax.File) { c.memo.Store(src, f) }
+
+// diskTrees returns the parse-tree cache of the directory `check` run from
+// folder uses (CUDAFORKLINT_CACHE_DIR, cache-dir in the configuration, or
+// .cudaforklint_cache), or nil with CUDAFORKLINT_NO_CACHE set or no
+// configuration. Nothing is created: a folder never checked has no packs,
+// and reading finds none. The caller closes it after its check.
+func diskTrees(loader *config.Loader, folder string) *cache.Trees {
+	switch strings.ToLower(os.Getenv("CUDAFORKLINT_NO_CACHE")) {
+	case "1", "true", "yes":
+		return nil
+	}
+	dir := os.Getenv("CUDAFORKLINT_CACHE_DIR")
+	if dir == "" {
+		c, err := loader.ConfigFor(folder)
+		if err != nil {
+			return nil
+		}
+		dir = cache.ConfigDir(c, folder)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(folder, dir)
+	}
+	return cache.Open(dir).Trees()
 }
