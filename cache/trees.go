@@ -147,11 +147,13 @@ type Trees struct {
 	flushMu sync.Mutex // one Flush at a time: two would merge the same packs
 
 	mu     sync.Mutex
-	opened bool                 // packs and index read (until Flush)
-	packs  []*pack              // the packs open, oldest first
-	index  map[treeKey]location // their trees, a later pack's replacing an earlier's
-	bad    map[treeKey]bool     // keys whose pack entry did not check or decode
-	used   map[treeKey]bool     // keys loaded or stored by this run
+	opened bool // packs and index read (until Flush)
+	// openedAt: the trees directory's time when they were (Refresh).
+	openedAt time.Time
+	packs    []*pack              // the packs open, oldest first
+	index    map[treeKey]location // their trees, a later pack's replacing an earlier's
+	bad      map[treeKey]bool     // keys whose pack entry did not check or decode
+	used     map[treeKey]bool     // keys loaded or stored by this run
 	// stale: a merge is due, since a tree loaded was last marked used over
 	// staleDays ago, or the packs hold many trees twice.
 	stale    bool
@@ -342,6 +344,21 @@ func (t *Trees) Close() {
 	closePacks(read)
 }
 
+// Refresh closes the packs read when the trees directory changed since (a
+// pack renamed in or merged away), so that a reader kept between runs (the
+// language server's, which reads the indexes once rather than at every
+// keystroke) sees the packs of now at its next read, and lets go of those
+// removed.
+func (t *Trees) Refresh() {
+	fi, err := os.Stat(t.dir)
+	t.mu.Lock()
+	changed := t.opened && (err != nil || !fi.ModTime().Equal(t.openedAt))
+	t.mu.Unlock()
+	if changed {
+		t.Close()
+	}
+}
+
 // payload reads the tree at l, into a slice of its own: a decoded tree
 // keeps parts of it (its deferrable bodies' encodings).
 func (l location) payload() ([]byte, error) {
@@ -360,6 +377,12 @@ func (t *Trees) open() {
 		return
 	}
 	t.opened = true
+	// Its time before the listing: a pack renamed in meanwhile changes
+	// it again, for Refresh.
+	t.openedAt = time.Time{}
+	if fi, err := os.Stat(t.dir); err == nil {
+		t.openedAt = fi.ModTime()
+	}
 	t.packs = openPacks(t.dir)
 	t.index = map[treeKey]location{}
 	twice := 0

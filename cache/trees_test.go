@@ -918,3 +918,41 @@ func TestTreesMergeTwice(t *testing.T) {
 		})
 	}
 }
+
+// TestTreesRefresh: a reader kept between runs (the language server's)
+// reads the packs' indexes once; Refresh keeps them while the trees
+// directory is unchanged, and once a run has added a pack, closes them, so
+// that the next read sees the new pack's trees.
+func TestTreesRefresh(t *testing.T) {
+	s := Open(t.TempDir())
+	a, b := []byte("a = 1\n"), []byte("b = 1\n")
+	first := s.Trees()
+	fakeCodec(first)
+	store(first, a)
+	first.Flush()
+
+	reader := s.Trees()
+	defer reader.Close()
+	if _, ok := reader.Encoded(a); !ok {
+		t.Fatal("a stored tree not read")
+	}
+	reader.Refresh()
+	if !reader.opened {
+		t.Errorf("Refresh closed the packs of an unchanged directory")
+	}
+	later := time.Now().Add(time.Second) // past the directory's time, whatever its clock's grain
+	writer := s.Trees()
+	fakeCodec(writer)
+	store(writer, b)
+	writer.Flush()
+	os.Chtimes(filepath.Join(s.Dir(), treesDir), later, later)
+	if _, ok := reader.Encoded(b); ok {
+		t.Fatalf("a pack written after the indexes were read was seen without a Refresh")
+	}
+	reader.Refresh()
+	for _, src := range [][]byte{a, b} {
+		if _, ok := reader.Encoded(src); !ok {
+			t.Errorf("%q not read after Refresh", src)
+		}
+	}
+}

@@ -54,6 +54,9 @@ func (s *session) wakeLocked() {
 
 // worker runs the queued checks until the server stops.
 func (s *session) worker() {
+	if s.trees != nil {
+		defer s.trees.closeDisks()
+	}
 	for {
 		select {
 		case <-s.done:
@@ -216,9 +219,8 @@ func check(sn *snapshot) (r *result) {
 	pol.Roots = []string{sn.folder}
 	if sn.trees != nil {
 		pol.Trees = sn.trees
-		if disk := diskTrees(sn.loader, sn.folder); disk != nil {
-			defer disk.Close()
-			pol.Trees = checkTrees{memo: sn.trees, disk: disk}
+		if dir, ok := diskDir(sn.loader, sn.folder); ok {
+			pol.Trees = checkTrees{memo: sn.trees, disk: sn.trees.diskAt(dir)}
 		}
 	}
 	res, err := analyzer.Run(analyzer.Options{

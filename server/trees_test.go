@@ -183,6 +183,7 @@ func TestFirstCheckReadsProjectCache(t *testing.T) {
 			}
 			want := fmt.Sprint(check(snap(nil)).findings)
 			memo := newTreeMemo(treeMemoBytes)
+			defer memo.closeDisks()
 			if got := fmt.Sprint(check(snap(memo)).findings); got != want || len(check(snap(nil)).findings) == 0 {
 				t.Errorf("findings with the project's trees:\n%s\nwant (parsed)\n%s", got, want)
 			}
