@@ -11,7 +11,8 @@
 //     pack files that hold many. When the results miss (after an edit),
 //     the files whose bytes did not change are decoded instead of parsed
 //     again. Like results, new trees reach the cache directory only after
-//     the run has recorded its inputs.
+//     the run has recorded its inputs. The language server reads them
+//     (Trees.Encoded) and never writes them.
 //
 // The two are sound for different reasons. A result depends on much more
 // than the bytes of the file it is about (the modules it imports, the

@@ -322,7 +322,8 @@ func (r *checkRun) policy() *config.Policy {
 // unless --no-cache: a plain check of an unchanged tree replays the last
 // result, and one that is not replayed decodes the parse trees the cache
 // holds for the files whose bytes it has seen instead of parsing them
-// again. --fix, --diff, verify and the server always analyze, and parse.
+// again. --fix, --diff and verify always analyze, and parse (the language
+// server reads the trees, never writes them: server/trees.go).
 // With CUDAFORKLINT_CACHE_DEBUG=1 it says on stderr what the cache did
 // (the trees too, when it analyzed), and why it did not replay or store.
 func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
