@@ -102,7 +102,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // os.TempDir(), and Flush creates the directory after the run has recorded
 // its inputs, as a result is written: a cache directory created in the
 // project while the run walks it would make the run look racy, and leave
-// its result unstored. Load finds the trees of this run's pack too.
+// its result unstored. Load finds the trees of this run's pack too. (A
+// project whose imports resolve in os.TempDir() itself, a script checked
+// in /tmp, has its first run's result unstored for that reason; the next
+// run stores it. Keeping the trees in memory instead cost the stdlib's
+// first run 44 MiB more at its peak.)
 //
 // A pack whose header, footer or index does not check is damaged, ignored
 // and removed. A tree whose checksum does not match, or that does not
