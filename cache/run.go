@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
@@ -200,6 +202,36 @@ func encode(k Key, in *inputs, res *analyzer.Result) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// The environment's cache settings: check's --cache-dir and --no-cache
+// take them as their defaults, and the language server reads them.
+const (
+	DirEnv     = "CUDAFORKLINT_CACHE_DIR"
+	NoCacheEnv = "CUDAFORKLINT_NO_CACHE"
+)
+
+// OffInEnv reports whether CUDAFORKLINT_NO_CACHE is set to a true value
+// (1, true, yes).
+func OffInEnv() bool {
+	switch strings.ToLower(os.Getenv(NoCacheEnv)) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+// DirFor returns the cache directory of a run from workDir: dir when given
+// (--cache-dir, CUDAFORKLINT_CACHE_DIR), else ConfigDir's for c, the
+// configuration that governs workDir; a relative one is below workDir.
+func DirFor(dir string, c *config.Config, workDir string) string {
+	if dir == "" {
+		dir = ConfigDir(c, workDir)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(workDir, dir)
+	}
+	return dir
 }
 
 // ConfigDir returns the cache directory the configuration c that governs

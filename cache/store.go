@@ -89,6 +89,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,15 +202,27 @@ func (s *Store) init(sub string) error {
 // tmpPrefix starts the names of files being written.
 const tmpPrefix = ".tmp-"
 
+// writeAtomic writes data at path: a temporary file in the same
+// directory, renamed over it, so that no reader sees a torn file.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
+	return writeAtomicWith(path, tmpPrefix+"*", func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomicWith is writeAtomic with what write writes, into a temporary
+// file named after pattern (os.CreateTemp's); an error from write leaves
+// nothing.
+func writeAtomicWith(path, pattern string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), pattern)
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
 	werr := f.Chmod(0o644)
 	if werr == nil {
-		_, werr = f.Write(data)
+		werr = write(f)
 	}
 	cerr := f.Close()
 	if werr != nil || cerr != nil {

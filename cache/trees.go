@@ -648,33 +648,18 @@ func newPackPath(dir string) string {
 	return filepath.Join(dir, hex.EncodeToString(r[:])+packExt)
 }
 
-// copyAtomic copies the file at src to dst, through a temporary file
-// renamed over it, without reading it whole into memory.
+// copyAtomic copies the file at src to dst (writeAtomicWith), without
+// reading it whole into memory.
 func copyAtomic(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.CreateTemp(filepath.Dir(dst), packTemp)
-	if err != nil {
+	return writeAtomicWith(dst, packTemp, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	tmp := out.Name()
-	werr := out.Chmod(0o644)
-	if werr == nil {
-		_, werr = io.Copy(out, in)
-	}
-	cerr := out.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp)
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	})
 }
 
 // mergeIfDue merges the packs of the directory into one when there are
@@ -739,53 +724,49 @@ func (t *Trees) merge(from []*pack, fresh string, bad, used map[treeKey]bool) er
 	newest := slices.Clone(from)
 	slices.SortStableFunc(newest, func(a, b *pack) int { return b.mtime.Compare(a.mtime) })
 
-	out, err := os.CreateTemp(t.dir, packTemp)
-	if err != nil {
-		return err
-	}
-	tmp := out.Name()
-	bw := bufio.NewWriterSize(out, 1<<20)
-	bw.WriteString(packMagic)
-	off := int64(len(packMagic))
-	var index []indexEntry
-	done := map[treeKey]bool{}
-	var buf []byte
-	for _, p := range newest {
-		for _, e := range p.index {
-			if done[e.key] || bad[e.key] && p.path != fresh {
-				continue
-			}
-			e.day = days[e.key]
-			if int64(today)-int64(e.day) > maxAgeDays {
+	err := writeAtomicWith(newPackPath(t.dir), packTemp, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		bw.WriteString(packMagic)
+		off := int64(len(packMagic))
+		var index []indexEntry
+		done := map[treeKey]bool{}
+		var buf []byte
+		for _, p := range newest {
+			for _, e := range p.index {
+				if done[e.key] || bad[e.key] && p.path != fresh {
+					continue
+				}
+				e.day = days[e.key]
+				if int64(today)-int64(e.day) > maxAgeDays {
+					done[e.key] = true
+					continue
+				}
+				buf = slices.Grow(buf[:0], int(e.n))[:e.n]
+				if n, _ := p.f.ReadAt(buf, e.off); n != len(buf) || crc32.Checksum(buf, castagnoli) != e.crc {
+					continue // another pack may have a good copy
+				}
+				bw.Write(buf)
+				e.off = off
+				off += int64(e.n)
+				index = append(index, e)
 				done[e.key] = true
-				continue
 			}
-			buf = slices.Grow(buf[:0], int(e.n))[:e.n]
-			if n, _ := p.f.ReadAt(buf, e.off); n != len(buf) || crc32.Checksum(buf, castagnoli) != e.crc {
-				continue // another pack may have a good copy
-			}
-			bw.Write(buf)
-			e.off = off
-			off += int64(e.n)
-			index = append(index, e)
-			done[e.key] = true
 		}
-	}
-	if len(index) > 0 {
+		if len(index) == 0 {
+			return errNothingLeft
+		}
 		bw.Write(packEnd(index, off))
+		return bw.Flush()
+	})
+	if errors.Is(err, errNothingLeft) {
+		return nil
 	}
-	werr := errors.Join(bw.Flush(), out.Chmod(0o644))
-	cerr := out.Close()
-	if werr != nil || cerr != nil || len(index) == 0 {
-		os.Remove(tmp)
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp, newPackPath(t.dir)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return err
 }
+
+// errNothingLeft: a merge whose trees were all unused for MaxAge or
+// damaged writes no pack.
+var errNothingLeft = errors.New("no tree left to merge")
 
 // packNames lists the packs of dir: 16 hex digits and packExt.
 func packNames(dir string) []string {

@@ -956,3 +956,27 @@ func TestTreesRefresh(t *testing.T) {
 		}
 	}
 }
+
+// TestTreesMergeNothingLeft: a merge whose trees were all unused for
+// MaxAge writes no pack and removes the packs it merged.
+func TestTreesMergeNothingLeft(t *testing.T) {
+	s := Open(t.TempDir())
+	long := time.Now().Add(-MaxAge - 48*time.Hour)
+	for _, src := range [][]byte{[]byte("a = 1\n"), []byte("b = 1\n")} {
+		tr := s.Trees()
+		fakeCodec(tr)
+		tr.now = func() time.Time { return long }
+		store(tr, src)
+		tr.Flush()
+	}
+	if ps := packPaths(t, s); len(ps) != 2 {
+		t.Fatalf("%d packs, want 2", len(ps))
+	}
+	merging := s.Trees()
+	fakeCodec(merging)
+	merging.maxPacks = 1
+	merging.Flush()
+	if ps, _ := filepath.Glob(filepath.Join(s.Dir(), treesDir, "*")); len(ps) != 0 || merging.Stats().Merged != 2 {
+		t.Errorf("left after merging two packs of expired trees: %q (%s)", ps, merging.Stats())
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/cache"
@@ -60,18 +59,8 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
-	fs.BoolVar(&c.noCache, "no-cache", envBool("CUDAFORKLINT_NO_CACHE"), "neither read nor write the results cache")
-	fs.StringVar(&c.cacheDir, "cache-dir", os.Getenv("CUDAFORKLINT_CACHE_DIR"), "the results cache's directory (default: cache-dir in the config, or .cudaforklint_cache in the project root)")
-}
-
-// envBool reports whether the environment variable key is set to a true
-// value (1, true, yes).
-func envBool(key string) bool {
-	switch strings.ToLower(os.Getenv(key)) {
-	case "1", "true", "yes":
-		return true
-	}
-	return false
+	fs.BoolVar(&c.noCache, "no-cache", cache.OffInEnv(), "neither read nor write the results cache")
+	fs.StringVar(&c.cacheDir, "cache-dir", os.Getenv(cache.DirEnv), "the results cache's directory (default: cache-dir in the config, or .cudaforklint_cache in the project root)")
 }
 
 func envOr(key, def string) string {
@@ -383,15 +372,14 @@ func (r *checkRun) cacheStore() *cache.Store {
 	if r.flags.noCache {
 		return nil
 	}
-	dir := r.flags.cacheDir
-	if dir == "" {
-		c, err := r.loader.ConfigFor(r.workDir)
-		if err != nil {
+	var c *config.Config
+	if r.flags.cacheDir == "" {
+		var err error
+		if c, err = r.loader.ConfigFor(r.workDir); err != nil {
 			return nil
 		}
-		dir = cache.ConfigDir(c, r.workDir)
 	}
-	return cache.Open(r.abs(dir))
+	return cache.Open(cache.DirFor(r.flags.cacheDir, c, r.workDir))
 }
 
 // notChecked reports the files whose configuration could not be loaded

@@ -4,8 +4,6 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/cache"
@@ -166,22 +164,18 @@ func (c checkTrees) Store(src []byte, f *syntax.File) { c.memo.Store(src, f) }
 // .cudaforklint_cache), or false with CUDAFORKLINT_NO_CACHE set or no
 // configuration.
 func diskDir(loader *config.Loader, folder string) (string, bool) {
-	switch strings.ToLower(os.Getenv("CUDAFORKLINT_NO_CACHE")) {
-	case "1", "true", "yes":
+	if cache.OffInEnv() {
 		return "", false
 	}
-	dir := os.Getenv("CUDAFORKLINT_CACHE_DIR")
+	dir := os.Getenv(cache.DirEnv)
+	var c *config.Config
 	if dir == "" {
-		c, err := loader.ConfigFor(folder)
-		if err != nil {
+		var err error
+		if c, err = loader.ConfigFor(folder); err != nil {
 			return "", false
 		}
-		dir = cache.ConfigDir(c, folder)
 	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(folder, dir)
-	}
-	return dir, true
+	return cache.DirFor(dir, c, folder), true
 }
 
 // diskAt returns the parse-tree cache of the cache directory dir, kept
