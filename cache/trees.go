@@ -158,9 +158,9 @@ type Trees struct {
 	index    map[treeKey]location // their trees, a later pack's replacing an earlier's
 	bad      map[treeKey]bool     // keys whose pack entry did not check or decode
 	used     map[treeKey]bool     // keys loaded or stored by this run
-	// stale: a merge is due, since a tree loaded was last marked used over
-	// staleDays ago, or the packs hold many trees twice.
-	stale    bool
+	// mergeDue: a tree loaded was last marked used over staleDays ago,
+	// or the packs hold many trees twice.
+	mergeDue bool
 	w        *packWriter // this run's pack, nil before the first Store
 	noWriter bool        // creating w failed: not tried again before Flush
 
@@ -288,7 +288,7 @@ func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 	}
 	t.markUsed(k)
 	if int64(dayOf(t.now()))-int64(l.day) > staleDays {
-		t.stale = true
+		t.mergeDue = true
 	}
 	return f, true
 }
@@ -335,17 +335,35 @@ func (t *Trees) Encoded(src []byte) ([]byte, bool) {
 func (t *Trees) Close() {
 	t.flushMu.Lock()
 	defer t.flushMu.Unlock()
-	t.mu.Lock()
-	w, read := t.w, t.packs
-	t.w, t.noWriter = nil, false
-	t.opened, t.packs, t.index, t.bad, t.stale = false, nil, nil, nil, false
-	t.mu.Unlock()
-	if w != nil {
-		w.wg.Wait()
-		w.f.Close()
-		os.Remove(w.f.Name())
+	r := t.detach()
+	if r.w != nil {
+		r.w.wg.Wait()
+		r.w.f.Close()
+		os.Remove(r.w.f.Name())
 	}
-	closePacks(read)
+	closePacks(r.read)
+}
+
+// runState is what a Trees holds between opening the packs and Flush or
+// Close: this run's pack, the packs read, the keys found bad and used, and
+// whether a merge is due.
+type runState struct {
+	w         *packWriter
+	read      []*pack
+	bad, used map[treeKey]bool
+	mergeDue  bool
+}
+
+// detach returns the run's state and leaves the Trees as if new, but for
+// the counts and the keys used (a merge after a later Flush keeps
+// today's day for them): the next Load or Store opens the packs again.
+func (t *Trees) detach() runState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := runState{w: t.w, read: t.packs, bad: t.bad, used: maps.Clone(t.used), mergeDue: t.mergeDue}
+	t.w, t.noWriter = nil, false
+	t.opened, t.packs, t.index, t.bad, t.mergeDue = false, nil, nil, nil, false
+	return r
 }
 
 // Refresh closes the packs read when the trees directory changed since (a
@@ -401,7 +419,7 @@ func (t *Trees) open() {
 	// Concurrent first runs each write a whole pack of the same trees: the
 	// next Flush merges them rather than leave the copies for weeks.
 	if twice > 0 && twice >= len(t.index)/4 {
-		t.stale = true
+		t.mergeDue = true
 	}
 }
 
@@ -572,18 +590,14 @@ func newPackWriter(dir string) *packWriter {
 func (t *Trees) Flush() {
 	t.flushMu.Lock()
 	defer t.flushMu.Unlock()
-	t.mu.Lock()
-	w, read, bad, used, stale := t.w, t.packs, t.bad, maps.Clone(t.used), t.stale
-	t.w, t.noWriter = nil, false
-	t.opened, t.packs, t.index, t.bad, t.stale = false, nil, nil, nil, false
-	t.mu.Unlock()
+	r := t.detach()
 	fresh := ""
-	if w != nil {
-		w.wg.Wait()
-		fresh = t.publish(w)
+	if r.w != nil {
+		r.w.wg.Wait()
+		fresh = t.publish(r.w)
 	}
-	t.mergeIfDue(read, fresh, bad, used, stale)
-	closePacks(read)
+	t.mergeIfDue(r, fresh)
+	closePacks(r.read)
 }
 
 // publish completes w with its index and footer and renames it into the
@@ -663,14 +677,14 @@ func copyAtomic(src, dst string) error {
 }
 
 // mergeIfDue merges the packs of the directory into one when there are
-// more than maxPacks, when stale (this run loaded a tree not marked used
-// for staleDays), or when this run found a tree damaged. read are the
-// packs this run read, fresh the one it wrote, bad and used its keys.
-func (t *Trees) mergeIfDue(read []*pack, fresh string, bad, used map[treeKey]bool, stale bool) {
+// more than maxPacks, when r.mergeDue (a tree loaded not marked used for
+// staleDays, many trees in two packs), or when the run found a tree
+// damaged; fresh is the pack it wrote.
+func (t *Trees) mergeIfDue(r runState, fresh string) {
 	// A tree found damaged is merged away at once: its good copy in
 	// fresh would otherwise lie beside it, and a later run could read
 	// either (packs written within one clock tick are not ordered).
-	due := stale || len(bad) > 0
+	due := r.mergeDue || len(r.bad) > 0
 	if !due && len(packNames(t.dir)) <= t.maxPacks {
 		return
 	}
@@ -688,12 +702,12 @@ func (t *Trees) mergeIfDue(read []*pack, fresh string, bad, used map[treeKey]boo
 		listed[p.path] = true
 	}
 	from := slices.Clone(packs)
-	for _, p := range read {
+	for _, p := range r.read {
 		if !listed[p.path] {
 			from = append(from, p)
 		}
 	}
-	if t.merge(from, fresh, bad, used) != nil {
+	if t.merge(from, fresh, r.bad, r.used) != nil {
 		return
 	}
 	for _, p := range packs {
