@@ -70,6 +70,9 @@ type Options struct {
 	// exists only here is checked too. Imports still resolve against the
 	// directories on disk.
 	Overlay map[string][]byte
+	// Programs, when set, is asked for each program's findings before it
+	// is analyzed, and given each one analyzed (check's results cache).
+	Programs ProgramCache
 	// Notebooks holds the notebooks an editor has open, by absolute,
 	// clean path: their cells as the editor holds them. The run builds
 	// such a notebook's module from them (notebook.FromCells) instead of
@@ -158,10 +161,37 @@ func Run(opts Options) (*Result, error) {
 	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
 	pol.RunFiles, pol.Scans = files, scans
 	parts := make([]Result, len(programs))
-	eachProgram(programs, pol.Workers, func(i int) {
+	todo := programs
+	var index []int // todo[k] is programs[index[k]]; nil: the same
+	if opts.Programs != nil {
+		todo = nil
+		for i, p := range programs {
+			if part, ok := opts.Programs.Reuse(p.Files); ok {
+				parts[i] = rd.reused(part)
+				continue
+			}
+			todo = append(todo, p)
+			index = append(index, i)
+		}
+	}
+	eachProgram(todo, pol.Workers, func(k int) {
+		i := k
+		if index != nil {
+			i = index[k]
+		}
 		// What a program's passes hold (trees, summaries) is garbage
 		// once its findings are out.
-		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rd.ReadFile, pol), analyzers, &conv, pol)
+		if opts.Programs == nil {
+			parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rd.ReadFile, pol), analyzers, &conv, pol)
+			return
+		}
+		// Everything this program reads, its findings included, goes
+		// through rec: the files its part depends on.
+		rec := newReadRecorder(rd.ReadFile)
+		pconv := conv
+		pconv.read = rec.ReadFile
+		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rec.ReadFile, pol), analyzers, &pconv, pol)
+		opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 	})
 	for _, part := range parts {
 		res.Errors = append(res.Errors, part.Errors...)
@@ -432,6 +462,9 @@ type reader struct {
 	cache   map[string][]byte
 	// notebooks are the notebooks read, by path (notebook.go).
 	notebooks map[string]*notebook.Notebook
+	// named are files taken as read without their bytes: those of
+	// programs a ProgramCache reused (reused).
+	named map[string]bool
 }
 
 // SourceReader returns a function that reads files as a run's
@@ -447,7 +480,7 @@ func SourceReader(maxFileSize int64, overlay map[string][]byte) func(path string
 }
 
 func newReader(max int64, overlay map[string][]byte) *reader {
-	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}}
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}}
 }
 
 // ReadFile reads a Python file, from the overlay when it holds the file,
@@ -510,12 +543,18 @@ func (r *reader) keep(path string, b []byte) ([]byte, error) {
 func (r *reader) read() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seen := make(map[string]bool, len(r.cache))
-	out := make([]string, 0, len(r.cache))
+	seen := make(map[string]bool, len(r.cache)+len(r.named))
+	out := make([]string, 0, len(r.cache)+len(r.named))
 	for p := range r.cache {
 		if c := filepath.Clean(p); !seen[c] {
 			seen[c] = true
 			out = append(out, c)
+		}
+	}
+	for p := range r.named {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
 	}
 	sort.Strings(out)

@@ -2,6 +2,7 @@ package pyprogram
 
 import (
 	"path/filepath"
+	"sort"
 
 	"github.com/cudaforklint/cudaforklint/config"
 )
@@ -70,7 +71,13 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 	for n, nd := range pf.nodes {
 		if g, ok := group[uf.find(n)]; ok {
 			out[g].Bytes += int64(nd.size)
+			if nd.scanned {
+				out[g].Reach = append(out[g].Reach, nd.path)
+			}
 		}
+	}
+	for i := range out {
+		sort.Strings(out[i].Reach)
 	}
 	return out, scans
 }
@@ -84,4 +91,11 @@ type Program struct {
 	// the run is one program, only what was read before that was settled
 	// (0 when nothing was).
 	Bytes int64
+	// Reach are the files of its reach that Programs read, sorted: with
+	// the files its passes read, what its findings depend on besides the
+	// run's settings and the modules imports can find (a results cache
+	// reuses a program's findings while these are unchanged). Their scans
+	// decide which of its files the passes skip. Empty when the run is one
+	// program and nothing was read.
+	Reach []string
 }

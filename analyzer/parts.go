@@ -1,0 +1,127 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+)
+
+// ProgramCache lets a run skip the programs (pyprogram.Programs) whose
+// findings an earlier run stored and whose inputs have not changed since:
+// after an edit, only the program holding the edited file is analyzed
+// again. Package cache implements it for check's results cache.
+//
+// A program's findings are a function of its own files: the model never
+// loads a module of another program (pyprogram.Programs), the run-wide
+// settings come from the configuration, and every file its analysis reads
+// is in Part.Read. So a stored part is right wherever the run's settings,
+// its configuration, the modules imports can find and the files in Read
+// are what they were; checking that is the implementation's job.
+type ProgramCache interface {
+	// Reuse returns what an earlier run found in the program whose
+	// checked files are files (in the order Programs lists them), or
+	// ok=false. It is called before any program is analyzed, from one
+	// goroutine.
+	Reuse(files []string) (p *Part, ok bool)
+	// Analyzed is given each program the run analyzed, as it finishes,
+	// from several goroutines at once. The run goes on to rewrite the
+	// paths and locations of p's findings: keep a copy, not p.
+	Analyzed(p *Part)
+}
+
+// Part is what a run found in one program, before the steps that make it
+// a share of the Result (canonical paths, dedupe, notebook cells,
+// paths relative to the working directory).
+type Part struct {
+	// Files are the program's checked files, as Programs lists them.
+	Files []string
+	// Read are the absolute, clean paths of the files its findings depend
+	// on, sorted: its reach as Programs read it, and every file its passes
+	// and their findings read.
+	Read         []string
+	Findings     []finding.Finding
+	Errors       []finding.ToolError
+	Notices      []finding.Notice
+	SyntaxErrors []finding.SyntaxError
+	Skipped      int
+}
+
+// part returns the program's Part of what its passes found.
+func (res *Result) part(p pyprogram.Program, read []string) *Part {
+	return &Part{
+		Files: p.Files, Read: union(p.Reach, read),
+		Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors,
+		Skipped: res.Skipped,
+	}
+}
+
+// reused returns the share of a Result a reused part makes, and has the
+// reader list the files the part read among those the run read
+// (Result.FilesRead). Programs has read most of them already (its reach);
+// the others are not read again.
+func (rd *reader) reused(p *Part) Result {
+	rd.mu.Lock()
+	for _, path := range p.Read {
+		if _, ok := rd.cache[path]; !ok {
+			rd.named[path] = true
+		}
+	}
+	rd.mu.Unlock()
+	return Result{Findings: p.Findings, Errors: p.Errors, Notices: p.Notices, SyntaxErrors: p.SyntaxErrors, Skipped: p.Skipped}
+}
+
+// readRecorder reads through read and records the paths it read.
+type readRecorder struct {
+	read  func(string) ([]byte, error)
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func newReadRecorder(read func(string) ([]byte, error)) *readRecorder {
+	return &readRecorder{read: read, paths: map[string]bool{}}
+}
+
+func (r *readRecorder) ReadFile(path string) ([]byte, error) {
+	b, err := r.read(path)
+	if err == nil {
+		r.mu.Lock()
+		r.paths[filepath.Clean(path)] = true
+		r.mu.Unlock()
+	}
+	return b, err
+}
+
+// list returns the paths read, sorted.
+func (r *readRecorder) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.paths))
+	for p := range r.paths {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// union returns the sorted union of two sorted lists.
+func union(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
