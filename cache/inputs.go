@@ -135,48 +135,45 @@ func (e *env) decidedByContent(te finding.ToolError, recorded map[string]bool) b
 		se.Msg == te.Message && se.Line == te.Line
 }
 
-// unchanged reports which of in's inputs changed ("" for none): the
-// files checked, their content, the universe, the configuration. The
-// bytes of the files in keep are returned, for the replayed result's
-// snippets.
-func (e *env) unchanged(in *inputs, checked []string, keep map[string]bool) (map[string][]byte, string) {
+// compare reports what changed of in's inputs. why names a change to the
+// files checked, the configuration or the universe ("" for none); changed
+// are the recorded files whose bytes changed (empty: none), read only
+// when why is "". sources hold the bytes of the recorded files in keep, as
+// hashed: the replayed result's snippets.
+func (e *env) compare(in *inputs, checked []string, keep map[string]bool) (sources map[string][]byte, changed map[string]bool, why string) {
 	if !slices.Equal(in.Checked, checked) {
-		return nil, "the files checked"
-	}
-	for _, f := range in.Files {
-		if fi, err := os.Stat(f.Path); err != nil || fi.Size() != f.Size {
-			return nil, f.Path
-		}
+		return nil, nil, "the files checked"
 	}
 	paths := make([]string, len(in.Files))
 	for i, f := range in.Files {
 		paths[i] = f.Path
 	}
 	if d, err := e.configDigest(paths, time.Time{}); err != nil || d != in.Config {
-		return nil, "the configuration files"
+		return nil, nil, "the configuration files"
 	}
 	if d, err := universeDigest(in.Bases, in.Narrow, e.maxFileSize, time.Time{}, e.skip); err != nil || d != in.Universe {
-		return nil, "the modules imports can find"
+		return nil, nil, "the modules imports can find"
 	}
-	kept := map[string][]byte{}
+	sources = make(map[string][]byte, len(paths))
 	var mu sync.Mutex
 	sums, err := hashFiles(paths, func(p string, _ os.FileInfo, disk []byte) error {
 		if keep[p] {
 			mu.Lock()
-			kept[p] = disk
+			sources[p] = disk
 			mu.Unlock()
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err.Error()
+		return nil, nil, err.Error()
 	}
+	changed = map[string]bool{}
 	for i := range sums {
 		if sums[i] != in.Files[i] {
-			return nil, sums[i].Path
+			changed[sums[i].Path] = true
 		}
 	}
-	return kept, ""
+	return sources, changed, ""
 }
 
 func (e *env) abs(p string) string {

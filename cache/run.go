@@ -35,6 +35,18 @@ type Run struct {
 	// Log, when set, is told why a run was not replayed or not stored
 	// (tests and debugging; the CLI leaves it nil).
 	Log func(why string)
+
+	programs *programCache // the last Result's
+}
+
+// Programs returns how many programs the last Result reused from the
+// stored entry and how many it analyzed (both 0 when it replayed the
+// whole result).
+func (r *Run) Programs() (reused, analyzed int) {
+	if r.programs == nil {
+		return 0, 0
+	}
+	return r.programs.reused, r.programs.analyzed
 }
 
 func (r *Run) log(format string, args ...any) {
@@ -64,20 +76,29 @@ func (o Outcome) String() string {
 
 // Result returns the result of the run: replayed from the store when an
 // entry for the Key exists and every input it records is unchanged, or
-// from analyze, then stored when it can be replayed faithfully. The cache
-// never fails a run: a store that cannot be read or written is a miss.
-func (r *Run) Result(analyze func() (*analyzer.Result, error)) (*analyzer.Result, Outcome, error) {
+// from analyze, then stored when it can be replayed faithfully. analyze
+// is given the programs the entry holds (programs.go): when only file
+// contents changed, it analyzes only the programs whose files did. The
+// cache never fails a run: a store that cannot be read or written is a
+// miss.
+func (r *Run) Result(analyze func(analyzer.ProgramCache) (*analyzer.Result, error)) (*analyzer.Result, Outcome, error) {
 	start := time.Now()
+	r.programs = nil
 	e := r.env()
 	checked, discoverErrs := analyzer.Discover(r.Paths, r.WorkDir, r.Policy)
 	usable := len(discoverErrs) == 0 && len(r.Policy.Errors()) == 0 && r.Policy.Unconfigured() == 0
+	pc := newProgramCache(nil, nil)
 	if !usable {
 		r.log("discovery or configuration errors")
-	} else if res, ok := r.replay(e, checked); ok {
+	} else if res, last, ok := r.replay(e, checked); ok {
 		r.Store.touch(r.Key)
 		return res, Hit, nil
+	} else if last != nil {
+		pc = last
 	}
-	res, err := analyze()
+	r.programs = pc
+	res, err := analyze(pc)
+	r.log("programs: %d reused, %d analyzed", pc.reused, pc.analyzed)
 	if err != nil || !usable || res.Unconfigured > 0 {
 		return res, Miss, err
 	}
@@ -86,7 +107,7 @@ func (r *Run) Result(analyze func() (*analyzer.Result, error)) (*analyzer.Result
 		r.log("not stored: %v", err)
 		return res, Miss, nil
 	}
-	payload, ok := encode(r.Key, in, res)
+	payload, ok := encode(r.Key, in, res, pc.programs(in))
 	if !ok {
 		r.log("not stored: the result does not encode exactly")
 		return res, Miss, nil
@@ -112,27 +133,33 @@ func (r *Run) env() *env {
 		skip: []string{filepath.Join(r.Store.dir, format), filepath.Join(r.Store.dir, treesDir)}}
 }
 
-// replay returns the stored result when its inputs are unchanged.
-func (r *Run) replay(e *env, checked []string) (*analyzer.Result, bool) {
+// replay returns the stored result when its inputs are unchanged. When
+// only the contents of files changed, it returns instead the programs of
+// the entry that can be reused (last).
+func (r *Run) replay(e *env, checked []string) (res *analyzer.Result, last *programCache, ok bool) {
 	payload, ok := r.Store.load(r.Key)
 	if !ok {
 		r.log("no entry, or a damaged one")
-		return nil, false
+		return nil, nil, false
 	}
 	var ent entry
 	if err := json.Unmarshal(payload, &ent); err != nil || ent.Key != hex.EncodeToString(r.Key[:]) {
 		r.log("entry does not decode")
-		return nil, false
+		return nil, nil, false
 	}
-	kept, why := e.unchanged(&ent.Inputs, checked, ent.Result.referenced(e))
+	sources, changed, why := e.compare(&ent.Inputs, checked, ent.Result.referenced(e))
 	if why != "" {
 		r.log("inputs changed: %s", why)
-		return nil, false
+		return nil, nil, false
 	}
-	res := ent.Result.result()
+	if len(changed) > 0 {
+		r.log("inputs changed: %d files", len(changed))
+		return nil, newProgramCache(&ent, changed), false
+	}
+	res = ent.Result.result()
 	// Snippets come from the bytes just hashed, not from a later read.
-	res.ReadFile = analyzer.SourceReader(e.maxFileSize, kept)
-	return res, true
+	res.ReadFile = analyzer.SourceReader(e.maxFileSize, sources)
+	return res, nil, true
 }
 
 // entry is what an entry file holds.
@@ -140,6 +167,9 @@ type entry struct {
 	Key    string `json:"key"`
 	Inputs inputs `json:"inputs"`
 	Result result `json:"result"`
+	// Programs are the shares of the result that a run after an edit can
+	// reuse (programs.go).
+	Programs []storedProgram `json:"programs"`
 }
 
 // result is an analyzer.Result without its ReadFile. Its slices have no
@@ -192,11 +222,11 @@ func (r *result) referenced(e *env) map[string]bool {
 
 // encode returns the entry's payload, or ok=false when the result would not
 // come back exactly: JSON replaces invalid UTF-8 with U+FFFD.
-func encode(k Key, in *inputs, res *analyzer.Result) ([]byte, bool) {
+func encode(k Key, in *inputs, res *analyzer.Result, programs []storedProgram) ([]byte, bool) {
 	ent := entry{Key: hex.EncodeToString(k[:]), Inputs: *in, Result: result{
 		Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors,
 		Files: res.Files, Skipped: res.Skipped, Unconfigured: res.Unconfigured, FilesRead: res.FilesRead,
-	}}
+	}, Programs: programs}
 	b, err := json.Marshal(&ent)
 	if err != nil || bytes.Contains(b, []byte(`\ufffd`)) {
 		return nil, false

@@ -57,6 +57,17 @@
 //     directory from each read file and the working directory up to the
 //     root, and of --config's file.
 //
+// # Programs
+//
+// A run is split into independent programs (pyprogram.Programs), and what
+// the analysis finds in one depends on its own files only. So an entry
+// also holds each program's share of the result with the files it read
+// (programs.go), and a run that finds the entry changed only in the bytes
+// of some files (the files checked, the configuration and the universe as
+// they were: an edit) analyzes the programs that read a changed file and
+// reuses the others' shares. The run after an edit in a repository of many
+// programs then costs the analysis of one program.
+//
 // A run is stored only when its tool errors are all decided by the content
 // of files it records (source that is not UTF-8, a file over the size
 // limit: the standard library has four) and none is about an unreadable
