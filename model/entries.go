@@ -74,6 +74,7 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 				continue
 			}
 			fresh := false
+			var imported *importRun
 			for _, f := range m.Funcs {
 				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
 					continue
@@ -85,14 +86,22 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 					fresh = true
 				}
 				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
-				st := newState()
-				s.importOnly = true
-				s.run(m.topSummary(), st)
-				s.importOnly = false
+				var st *simState
+				if imported == nil || !uncalledShortcuts {
+					st = newState()
+					s.importOnly = true
+					s.run(m.topSummary(), st)
+					s.importOnly = false
+					imported = s.importRun(st)
+				} else {
+					st = s.resume(imported)
+				}
 				st.phase = PhaseMain
 				s.stack = []*Function{f}
 				var ev evaluator
-				s.run(summaryIn(f, ev.parametrizedContext(f)), st)
+				if body := summaryIn(f, ev.parametrizedContext(f)); !uncalledShortcuts || bodyMayStart(body, st) {
+					s.run(body, st)
+				}
 				p.noteBudgetCut(s, BudgetCut{Module: m, Func: f})
 			}
 		}
