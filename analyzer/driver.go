@@ -161,37 +161,33 @@ func Run(opts Options) (*Result, error) {
 	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
 	pol.RunFiles, pol.Scans = files, scans
 	parts := make([]Result, len(programs))
-	todo := programs
-	var index []int // todo[k] is programs[index[k]]; nil: the same
-	if opts.Programs != nil {
-		todo = nil
-		for i, p := range programs {
+	var analyze []int // the programs not reused, by index
+	for i, p := range programs {
+		if opts.Programs != nil {
 			if part, ok := opts.Programs.Reuse(p.Files); ok {
 				parts[i] = rd.reused(part)
 				continue
 			}
-			todo = append(todo, p)
-			index = append(index, i)
 		}
+		analyze = append(analyze, i)
+	}
+	todo := make([]pyprogram.Program, len(analyze))
+	for k, i := range analyze {
+		todo[k] = programs[i]
 	}
 	eachProgram(todo, pol.Workers, func(k int) {
-		i := k
-		if index != nil {
-			i = index[k]
-		}
-		// What a program's passes hold (trees, summaries) is garbage
-		// once its findings are out.
-		if opts.Programs == nil {
-			parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rd.ReadFile, pol), analyzers, &conv, pol)
-			return
-		}
-		// Everything this program reads, its findings included, goes
-		// through rec: the files its part depends on.
-		rec := newReadRecorder(rd.ReadFile)
+		i := analyze[k]
+		// Everything the program reads, its findings included, goes
+		// through rec: with its reach, the files its part depends on.
+		// What its passes hold (trees, summaries) is garbage once its
+		// findings are out.
+		rec := newReadRecorder(rd.ReadFile, programs[i].Reach)
 		pconv := conv
 		pconv.read = rec.ReadFile
 		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rec.ReadFile, pol), analyzers, &pconv, pol)
-		opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
+		if opts.Programs != nil {
+			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
+		}
 	})
 	for _, part := range parts {
 		res.Errors = append(res.Errors, part.Errors...)

@@ -49,10 +49,11 @@ type Part struct {
 	Skipped      int
 }
 
-// part returns the program's Part of what its passes found.
+// part returns the program's Part of what its passes found, read the files
+// it depends on (readRecorder.list).
 func (res *Result) part(p pyprogram.Program, read []string) *Part {
 	return &Part{
-		Files: p.Files, Read: union(p.Reach, read),
+		Files: p.Files, Read: read,
 		Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors,
 		Skipped: res.Skipped,
 	}
@@ -73,15 +74,20 @@ func (rd *reader) reused(p *Part) Result {
 	return Result{Findings: p.Findings, Errors: p.Errors, Notices: p.Notices, SyntaxErrors: p.SyntaxErrors, Skipped: p.Skipped}
 }
 
-// readRecorder reads through read and records the paths it read.
+// readRecorder reads through read and records the paths it read, after
+// those it starts with.
 type readRecorder struct {
 	read  func(string) ([]byte, error)
 	mu    sync.Mutex
 	paths map[string]bool
 }
 
-func newReadRecorder(read func(string) ([]byte, error)) *readRecorder {
-	return &readRecorder{read: read, paths: map[string]bool{}}
+func newReadRecorder(read func(string) ([]byte, error), already []string) *readRecorder {
+	r := &readRecorder{read: read, paths: make(map[string]bool, len(already))}
+	for _, p := range already {
+		r.paths[p] = true
+	}
+	return r
 }
 
 func (r *readRecorder) ReadFile(path string) ([]byte, error) {
@@ -103,25 +109,5 @@ func (r *readRecorder) list() []string {
 		out = append(out, p)
 	}
 	sort.Strings(out)
-	return out
-}
-
-// union returns the sorted union of two sorted lists.
-func union(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case j == len(b) || i < len(a) && a[i] < b[j]:
-			out = append(out, a[i])
-			i++
-		case i == len(a) || b[j] < a[i]:
-			out = append(out, b[j])
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
-		}
-	}
 	return out
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
-	"github.com/cudaforklint/cudaforklint/finding"
 )
 
 // Programs of a stored run. A run is split into independent programs
@@ -34,14 +33,10 @@ type storedProgram struct {
 	Part json.RawMessage `json:"part"`
 }
 
-// programPart is an analyzer.Part's findings and problems. Its slices have
-// no omitempty, as result's.
+// programPart is an analyzer.Part's findings and problems.
 type programPart struct {
-	Findings     []finding.Finding     `json:"findings"`
-	Errors       []finding.ToolError   `json:"errors"`
-	Notices      []finding.Notice      `json:"notices"`
-	SyntaxErrors []finding.SyntaxError `json:"syntax_errors"`
-	Skipped      int                   `json:"skipped"`
+	found
+	Skipped int `json:"skipped"`
 }
 
 // programCache is a run's analyzer.ProgramCache: it reuses the programs
@@ -52,13 +47,12 @@ type programCache struct {
 	// universe or configuration changed (nothing is reused).
 	old map[string]*storedProgram
 	// changed are the paths of the last entry's files whose bytes changed.
+	// Every file a stored program read has a sum there (programs).
 	changed map[string]bool
-	// recorded are the paths the last entry has a sum for.
-	recorded map[string]bool
 
 	mu sync.Mutex
 	// kept are the programs of this run, reused or analyzed, that the
-	// next entry can hold; lost is set when one analyzed could not be kept.
+	// next entry can hold.
 	kept     []storedProgram
 	reused   int
 	analyzed int
@@ -73,7 +67,7 @@ func (c *programCache) Reuse(files []string) (*analyzer.Part, bool) {
 		return nil, false
 	}
 	for _, p := range sp.Read {
-		if !c.recorded[p] || c.changed[p] {
+		if c.changed[p] {
 			return nil, false
 		}
 	}
@@ -91,8 +85,8 @@ func (c *programCache) Reuse(files []string) (*analyzer.Part, bool) {
 }
 
 func (c *programCache) Analyzed(p *analyzer.Part) {
-	b, err := json.Marshal(&programPart{Findings: p.Findings, Errors: p.Errors, Notices: p.Notices,
-		SyntaxErrors: p.SyntaxErrors, Skipped: p.Skipped})
+	b, err := json.Marshal(&programPart{found: found{Findings: p.Findings, Errors: p.Errors, Notices: p.Notices,
+		SyntaxErrors: p.SyntaxErrors}, Skipped: p.Skipped})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.analyzed++
@@ -141,9 +135,5 @@ func newProgramCache(ent *entry, changed map[string]bool) *programCache {
 		c.old[programID(sp.Files)] = sp
 	}
 	c.changed = changed
-	c.recorded = make(map[string]bool, len(ent.Inputs.Files))
-	for _, f := range ent.Inputs.Files {
-		c.recorded[f.Path] = true
-	}
 	return c
 }

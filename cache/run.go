@@ -35,18 +35,6 @@ type Run struct {
 	// Log, when set, is told why a run was not replayed or not stored
 	// (tests and debugging; the CLI leaves it nil).
 	Log func(why string)
-
-	programs *programCache // the last Result's
-}
-
-// Programs returns how many programs the last Result reused from the
-// stored entry and how many it analyzed (both 0 when it replayed the
-// whole result).
-func (r *Run) Programs() (reused, analyzed int) {
-	if r.programs == nil {
-		return 0, 0
-	}
-	return r.programs.reused, r.programs.analyzed
 }
 
 func (r *Run) log(format string, args ...any) {
@@ -83,7 +71,6 @@ func (o Outcome) String() string {
 // miss.
 func (r *Run) Result(analyze func(analyzer.ProgramCache) (*analyzer.Result, error)) (*analyzer.Result, Outcome, error) {
 	start := time.Now()
-	r.programs = nil
 	e := r.env()
 	checked, discoverErrs := analyzer.Discover(r.Paths, r.WorkDir, r.Policy)
 	usable := len(discoverErrs) == 0 && len(r.Policy.Errors()) == 0 && r.Policy.Unconfigured() == 0
@@ -96,7 +83,6 @@ func (r *Run) Result(analyze func(analyzer.ProgramCache) (*analyzer.Result, erro
 	} else if last != nil {
 		pc = last
 	}
-	r.programs = pc
 	res, err := analyze(pc)
 	r.log("programs: %d reused, %d analyzed", pc.reused, pc.analyzed)
 	if err != nil || !usable || res.Unconfigured > 0 {
@@ -172,17 +158,23 @@ type entry struct {
 	Programs []storedProgram `json:"programs"`
 }
 
-// result is an analyzer.Result without its ReadFile. Its slices have no
-// omitempty: null and [] come back as they went.
+// result is an analyzer.Result without its ReadFile.
 type result struct {
+	found
+	Files        int      `json:"files"`
+	Skipped      int      `json:"skipped"`
+	Unconfigured int      `json:"unconfigured"`
+	FilesRead    []string `json:"files_read"`
+}
+
+// found is what a result and a program's share of it (programPart) hold
+// of what the analysis found. Its slices have no omitempty: null and []
+// come back as they went.
+type found struct {
 	Findings     []finding.Finding     `json:"findings"`
 	Errors       []finding.ToolError   `json:"errors"`
 	Notices      []finding.Notice      `json:"notices"`
 	SyntaxErrors []finding.SyntaxError `json:"syntax_errors"`
-	Files        int                   `json:"files"`
-	Skipped      int                   `json:"skipped"`
-	Unconfigured int                   `json:"unconfigured"`
-	FilesRead    []string              `json:"files_read"`
 }
 
 func (r *result) result() *analyzer.Result {
@@ -224,7 +216,7 @@ func (r *result) referenced(e *env) map[string]bool {
 // come back exactly: JSON replaces invalid UTF-8 with U+FFFD.
 func encode(k Key, in *inputs, res *analyzer.Result, programs []storedProgram) ([]byte, bool) {
 	ent := entry{Key: hex.EncodeToString(k[:]), Inputs: *in, Result: result{
-		Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors,
+		found: found{Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors},
 		Files: res.Files, Skipped: res.Skipped, Unconfigured: res.Unconfigured, FilesRead: res.FilesRead,
 	}, Programs: programs}
 	b, err := json.Marshal(&ent)

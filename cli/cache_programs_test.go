@@ -54,11 +54,7 @@ func TestCacheReusesUnchangedPrograms(t *testing.T) {
 			programs := countPrograms(t, first.cache)
 			tc.change(t, dir)
 			settle()
-			want := runCached(t, dir, append(args, "--no-cache")...)
-			got := runCached(t, dir, args...)
-			if !got.same(want) {
-				t.Errorf("after the change (cache %q):\nexit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
-			}
+			got, want := cachedAndUncached(t, dir, args...)
 			if want.same(first) {
 				t.Errorf("the change does not change the output; the test proves nothing:\n%s", want.out)
 			}
@@ -127,11 +123,7 @@ func TestCacheReuseNeedsEveryFileRead(t *testing.T) {
 	// finding.
 	write(t, dir, "tool/helper.py", "import multiprocessing as mp\n\nmp.set_start_method(\"spawn\")\npool = mp.Pool(2)\n\n\ndef go():\n    return 1\n")
 	settle()
-	want := runCached(t, dir, append(args, "--no-cache")...)
-	got := runCached(t, dir, args...)
-	if !got.same(want) {
-		t.Errorf("after the change (cache %q):\n%s%s\nwant\n%s%s", got.cache, got.out, got.errs, want.out, want.errs)
-	}
+	got, want := cachedAndUncached(t, dir, args...)
 	if !strings.Contains(want.out, "tool/helper.py") {
 		t.Errorf("the change does not add a finding; the test proves nothing:\n%s", want.out)
 	}

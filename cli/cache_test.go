@@ -94,6 +94,18 @@ func (r cachedRun) same(o cachedRun) bool {
 	return r.code == o.code && r.out == o.out && r.errs == o.errs
 }
 
+// cachedAndUncached runs check with args through the cache (got) and with
+// --no-cache (want), and reports an error when they print differently.
+func cachedAndUncached(t *testing.T, dir string, args ...string) (got, want cachedRun) {
+	t.Helper()
+	want = runCached(t, dir, append(args, "--no-cache")...)
+	got = runCached(t, dir, args...)
+	if !got.same(want) {
+		t.Errorf("cached run (cache %q):\nexit %d\n%s%s\nwant, as --no-cache prints:\nexit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
+	}
+	return got, want
+}
+
 // TestCacheReplaysEveryFormat: for every format and output flag, the run
 // that stores and the run that replays print, byte for byte, what a run
 // with --no-cache prints, exit code included.
@@ -223,11 +235,7 @@ func TestCacheInvalidation(t *testing.T) {
 			}
 			tc.change(t, dir)
 			settle()
-			want := runCached(t, dir, append(args, "--no-cache")...)
-			got := runCached(t, dir, args...)
-			if !got.same(want) {
-				t.Errorf("after the change (cache %q):\nexit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
-			}
+			got, want := cachedAndUncached(t, dir, args...)
 			if tc.replays {
 				if got.outcome() != "hit" {
 					t.Errorf("the change should not matter: cache %q", got.cache)
@@ -457,11 +465,7 @@ func TestCacheTrees(t *testing.T) {
 			// the helpers' bytes stay.
 			write(t, dir, "train.py", "# edited\n"+readFile(t, dir, "train.py"))
 			settle()
-			want := runCached(t, dir, append(args, "--no-cache")...)
-			got := runCached(t, dir, args...)
-			if !got.same(want) {
-				t.Errorf("after the edit (cache %q):\nexit %d\n%s%s\nwant exit %d\n%s%s", got.cache, got.code, got.out, got.errs, want.code, want.out, want.errs)
-			}
+			got, want := cachedAndUncached(t, dir, args...)
 			if want.same(first) {
 				t.Errorf("the edit does not change the output; the test proves nothing:\n%s", want.out)
 			}
