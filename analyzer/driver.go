@@ -15,6 +15,7 @@
 package analyzer
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -107,6 +108,11 @@ type Result struct {
 	// prefilter scanned. A change to any other file cannot change the
 	// findings (an editor re-checks a file when one of these changes).
 	FilesRead []string
+	// NotebookSum returns the SHA-256 of a notebook's file as the run read
+	// it (its JSON; ReadFile gives the module made of it), ok=false for a
+	// path the run read no notebook from: a cache compares it with the
+	// file on disk without making the module again.
+	NotebookSum func(path string) (sum [sha256.Size]byte, ok bool)
 }
 
 // Run checks the files under opts.Paths.
@@ -156,7 +162,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	analyzers := selectedAnalyzers(opts.Analyzers, files, pol)
 	fset := token.NewFileSet()
-	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, Files: len(files)}
+	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, NotebookSum: rd.notebookSum, Files: len(files)}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
 	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
 	pol.RunFiles, pol.Scans = files, scans
@@ -461,6 +467,8 @@ type reader struct {
 	// named are files taken as read without their bytes: those of
 	// programs a ProgramCache reused (reused).
 	named map[string]bool
+	// rawSums are the SHA-256 of the notebooks' files read, by path.
+	rawSums map[string][sha256.Size]byte
 }
 
 // SourceReader returns a function that reads files as a run's
@@ -476,7 +484,7 @@ func SourceReader(maxFileSize int64, overlay map[string][]byte) func(path string
 }
 
 func newReader(max int64, overlay map[string][]byte) *reader {
-	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}}
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}, rawSums: map[string][sha256.Size]byte{}}
 }
 
 // ReadFile reads a Python file, from the overlay when it holds the file,
@@ -524,6 +532,10 @@ func (r *reader) tooLarge(size int64) error {
 // notebook the module its kernel runs.
 func (r *reader) keep(path string, b []byte) ([]byte, error) {
 	if notebook.IsPath(path) {
+		sum := sha256.Sum256(b)
+		r.mu.Lock()
+		r.rawSums[filepath.Clean(path)] = sum
+		r.mu.Unlock()
 		var err error
 		if b, err = r.notebookSource(path, b); err != nil {
 			return nil, err
@@ -533,6 +545,14 @@ func (r *reader) keep(path string, b []byte) ([]byte, error) {
 	r.cache[path] = b
 	r.mu.Unlock()
 	return b, nil
+}
+
+// notebookSum returns the SHA-256 of the notebook file read from path.
+func (r *reader) notebookSum(path string) ([sha256.Size]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sum, ok := r.rawSums[filepath.Clean(path)]
+	return sum, ok
 }
 
 // read lists the clean paths of the files read so far, sorted.

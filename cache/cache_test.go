@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cudaforklint/cudaforklint/analyzer"
 )
 
 func TestStoreDamagedEntries(t *testing.T) {
@@ -267,5 +270,39 @@ func write(t *testing.T, dir, name, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAnalyzedAsOnDiskNotebook: a notebook is compared by the sum of the
+// file the run read when it kept one, else by the module its bytes make.
+func TestAnalyzedAsOnDiskNotebook(t *testing.T) {
+	const path = "/p/nb.ipynb"
+	nb := func(code string) []byte {
+		return []byte(`{"cells": [{"cell_type": "code", "source": ["` + code + `"]}], "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}`)
+	}
+	read, rewritten := nb("x = 1"), nb("x = 2")
+	module, err := analyzer.SourceReader(0, map[string][]byte{path: read})(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := func(b []byte) func(string) ([sha256.Size]byte, bool) {
+		return func(p string) ([sha256.Size]byte, bool) { return sha256.Sum256(b), p == path }
+	}
+	for _, tc := range []struct {
+		name    string
+		disk    []byte
+		sum     func(string) ([sha256.Size]byte, bool)
+		changed bool
+	}{
+		{"the sum of the file read", read, kept(read), false},
+		{"rewritten since, by the sum", rewritten, kept(read), true},
+		{"no sum kept: the module", read, nil, false},
+		{"rewritten since, by the module", rewritten, nil, true},
+		{"a sum for another path: the module", rewritten, func(string) ([sha256.Size]byte, bool) { return [sha256.Size]byte{}, false }, true},
+	} {
+		err := analyzedAsOnDisk(path, tc.disk, module, tc.sum, 1<<20)
+		if (err != nil) != tc.changed {
+			t.Errorf("%s: %v, want changed %v", tc.name, err, tc.changed)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func (e *env) record(start time.Time, checked []string, res *analyzer.Result) (*
 		}
 		src := disk
 		if analyzed, err := res.ReadFile(p); err == nil {
-			if err := analyzedAsOnDisk(p, disk, analyzed, e.maxFileSize); err != nil {
+			if err := analyzedAsOnDisk(p, disk, analyzed, res.NotebookSum, e.maxFileSize); err != nil {
 				return err
 			}
 			src = analyzed
@@ -185,9 +185,20 @@ func (e *env) abs(p string) string {
 
 // analyzedAsOnDisk checks that the run analyzed the bytes now on disk (for
 // a notebook, the module they make): a file rewritten while the run read
-// it is not recorded.
-func analyzedAsOnDisk(path string, disk, analyzed []byte, maxFileSize int64) error {
+// it is not recorded. A notebook whose file's sum the run kept
+// (notebookSum, nil for none) is compared by that sum, not by making its
+// module again (a JSON parse and a parse of its cells: an eighth of a run
+// after an edit of a repository of notebooks).
+func analyzedAsOnDisk(path string, disk, analyzed []byte, notebookSum func(string) ([sha256.Size]byte, bool), maxFileSize int64) error {
 	if notebook.IsPath(path) {
+		if notebookSum != nil {
+			if sum, ok := notebookSum(path); ok {
+				if sum != sha256.Sum256(disk) {
+					return errUncacheable(path + " changed while the run read it")
+				}
+				return nil
+			}
+		}
 		var err error
 		if disk, err = analyzer.SourceReader(maxFileSize, map[string][]byte{path: disk})(path); err != nil {
 			return errUncacheable(path + " cannot be read back")
