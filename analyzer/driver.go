@@ -183,15 +183,19 @@ func Run(opts Options) (*Result, error) {
 	}
 	eachProgram(todo, pol.Workers, func(k int) {
 		i := analyze[k]
-		// Everything the program reads, its findings included, goes
-		// through rec: with its reach, the files its part depends on.
-		// What its passes hold (trees, summaries) is garbage once its
-		// findings are out.
-		rec := newReadRecorder(rd.ReadFile, programs[i].Reach)
-		pconv := conv
-		pconv.read = rec.ReadFile
-		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, rec.ReadFile, pol), analyzers, &pconv, pol)
+		// For a ProgramCache, everything the program reads, its
+		// findings included, goes through rec: with its reach, the files
+		// its part depends on. (Without one, as in the language server's
+		// checks, nothing is recorded.) What its passes hold (trees,
+		// summaries) is garbage once its findings are out.
+		read, pconv := rd.ReadFile, conv
+		var rec *readRecorder
 		if opts.Programs != nil {
+			rec = newReadRecorder(rd.ReadFile, programs[i].Reach)
+			read, pconv.read = rec.ReadFile, rec.ReadFile
+		}
+		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, read, pol), analyzers, &pconv, pol)
+		if rec != nil {
 			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 		}
 	})
