@@ -15,12 +15,12 @@ import "slices"
 // it counts as starting, and each was run as an entry, its module's import
 // first. DeepSpeed with a spawn Pool made at the top level of
 // deepspeed/compression/constants.py: 2,917 uncalled functions run, 104
-// million events, of them 15.5 million their modules' imports run again and
-// again; the check took 195 s where it takes 4 s without the Pool, and none
-// of those runs found anything the modules run as __main__ did not. A start
-// is what every hazard needs (simulator.start adds them all), so a body
-// that cannot reach one from the state its module's import left adds no
-// finding, and is not run; and the import is run once per module.
+// million events, of them 15.5 million their modules' imports run again
+// and again; the check took 114–195 s where it takes 4 s without the Pool,
+// and none of those runs found anything the modules run as __main__ did
+// not. A start is what every hazard needs (simulator.start adds them all),
+// so a body that cannot reach one from the state its module's import left
+// adds no finding, and is not run; and the import is run once per module.
 
 // uncalledShortcuts turns both on: the import run shared by a module's
 // uncalled functions, and the bodies that cannot start left unrun. Tests

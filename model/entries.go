@@ -73,17 +73,15 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 			if isProcessLibrary(m) || !m.cudaPossible() {
 				continue
 			}
-			fresh := false
-			var imported *importRun
+			var imported *importRun // the module's import, run by its first uncalled function
 			for _, f := range m.Funcs {
 				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
 					continue
 				}
-				if !fresh {
+				if imported == nil {
 					// A module's uncalled functions (a test module's tests)
 					// share one budget of contexts, as a main module does.
 					p.values().newEntry()
-					fresh = true
 				}
 				s := &simulator{cfg: class.rep, entry: m, fn: f, out: out, budget: maxSimEvents}
 				var st *simState

@@ -2,7 +2,6 @@ package pyprogram
 
 import (
 	"path/filepath"
-	"sort"
 
 	"github.com/cudaforklint/cudaforklint/config"
 )
@@ -76,9 +75,6 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 			}
 		}
 	}
-	for i := range out {
-		sort.Strings(out[i].Reach)
-	}
 	return out, scans
 }
 
@@ -91,7 +87,7 @@ type Program struct {
 	// the run is one program, only what was read before that was settled
 	// (0 when nothing was).
 	Bytes int64
-	// Reach are the files of its reach that Programs read, sorted: with
+	// Reach are the files of its reach that Programs read: with
 	// the files its passes read, what its findings depend on besides the
 	// run's settings and the modules imports can find (a results cache
 	// reuses a program's findings while these are unchanged). Their scans
