@@ -71,6 +71,11 @@ type Options struct {
 	// exists only here is checked too. Imports still resolve against the
 	// directories on disk.
 	Overlay map[string][]byte
+	// Read holds the bytes of files on disk that the caller read during
+	// this run (a cache that hashed them), by absolute, clean path: the run
+	// takes them as read from disk instead of reading the files again.
+	// Unlike Overlay's, they are what the disk holds.
+	Read map[string][]byte
 	// Programs, when set, is asked for each program's findings before it
 	// is analyzed, and given each one analyzed (check's results cache).
 	Programs ProgramCache
@@ -108,11 +113,11 @@ type Result struct {
 	// prefilter scanned. A change to any other file cannot change the
 	// findings (an editor re-checks a file when one of these changes).
 	FilesRead []string
-	// NotebookSum returns the SHA-256 of a notebook's file as the run read
-	// it (its JSON; ReadFile gives the module made of it), ok=false for a
-	// path the run read no notebook from: a cache compares it with the
-	// file on disk without making the module again.
-	NotebookSum func(path string) (sum [sha256.Size]byte, ok bool)
+	// DiskSum returns the SHA-256 and size of the file at path as the run
+	// read it from disk (a notebook's JSON, of which ReadFile gives the
+	// module), ok=false for a path it did not read from disk: a cache
+	// records the files read without reading them again (cache/inputs.go).
+	DiskSum func(path string) (sum [sha256.Size]byte, size int64, ok bool)
 }
 
 // Run checks the files under opts.Paths.
@@ -155,6 +160,7 @@ func Run(opts Options) (*Result, error) {
 	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, present)
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
 	rd.cells = opts.Notebooks
+	rd.preread = opts.Read
 	pol.Notebook = rd.notebook
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
@@ -162,7 +168,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	analyzers := selectedAnalyzers(opts.Analyzers, files, pol)
 	fset := token.NewFileSet()
-	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, NotebookSum: rd.notebookSum, Files: len(files)}
+	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, DiskSum: rd.diskSum, Files: len(files)}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
 	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
 	pol.RunFiles, pol.Scans = files, scans
@@ -464,6 +470,7 @@ type reader struct {
 	max     int64
 	overlay map[string][]byte
 	cells   map[string][]notebook.CellText // Options.Notebooks
+	preread map[string][]byte              // Options.Read
 	mu      sync.Mutex
 	cache   map[string][]byte
 	// notebooks are the notebooks read, by path (notebook.go).
@@ -471,8 +478,17 @@ type reader struct {
 	// named are files taken as read without their bytes: those of
 	// programs a ProgramCache reused (reused).
 	named map[string]bool
-	// rawSums are the SHA-256 of the notebooks' files read, by path.
-	rawSums map[string][sha256.Size]byte
+	// disk are the files read from disk, by clean path.
+	disk map[string]*diskRead
+}
+
+// diskRead is what a reader keeps of a file it read from disk besides
+// what it hands the passes: its size, and its SHA-256 once asked for (a
+// notebook's when it is read: the passes see its module, not its bytes).
+type diskRead struct {
+	size   int64
+	sum    [sha256.Size]byte
+	summed bool
 }
 
 // SourceReader returns a function that reads files as a run's
@@ -488,7 +504,7 @@ func SourceReader(maxFileSize int64, overlay map[string][]byte) func(path string
 }
 
 func newReader(max int64, overlay map[string][]byte) *reader {
-	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}, rawSums: map[string][sha256.Size]byte{}}
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}, disk: map[string]*diskRead{}}
 }
 
 // ReadFile reads a Python file, from the overlay when it holds the file,
@@ -509,7 +525,13 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 		if int64(len(b)) > r.max {
 			return nil, r.tooLarge(int64(len(b)))
 		}
-		return r.keep(path, b)
+		return r.keep(path, b, false)
+	}
+	if b, ok := r.preread[filepath.Clean(path)]; ok {
+		if int64(len(b)) > r.max {
+			return nil, r.tooLarge(int64(len(b)))
+		}
+		return r.keep(path, b, true)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -525,7 +547,7 @@ func (r *reader) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.keep(path, b)
+	return r.keep(path, b, true)
 }
 
 func (r *reader) tooLarge(size int64) error {
@@ -533,13 +555,16 @@ func (r *reader) tooLarge(size int64) error {
 }
 
 // keep caches what passes see of the file at path: its bytes, or for a
-// notebook the module its kernel runs.
-func (r *reader) keep(path string, b []byte) ([]byte, error) {
+// notebook the module its kernel runs; fromDisk says b was read from disk.
+func (r *reader) keep(path string, b []byte, fromDisk bool) ([]byte, error) {
+	var d *diskRead
+	if fromDisk {
+		d = &diskRead{size: int64(len(b))}
+	}
 	if notebook.IsPath(path) {
-		sum := sha256.Sum256(b)
-		r.mu.Lock()
-		r.rawSums[filepath.Clean(path)] = sum
-		r.mu.Unlock()
+		if d != nil {
+			d.sum, d.summed = sha256.Sum256(b), true
+		}
 		var err error
 		if b, err = r.notebookSource(path, b); err != nil {
 			return nil, err
@@ -547,16 +572,39 @@ func (r *reader) keep(path string, b []byte) ([]byte, error) {
 	}
 	r.mu.Lock()
 	r.cache[path] = b
+	if d != nil {
+		r.disk[filepath.Clean(path)] = d
+	}
 	r.mu.Unlock()
 	return b, nil
 }
 
-// notebookSum returns the SHA-256 of the notebook file read from path.
-func (r *reader) notebookSum(path string) ([sha256.Size]byte, bool) {
+// diskSum returns the SHA-256 and size of the file the reader read from
+// disk at path (Result.DiskSum).
+func (r *reader) diskSum(path string) (sum [sha256.Size]byte, size int64, ok bool) {
+	path = filepath.Clean(path)
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	sum, ok := r.rawSums[filepath.Clean(path)]
-	return sum, ok
+	d, ok := r.disk[path]
+	if !ok {
+		r.mu.Unlock()
+		return sum, 0, false
+	}
+	if d.summed {
+		sum, size = d.sum, d.size
+		r.mu.Unlock()
+		return sum, size, true
+	}
+	b, held := r.cache[path]
+	r.mu.Unlock()
+	if !held || int64(len(b)) != d.size {
+		// Kept under another spelling of the path: the caller reads it.
+		return sum, 0, false
+	}
+	sum = sha256.Sum256(b)
+	r.mu.Lock()
+	d.sum, d.summed = sum, true
+	r.mu.Unlock()
+	return sum, d.size, true
 }
 
 // read lists the clean paths of the files read so far, sorted.

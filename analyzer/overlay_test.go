@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -52,7 +53,10 @@ def setup():
 `
 
 // TestOverlay: a run reads the overlay instead of the disk, for the checked
-// file and for the local modules it imports, and lists what it read.
+// file and for the local modules it imports, and lists what it read. It
+// takes the bytes a caller read from disk (Options.Read) as read from
+// disk, and DiskSum tells the sum and size of exactly what it read from
+// disk: never of an overlay's bytes, which the disk does not hold.
 func TestOverlay(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range overlayDisk {
@@ -66,6 +70,7 @@ func TestOverlay(t *testing.T) {
 		name     string
 		paths    []string
 		overlay  map[string]string
+		read     map[string]string // Options.Read
 		maxSize  int64
 		want     []string // "path:line: code"
 		wantErr  string   // a tool error containing this
@@ -98,6 +103,29 @@ func TestOverlay(t *testing.T) {
 			wantRead: []string{"gpu.py", "new.py"},
 		},
 		{
+			name:     "an imported module the caller read",
+			paths:    []string{"main.py"},
+			read:     map[string]string{"gpu.py": gpuInit},
+			want:     []string{"gpu.py:5: CFL001"},
+			wantRead: []string{"gpu.py", "main.py"},
+		},
+		{
+			name:     "the overlay over what the caller read",
+			paths:    []string{"main.py"},
+			overlay:  map[string]string{"gpu.py": gpuInit},
+			read:     map[string]string{"gpu.py": overlayDisk["gpu.py"]},
+			want:     []string{"gpu.py:5: CFL001"},
+			wantRead: []string{"gpu.py", "main.py"},
+		},
+		{
+			name:     "the size limit holds for what the caller read",
+			paths:    []string{"main.py"},
+			read:     map[string]string{"main.py": forkInit},
+			maxSize:  100,
+			wantErr:  "larger than",
+			wantRead: []string{},
+		},
+		{
 			name:     "the size limit holds for the overlay",
 			paths:    []string{"main.py"},
 			overlay:  map[string]string{"main.py": forkInit},
@@ -113,9 +141,12 @@ func TestOverlay(t *testing.T) {
 			}
 			pol := config.NewPolicy(l)
 			pol.Roots = []string{dir}
-			ov := map[string][]byte{}
+			ov, rd := map[string][]byte{}, map[string][]byte{}
 			for name, src := range tc.overlay {
 				ov[abs(name)] = []byte(src)
+			}
+			for name, src := range tc.read {
+				rd[abs(name)] = []byte(src)
 			}
 			res, err := analyzer.Run(analyzer.Options{
 				Paths:       tc.paths,
@@ -123,6 +154,7 @@ func TestOverlay(t *testing.T) {
 				Policy:      pol,
 				WorkDir:     dir,
 				Overlay:     ov,
+				Read:        rd,
 				MaxFileSize: tc.maxSize,
 			})
 			if err != nil {
@@ -154,6 +186,23 @@ func TestOverlay(t *testing.T) {
 			}
 			if !reflect.DeepEqual(res.FilesRead, read) {
 				t.Errorf("FilesRead %v, want %v", res.FilesRead, read)
+			}
+			for _, p := range res.FilesRead {
+				name := filepath.Base(p)
+				sum, size, ok := res.DiskSum(p)
+				if _, inOverlay := tc.overlay[name]; inOverlay {
+					if ok {
+						t.Errorf("DiskSum(%s) ok for a file read from the overlay", name)
+					}
+					continue
+				}
+				disk, inRead := tc.read[name]
+				if !inRead {
+					disk = overlayDisk[name]
+				}
+				if !ok || sum != sha256.Sum256([]byte(disk)) || size != int64(len(disk)) {
+					t.Errorf("DiskSum(%s) = %x, %d, %v; want the sum and size of the bytes read", name, sum[:4], size, ok)
+				}
 			}
 		})
 	}

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
+	"github.com/cudaforklint/cudaforklint/rules"
 )
 
 func TestStoreDamagedEntries(t *testing.T) {
@@ -285,24 +288,79 @@ func TestAnalyzedAsOnDiskNotebook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := func(b []byte) func(string) ([sha256.Size]byte, bool) {
-		return func(p string) ([sha256.Size]byte, bool) { return sha256.Sum256(b), p == path }
+	kept := func(b []byte) func(string) ([sha256.Size]byte, int64, bool) {
+		return func(p string) ([sha256.Size]byte, int64, bool) { return sha256.Sum256(b), int64(len(b)), p == path }
 	}
 	for _, tc := range []struct {
 		name    string
 		disk    []byte
-		sum     func(string) ([sha256.Size]byte, bool)
+		sum     func(string) ([sha256.Size]byte, int64, bool)
 		changed bool
 	}{
 		{"the sum of the file read", read, kept(read), false},
 		{"rewritten since, by the sum", rewritten, kept(read), true},
 		{"no sum kept: the module", read, nil, false},
 		{"rewritten since, by the module", rewritten, nil, true},
-		{"a sum for another path: the module", rewritten, func(string) ([sha256.Size]byte, bool) { return [sha256.Size]byte{}, false }, true},
+		{"a sum for another path: the module", rewritten, func(string) ([sha256.Size]byte, int64, bool) { return [sha256.Size]byte{}, 0, false }, true},
 	} {
 		err := analyzedAsOnDisk(path, tc.disk, module, tc.sum, 1<<20)
 		if (err != nil) != tc.changed {
 			t.Errorf("%s: %v, want changed %v", tc.name, err, tc.changed)
 		}
+	}
+}
+
+// TestRecordFileChangedAfterItWasRead: a file the run read is recorded by
+// the sum of the bytes it read only while it has not changed since the run
+// started. One rewritten after the analysis read it (the same size: only
+// its times tell) leaves the run unstored, and the next run analyzes and
+// stores it; the one after replays. The file is a notebook: the universe's
+// walk, which sees a module changed during the run, lists no notebooks.
+func TestRecordFileChangedAfterItWasRead(t *testing.T) {
+	dir := t.TempDir()
+	nb := func(code string) string {
+		return `{"cells": [{"cell_type": "code", "source": ["` + code + `"]}], "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}`
+	}
+	write(t, dir, "main.py", "import json\n")
+	write(t, dir, "nb.ipynb", nb("x = 1"))
+	store := Open(filepath.Join(t.TempDir(), "cache"))
+	time.Sleep(60 * time.Millisecond) // past the racy window of the writes
+	check := func(during func()) Outcome {
+		t.Helper()
+		l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := func() *config.Policy {
+			p := config.NewPolicy(l)
+			p.Roots = []string{dir}
+			return p
+		}
+		r := &Run{Store: store, Key: Key{7}, WorkDir: dir, Policy: pol(), Roots: []string{dir}}
+		_, out, err := r.Result(func(pc analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
+			res, err := analyzer.Run(analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read})
+			if err == nil {
+				if _, _, ok := res.DiskSum(filepath.Join(dir, "nb.ipynb")); !ok {
+					t.Fatalf("the run did not read nb.ipynb from disk: %q", res.FilesRead)
+				}
+			}
+			during()
+			return res, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	rewrite := func() { write(t, dir, "nb.ipynb", nb("x = 2")) }
+	if out := check(rewrite); out != Miss {
+		t.Errorf("a run during which a file it read was rewritten: %v, want miss", out)
+	}
+	time.Sleep(60 * time.Millisecond) // past the racy window of the rewrite
+	if out := check(func() {}); out != Stored {
+		t.Errorf("the next run: %v, want stored", out)
+	}
+	if out := check(func() {}); out != Hit {
+		t.Errorf("the run after: %v, want hit", out)
 	}
 }

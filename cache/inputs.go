@@ -59,29 +59,37 @@ type env struct {
 // record returns the inputs of a run that started at start, checked the
 // files in checked and returned res; errUncacheable when they cannot be
 // recorded faithfully, or when res has a tool error that the content of
-// the files does not decide.
+// the files does not decide. A file the run read from disk and that has
+// not changed since it started is recorded by the sum of what it read
+// (analyzedSum); the others are read again and compared with what the
+// passes saw (analyzedAsOnDisk).
 func (e *env) record(start time.Time, checked []string, res *analyzer.Result) (*inputs, error) {
 	in := &inputs{Checked: checked}
 	paths := union(checked, res.FilesRead)
 	var mu sync.Mutex
 	bases := append([]string(nil), e.roots...)
 	var narrow []restricted
-	sums, err := hashFiles(paths, func(p string, fi os.FileInfo, disk []byte) error {
-		if changedSince(fi, start) {
-			return errUncacheable(p + " changed while the run read it")
-		}
-		src := disk
-		if analyzed, err := res.ReadFile(p); err == nil {
-			if err := analyzedAsOnDisk(p, disk, analyzed, res.NotebookSum, e.maxFileSize); err != nil {
-				return err
-			}
-			src = analyzed
-		}
+	addBases := func(p string, src []byte) {
 		root, up := importBases(p, src)
 		mu.Lock()
 		bases = append(bases, root)
 		narrow = append(narrow, up...)
 		mu.Unlock()
+	}
+	sums, err := hashFiles(paths, func(p string, fi os.FileInfo) (fileSum, bool, error) {
+		return analyzedSum(p, fi, start, res, addBases)
+	}, func(p string, fi os.FileInfo, disk []byte) error {
+		if changedSince(fi, start) {
+			return errUncacheable(p + " changed while the run read it")
+		}
+		src := disk
+		if analyzed, err := res.ReadFile(p); err == nil {
+			if err := analyzedAsOnDisk(p, disk, analyzed, res.DiskSum, e.maxFileSize); err != nil {
+				return err
+			}
+			src = analyzed
+		}
+		addBases(p, src)
 		return nil
 	})
 	if err != nil {
@@ -139,8 +147,12 @@ func (e *env) decidedByContent(te finding.ToolError, recorded map[string]bool) b
 // files checked, the configuration or the universe ("" for none); changed
 // are the recorded files whose bytes changed (empty: none), read only
 // when why is "". sources hold the bytes of the recorded files in keep, as
-// hashed: the replayed result's snippets.
-func (e *env) compare(in *inputs, checked []string, keep map[string]bool) (sources map[string][]byte, changed map[string]bool, why string) {
+// hashed (the replayed result's snippets), and of every recorded file when
+// one was modified after storedAt, the time the entry was stored: then
+// the run is most likely analyzed again, and reads them anyway. That
+// guess only saves reading the files twice, or holding the bytes of a
+// replayed run; the sums decide.
+func (e *env) compare(in *inputs, checked []string, keep map[string]bool, storedAt time.Time) (sources map[string][]byte, changed map[string]bool, why string) {
 	if !slices.Equal(in.Checked, checked) {
 		return nil, nil, "the files checked"
 	}
@@ -148,6 +160,10 @@ func (e *env) compare(in *inputs, checked []string, keep map[string]bool) (sourc
 	for i, f := range in.Files {
 		paths[i] = f.Path
 	}
+	// The guess costs a status of each file: on another core, while this
+	// one walks the configuration and the universe.
+	guess := make(chan bool, 1)
+	go func() { guess <- modifiedSince(paths, storedAt) }()
 	if d, err := e.configDigest(paths, time.Time{}); err != nil || d != in.Config {
 		return nil, nil, "the configuration files"
 	}
@@ -155,9 +171,10 @@ func (e *env) compare(in *inputs, checked []string, keep map[string]bool) (sourc
 		return nil, nil, "the modules imports can find"
 	}
 	sources = make(map[string][]byte, len(paths))
+	keepAll := <-guess
 	var mu sync.Mutex
-	sums, err := hashFiles(paths, func(p string, _ os.FileInfo, disk []byte) error {
-		if keep[p] {
+	sums, err := hashFiles(paths, nil, func(p string, _ os.FileInfo, disk []byte) error {
+		if keepAll || keep[p] {
 			mu.Lock()
 			sources[p] = disk
 			mu.Unlock()
@@ -176,6 +193,21 @@ func (e *env) compare(in *inputs, checked []string, keep map[string]bool) (sourc
 	return sources, changed, ""
 }
 
+// modifiedSince reports whether a file at paths was modified, or its
+// status changed, after t (true for a zero t, or a file it cannot stat).
+func modifiedSince(paths []string, t time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || fi.ModTime().After(t) || changeTime(fi).After(t) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *env) abs(p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
@@ -183,16 +215,40 @@ func (e *env) abs(p string) string {
 	return filepath.Join(e.workDir, p)
 }
 
+// analyzedSum returns the sum of the file at path, with fi its status now,
+// without reading it (ok=false: the caller reads it) when the run read it
+// from disk and it has not changed since the run started: the bytes the
+// run read are then those on disk (racy git's rule, which decides whether
+// a run is stored at all). sawSource is given the source the passes saw.
+func analyzedSum(path string, fi os.FileInfo, start time.Time, res *analyzer.Result, sawSource func(p string, src []byte)) (fs fileSum, ok bool, err error) {
+	if res.DiskSum == nil {
+		return fs, false, nil
+	}
+	if changedSince(fi, start) {
+		return fs, false, errUncacheable(path + " changed while the run read it")
+	}
+	sum, size, ok := res.DiskSum(path)
+	if !ok || size != fi.Size() {
+		return fs, false, nil
+	}
+	src, err := res.ReadFile(path)
+	if err != nil {
+		return fs, false, nil
+	}
+	sawSource(path, src)
+	return fileSum{Path: path, Size: size, Sum: hex.EncodeToString(sum[:])}, true, nil
+}
+
 // analyzedAsOnDisk checks that the run analyzed the bytes now on disk (for
 // a notebook, the module they make): a file rewritten while the run read
-// it is not recorded. A notebook whose file's sum the run kept
-// (notebookSum, nil for none) is compared by that sum, not by making its
-// module again (a JSON parse and a parse of its cells: an eighth of a run
-// after an edit of a repository of notebooks).
-func analyzedAsOnDisk(path string, disk, analyzed []byte, notebookSum func(string) ([sha256.Size]byte, bool), maxFileSize int64) error {
+// it is not recorded. A notebook the run read from disk is compared by the
+// sum of what it read (diskSum, nil for none), not by making its module
+// again (a JSON parse and a parse of its cells: an eighth of a run after
+// an edit of a repository of notebooks).
+func analyzedAsOnDisk(path string, disk, analyzed []byte, diskSum func(string) ([sha256.Size]byte, int64, bool), maxFileSize int64) error {
 	if notebook.IsPath(path) {
-		if notebookSum != nil {
-			if sum, ok := notebookSum(path); ok {
+		if diskSum != nil {
+			if sum, _, ok := diskSum(path); ok {
 				if sum != sha256.Sum256(disk) {
 					return errUncacheable(path + " changed while the run read it")
 				}
@@ -210,9 +266,12 @@ func analyzedAsOnDisk(path string, disk, analyzed []byte, notebookSum func(strin
 	return nil
 }
 
-// hashFiles returns the size and SHA-256 of each file, in parallel;
-// visit sees each one's bytes, and its error stops the hashing.
-func hashFiles(paths []string, visit func(p string, fi os.FileInfo, data []byte) error) ([]fileSum, error) {
+// hashFiles returns the size and SHA-256 of each file, in parallel. known,
+// when set, is asked first, given the file's status: it returns the sum
+// when it knows it without reading the file (ok), and its error stops the
+// hashing. visit sees the bytes of each file read, and its error stops the
+// hashing.
+func hashFiles(paths []string, known func(p string, fi os.FileInfo) (fileSum, bool, error), visit func(p string, fi os.FileInfo, data []byte) error) ([]fileSum, error) {
 	sums := make([]fileSum, len(paths))
 	errs := make([]error, len(paths))
 	next := make(chan int)
@@ -222,7 +281,7 @@ func hashFiles(paths []string, visit func(p string, fi os.FileInfo, data []byte)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				sums[i], errs[i] = hashFile(paths[i], visit)
+				sums[i], errs[i] = hashFile(paths[i], known, visit)
 			}
 		}()
 	}
@@ -239,7 +298,19 @@ func hashFiles(paths []string, visit func(p string, fi os.FileInfo, data []byte)
 	return sums, nil
 }
 
-func hashFile(p string, visit func(string, os.FileInfo, []byte) error) (fileSum, error) {
+func hashFile(p string, known func(string, os.FileInfo) (fileSum, bool, error), visit func(string, os.FileInfo, []byte) error) (fileSum, error) {
+	if known != nil {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fileSum{}, err
+		}
+		if !fi.Mode().IsRegular() {
+			return fileSum{}, fmt.Errorf("%s: not a regular file", p)
+		}
+		if fs, ok, err := known(p, fi); ok || err != nil {
+			return fs, err
+		}
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return fileSum{}, err

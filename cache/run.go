@@ -66,24 +66,26 @@ func (o Outcome) String() string {
 // entry for the Key exists and every input it records is unchanged, or
 // from analyze, then stored when it can be replayed faithfully. analyze
 // is given the programs the entry holds (programs.go): when only file
-// contents changed, it analyzes only the programs whose files did. The
-// cache never fails a run: a store that cannot be read or written is a
-// miss.
-func (r *Run) Result(analyze func(analyzer.ProgramCache) (*analyzer.Result, error)) (*analyzer.Result, Outcome, error) {
+// contents changed, it analyzes only the programs whose files did. It is
+// also given the bytes of the files the comparison read, when it kept
+// them (analyzer.Options.Read; nil for none). The cache never fails a run:
+// a store that cannot be read or written is a miss.
+func (r *Run) Result(analyze func(programs analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error)) (*analyzer.Result, Outcome, error) {
 	start := time.Now()
 	e := r.env()
 	checked, discoverErrs := analyzer.Discover(r.Paths, r.WorkDir, r.Policy)
 	usable := len(discoverErrs) == 0 && len(r.Policy.Errors()) == 0 && r.Policy.Unconfigured() == 0
 	pc := newProgramCache(nil, nil)
+	var read map[string][]byte
 	if !usable {
 		r.log("discovery or configuration errors")
-	} else if res, last, ok := r.replay(e, checked); ok {
+	} else if res, last, sources, ok := r.replay(e, checked); ok {
 		r.Store.touch(r.Key)
 		return res, Hit, nil
 	} else if last != nil {
-		pc = last
+		pc, read = last, sources
 	}
-	res, err := analyze(pc)
+	res, err := analyze(pc, read)
 	r.log("programs: %d reused, %d analyzed", pc.reused, pc.analyzed)
 	if err != nil || !usable || res.Unconfigured > 0 {
 		return res, Miss, err
@@ -121,31 +123,32 @@ func (r *Run) env() *env {
 
 // replay returns the stored result when its inputs are unchanged. When
 // only the contents of files changed, it returns instead the programs of
-// the entry that can be reused (last).
-func (r *Run) replay(e *env, checked []string) (res *analyzer.Result, last *programCache, ok bool) {
+// the entry that can be reused (last), and the bytes of the files it read
+// when it kept them (sources).
+func (r *Run) replay(e *env, checked []string) (res *analyzer.Result, last *programCache, sources map[string][]byte, ok bool) {
 	payload, ok := r.Store.load(r.Key)
 	if !ok {
 		r.log("no entry, or a damaged one")
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	var ent entry
 	if err := json.Unmarshal(payload, &ent); err != nil || ent.Key != hex.EncodeToString(r.Key[:]) {
 		r.log("entry does not decode")
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	sources, changed, why := e.compare(&ent.Inputs, checked, ent.Result.referenced(e))
+	sources, changed, why := e.compare(&ent.Inputs, checked, ent.Result.referenced(e), r.Store.storedAt(r.Key))
 	if why != "" {
 		r.log("inputs changed: %s", why)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if len(changed) > 0 {
 		r.log("inputs changed: %d files", len(changed))
-		return nil, newProgramCache(&ent, changed), false
+		return nil, newProgramCache(&ent, changed), sources, false
 	}
 	res = ent.Result.result()
 	// Snippets come from the bytes just hashed, not from a later read.
 	res.ReadFile = analyzer.SourceReader(e.maxFileSize, sources)
-	return res, nil, true
+	return res, nil, nil, true
 }
 
 // entry is what an entry file holds.

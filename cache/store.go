@@ -164,6 +164,16 @@ func (s *Store) load(k Key) (payload []byte, ok bool) {
 	return payload, true
 }
 
+// storedAt returns when k's entry was last written or marked used (zero
+// when it cannot tell).
+func (s *Store) storedAt(k Key) time.Time {
+	fi, err := os.Stat(s.entryPath(k))
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
 // touch marks k's entry used, at most once a day (an entry replayed many
 // times a day is not rewritten each time), so that pruning keeps it.
 func (s *Store) touch(k Key) {

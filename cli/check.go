@@ -281,13 +281,13 @@ func (r *checkRun) abs(p string) string {
 // analyze runs every rule the configuration selects somewhere; each file's
 // own settings (one config.Settings per file, through the policy) decide
 // the rest.
-func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(nil, nil, nil) }
+func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(nil, nil, nil, nil) }
 
 // analyzeWith is analyze with the files in overlay read from it instead of
 // the disk (the fix rounds' content), and their trees from trees when it
 // is not nil (config.Policy.Trees: only a plain check's analysis uses the
 // cache's).
-func (r *checkRun) analyzeWith(overlay map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
+func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
 	pol := r.policy()
 	pol.Trees = trees
 	return analyzer.Run(analyzer.Options{
@@ -297,6 +297,7 @@ func (r *checkRun) analyzeWith(overlay map[string][]byte, trees syntax.TreeCache
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 		Overlay:     overlay,
+		Read:        read,
 		Programs:    programs,
 	})
 }
@@ -340,9 +341,9 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	}
 	trees := store.Trees()
 	analyzed := false
-	res, outcome, err := run.Result(func(programs analyzer.ProgramCache) (*analyzer.Result, error) {
+	res, outcome, err := run.Result(func(programs analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
 		analyzed = true
-		return r.analyzeWith(nil, trees, programs)
+		return r.analyzeWith(nil, read, trees, programs)
 	})
 	// The new trees are written now, after the run recorded its inputs:
 	// writing them while it read the tree (a cache directory in the

@@ -100,7 +100,7 @@ func (r *checkRun) fixRounds() (*fixOutcome, error) {
 	fixes := map[string]int{}
 	fixed := 0
 	for round := 0; ; round++ {
-		res, err := r.analyzeWith(overlay, nil, nil)
+		res, err := r.analyzeWith(overlay, nil, nil, nil)
 		if err != nil {
 			return nil, err
 		}
