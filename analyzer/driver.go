@@ -161,6 +161,7 @@ func Run(opts Options) (*Result, error) {
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
 	rd.cells = opts.Notebooks
 	rd.preread = opts.Read
+	rd.trees = pol.Trees
 	pol.Notebook = rd.notebook
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
@@ -471,6 +472,7 @@ type reader struct {
 	overlay map[string][]byte
 	cells   map[string][]notebook.CellText // Options.Notebooks
 	preread map[string][]byte              // Options.Read
+	trees   syntax.TreeCache               // config.Policy.Trees, for notebooks' modules
 	mu      sync.Mutex
 	cache   map[string][]byte
 	// notebooks are the notebooks read, by path (notebook.go).

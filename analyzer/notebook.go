@@ -50,12 +50,15 @@ func (r *reader) keepCells(path string, cells []notebook.CellText) ([]byte, erro
 }
 
 // addNotebook records a notebook read from path and returns its module,
-// less the cells with a syntax error.
+// less the cells with a syntax error. The module is parsed through the
+// run's tree cache: when it has no error, the passes parse the same bytes,
+// and an unchanged notebook's tree is decoded, not parsed again, in a run
+// after an edit (most of a run's time in a repository of notebooks).
 func (r *reader) addNotebook(path string, nb *notebook.Notebook) []byte {
-	if f, err := syntax.Parse(nb.Source); err == nil && len(f.Errors) > 0 {
+	if f, err := syntax.ParseCached(nb.Source, r.trees, nil); err == nil && len(f.Errors) > 0 {
 		for _, c := range nb.CodeCells() {
 			src := nb.CellSource(c)
-			if f, err := syntax.Parse(src); err == nil && len(f.Errors) > 0 && c.Skipped == "" {
+			if f, err := syntax.ParseCached(src, r.trees, nil); err == nil && len(f.Errors) > 0 && c.Skipped == "" {
 				at := int(f.Errors[0].Start)
 				line := bytes.Count(src[:at], []byte("\n")) + 1
 				col := at - (bytes.LastIndexByte(src[:at], '\n') + 1) + 1

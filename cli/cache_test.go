@@ -503,6 +503,34 @@ func TestCacheTrees(t *testing.T) {
 	}
 }
 
+// TestCacheTreesNotebook: a notebook's module is parsed once, through the
+// tree cache, when the notebook is read (to find the cells that do not
+// compile); the passes decode that tree instead of parsing the module
+// again, and a run after an edit of another file decodes it too.
+func TestCacheTreesNotebook(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "nb.ipynb", `{"cells": [{"cell_type": "code", "source": ["import multiprocessing as mp\n", "import torch\n", "torch.cuda.init()\n", "def f(x):\n", "    return torch.ones(x, device='cuda')\n", "mp.get_context('fork').Pool(2).map(f, [1])\n"]}], "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}`)
+	write(t, dir, "other.py", "import json\n")
+	args := []string{"check", "--cache-dir", filepath.Join(t.TempDir(), "cache"), "."}
+	settle()
+	first := runCached(t, dir, args...)
+	if first.code != ExitFindings || first.outcome() != "stored" {
+		t.Fatalf("first run: exit %d, cache %q\n%s%s", first.code, first.cache, first.out, first.errs)
+	}
+	if st, ok := treeCounts(first); !ok || st != [3]int{1, 2, 2} {
+		t.Errorf("first run: cache %q, want trees: 1 loaded (the notebook's, by the passes), 2 parsed, 2 stored", first.cache)
+	}
+	write(t, dir, "other.py", "import json\n# edited\n")
+	settle()
+	got, want := cachedAndUncached(t, dir, args...)
+	if !got.same(want) || !want.same(first) {
+		t.Errorf("after the edit:\n%s%s\nwant:\n%s%s", got.out, got.errs, first.out, first.errs)
+	}
+	if st, ok := treeCounts(got); !ok || st != [3]int{1, 1, 1} {
+		t.Errorf("after the edit: cache %q, want trees: 1 loaded (the notebook's), 1 parsed, 1 stored", got.cache)
+	}
+}
+
 // treesProject writes a training script that imports two helper modules,
 // with a finding.
 func treesProject(t *testing.T) string {
