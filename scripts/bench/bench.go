@@ -518,6 +518,9 @@ func benchRun(args []string) {
 	stdEdit := makeCorpus("stdlib", editDir, filepath.Join(*work, "stdlib-edit.list"))
 	editCacheDir := filepath.Join(*work, "cache-edit")
 	editArgs := []string{"check", "--isolated", "--exit-zero", "--cache-dir", editCacheDir, "--format", "concise", "."}
+	// A copy made just now would look changed to the priming run (racy
+	// git's rule), which would then store nothing.
+	time.Sleep(150 * time.Millisecond)
 	primeEdit := exec.Command(*cfl, editArgs...)
 	primeEdit.Dir = editDir
 	primeEdit.Run()
