@@ -196,7 +196,7 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 		if r.level == 0 && r.name == "" {
 			continue
 		}
-		forEachImport(o.isFile, o.roots, path, modRoot, r, func(p string) {
+		forEachImport(o.resolve, path, modRoot, r, func(p string) {
 			add(p)
 			if star && filepath.Base(p) == "__init__.py" {
 				o.packageModules(filepath.Dir(p), add)
@@ -204,6 +204,11 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 		})
 	}
 	return f
+}
+
+// resolve is model.ResolveImport with the oracle's roots and files.
+func (o *cudaOracle) resolve(path, modRoot, name string, level int) (string, bool) {
+	return model.ResolveImport(o.isFile, o.roots, path, modRoot, name, level)
 }
 
 // knownScan returns the prefilter's scan of the file at path, ok false

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
@@ -97,6 +98,9 @@ type prefilter struct {
 	// expandAll reads every file of every reach, as Programs needs; the
 	// prefilter stops where its verdict is settled.
 	expandAll bool
+	// resolved memoizes resolve, for the scanning goroutines.
+	resolvedMu sync.Mutex
+	resolved   map[importKey]resolvedImport
 	// known are Programs' scans of this run's files, taken instead of
 	// scanning them again (nil: none); knownTokens is set once their
 	// identifiers are merged into tokens.
@@ -144,7 +148,7 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 }
 
 func newPrefilter(read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string) *prefilter {
-	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache()}
+	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache(), resolved: map[importKey]resolvedImport{}}
 	if len(extraInit) > 0 {
 		pf.extra = map[string]uint64{}
 		for _, e := range extraInit {
@@ -412,10 +416,10 @@ func (pf *prefilter) importFiles(nd *pnode) []string {
 		if r.level == 0 && r.name == "" {
 			continue
 		}
-		forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, r, found)
+		forEachImport(pf.resolve, nd.path, nd.modRoot, r, found)
 	}
 	for _, s := range nd.scan.strs {
-		forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, impRef{name: s}, found)
+		forEachImport(pf.resolve, nd.path, nd.modRoot, impRef{name: s}, found)
 	}
 	if nd.scan.bits&bitDynImport != 0 {
 		// importlib.import_module(".%s" % x, __package__): the model takes
@@ -423,19 +427,51 @@ func (pf *prefilter) importFiles(nd *pnode) []string {
 		dir := filepath.Dir(nd.path)
 		for entry := range pf.dirs.listing(dir) {
 			if name := strings.TrimSuffix(entry, ".py"); name != "__init__" {
-				forEachImport(pf.isFile, pf.roots, nd.path, nd.modRoot, impRef{level: 1, name: name}, found)
+				forEachImport(pf.resolve, nd.path, nd.modRoot, impRef{level: 1, name: name}, found)
 			}
 		}
 	}
 	return out
 }
 
+// importKey is what model.ResolveImport's answer depends on besides the
+// run's roots and the files on disk: the importing file's directory, its
+// package root, the name and the level.
+type importKey struct {
+	dir, modRoot, name string
+	level              int
+}
+
+type resolvedImport struct {
+	path string
+	ok   bool
+}
+
+// resolve is model.ResolveImport for a file of this run at path,
+// memoized: the files of a package import the same names, and each
+// resolution joins and probes a path for every directory it tries (a
+// seventh of a run after an edit that reuses every other program).
+func (pf *prefilter) resolve(path, modRoot, name string, level int) (string, bool) {
+	k := importKey{filepath.Dir(path), modRoot, name, level}
+	pf.resolvedMu.Lock()
+	r, ok := pf.resolved[k]
+	pf.resolvedMu.Unlock()
+	if !ok {
+		r.path, r.ok = model.ResolveImport(pf.isFile, pf.roots, path, modRoot, name, level)
+		pf.resolvedMu.Lock()
+		pf.resolved[k] = r
+		pf.resolvedMu.Unlock()
+	}
+	return r.path, r.ok
+}
+
 // forEachImport calls found with every local file an import of r may load,
 // written in the file at path (package root modRoot): each prefix of the
-// dotted name, as the model's importName tries them.
-func forEachImport(isFile func(string) bool, roots []string, path, modRoot string, r impRef, found func(string)) {
+// dotted name, as the model's importName tries them, resolved by resolve
+// (model.ResolveImport with the run's roots and files).
+func forEachImport(resolve func(path, modRoot, name string, level int) (string, bool), path, modRoot string, r impRef, found func(string)) {
 	try := func(name string) {
-		if p, ok := model.ResolveImport(isFile, roots, path, modRoot, name, r.level); ok {
+		if p, ok := resolve(path, modRoot, name, r.level); ok {
 			found(p)
 		}
 	}
@@ -479,7 +515,7 @@ func (pf *prefilter) submodules(n int, pending []int) []int {
 			if !pf.tokens.has(name) {
 				continue
 			}
-			if p, ok := model.ResolveImport(pf.isFile, pf.roots, nd.path, nd.modRoot, nd.modName+"."+name, 0); ok && p != nd.path {
+			if p, ok := pf.resolve(nd.path, nd.modRoot, nd.modName+"."+name, 0); ok && p != nd.path {
 				if m, ok := pf.index[p]; !ok || !slices.Contains(nd.edges, m) {
 					pending = pf.edge(n, p, pending)
 				}
