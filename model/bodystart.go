@@ -38,18 +38,20 @@ type importRun struct {
 	budget int
 	ranOut bool
 	calls  map[runKey][]*callRun
+	read   cfgReads // what of the config the import read (configreads.go)
 }
 
 // importRun returns what s's run of its module's import left, st the state.
 func (s *simulator) importRun(st *simState) *importRun {
-	return &importRun{st: st.clone(), budget: s.budget, ranOut: s.ranOut, calls: copyCalls(s.calls)}
+	return &importRun{st: st.clone(), budget: s.budget, ranOut: s.ranOut, calls: copyCalls(s.calls), read: s.read}
 }
 
 // resume sets s where the import run r left its simulator, and returns a
 // state of its own to go on from: the budget left, a cut, the calls
-// recorded (replaying them changes nothing but the work done).
+// recorded (replaying them changes nothing but the work done), and what of
+// the config the import read.
 func (s *simulator) resume(r *importRun) *simState {
-	s.budget, s.ranOut = r.budget, r.ranOut
+	s.budget, s.ranOut, s.read = r.budget, r.ranOut, r.read
 	s.calls = copyCalls(r.calls)
 	return r.st.clone()
 }

@@ -48,22 +48,29 @@ func (l loadedEntries) Wait()            {}
 // from its own file alone (newModule), and what the first loop evaluates
 // it reaches through Module, which builds or waits for what it needs.
 func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard {
+	hz, _ := p.analyzeLoading(entries, targets)
+	return hz
+}
+
+// analyzeLoading is AnalyzeLoading, with the runs it made of each entry.
+func (p *Program) analyzeLoading(entries Entries, targets target.Set) ([]*Hazard, entryRuns) {
 	defer p.stopPrefetch()
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
+	runs := entryRuns{}
 	for k, class := range configClasses(targets) {
 		out.class, out.uncalled = k, false
 		if k == 0 {
 			for i := range entries.Len() {
 				if m := entries.At(i); m != nil {
 					mods = append(mods, m)
-					p.runAsMain(m, class.rep, out)
+					p.runAsMain(m, class.rep, out, runs)
 				}
 			}
 			entries.Wait()
 		} else {
 			for _, m := range mods {
-				p.runAsMain(m, class.rep, out)
+				p.runAsMain(m, class.rep, out, runs)
 			}
 		}
 		importers := p.importersByStem()
@@ -76,6 +83,9 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 			var imported *importRun // the module's import, run by its first uncalled function
 			for _, f := range m.Funcs {
 				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
+					continue
+				}
+				if configMemo && runs.replay(entryKey{m, f}, class.rep, out) {
 					continue
 				}
 				if imported == nil {
@@ -101,6 +111,7 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 					s.run(body, st)
 				}
 				p.noteBudgetCut(s, BudgetCut{Module: m, Func: f})
+				runs.add(entryKey{m, f}, s)
 			}
 		}
 		// Widen each hazard found on the representative to its whole class.
@@ -122,19 +133,23 @@ func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard 
 		}
 		return a.rank.less(b.rank)
 	})
-	return out.list
+	return out.list, runs
 }
 
 // runAsMain simulates m as __main__ on cfg, if running it can start a
-// process at all.
-func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet) {
+// process at all and no earlier run of it stands for this one (runs).
+func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet, runs entryRuns) {
 	if !m.topFacts().starts {
+		return
+	}
+	if configMemo && runs.replay(entryKey{m, nil}, cfg, out) {
 		return
 	}
 	p.values().newEntry()
 	s := &simulator{cfg: cfg, entry: m, out: out, budget: maxSimEvents}
 	s.run(m.topSummary(), newState())
 	p.noteBudgetCut(s, BudgetCut{Module: m})
+	runs.add(entryKey{m, nil}, s)
 }
 
 // nameUsed reports whether f's name is used in an expression of its own

@@ -184,6 +184,10 @@ type simulator struct {
 	// trace what the runs being recorded do (callmemo.go).
 	calls map[runKey][]*callRun
 	trace runTrace
+	// read are the properties of cfg the run has read, and touched the
+	// keys of the hazards it added or found again (configreads.go).
+	read    cfgReads
+	touched []string
 }
 
 // procKind is the process a simulation runs code in.
@@ -272,7 +276,7 @@ func (s *simulator) run(events []event, st *simState) {
 				st.join(before)
 			}
 		case evLazy:
-			if s.cfg.HasLazyImports() {
+			if s.hasLazyImports() {
 				s.run(e.arms[0], st)
 			} else {
 				s.run(e.arms[1], st)
@@ -538,14 +542,14 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		if bits&bitOf(m) == 0 {
 			continue
 		}
-		if m != target.Spawn && !s.cfg.HasFork() {
+		if m != target.Spawn && !s.hasFork() {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
 		s.startAtImport(o, rec, st)
 		s.notebookTarget(o, rec)
-		if !s.cfg.HasCUDA() {
+		if !s.hasCUDA() {
 			continue
 		}
 		switch m {
@@ -819,6 +823,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
+	s.touched = append(s.touched, key)
 	old, ok := h.byKey[key]
 	if !ok {
 		z.Configs = target.Of(s.cfg)

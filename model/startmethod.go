@@ -135,7 +135,7 @@ func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site)
 	bits := st.methodsOf(o.Method.Family)
 	explicit := bits&familyDefault == 0
 	if bits&familyDefault != 0 {
-		bits = bits&^familyDefault | bitOf(s.cfg.DefaultStartMethod())
+		bits = bits&^familyDefault | bitOf(s.defaultStartMethod())
 	}
 	return bits, explicit, st.methodLits[o.Method.Family]
 }

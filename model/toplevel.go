@@ -78,7 +78,9 @@ func (s *simulator) spawnReimport(o *Object, rec *StartRecord, st *simState) {
 // initialization the program's own code calls is always reported: it can
 // move under the main guard.
 func (s *simulator) libraryReinitMoot(inits []*InitRecord) bool {
-	sure := s.entry.importInitsMemo(s.cfg, procChild).sure
+	memo := s.entry.importInitsMemo(s.cfg, procChild)
+	s.read |= memo.read
+	sure := memo.sure
 	for i, r := range inits {
 		library := !ownCode(s.entry, r.Site.Mod) || strings.HasPrefix(r.API, "import ")
 		if !library || (i < sure && !r.DriverOnly) {
@@ -105,7 +107,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 	serverImportsMain := false
 	for _, name := range preload {
 		if name == "__main__" {
-			serverImportsMain = s.cfg.ForkserverImportsMain()
+			serverImportsMain = s.forkserverImportsMain()
 			continue
 		}
 		for _, r := range s.preloadInits(name, o) {
@@ -134,7 +136,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 // preloadInits simulates the forkserver importing a preloaded module.
 func (s *simulator) preloadInits(name string, o *Object) []*InitRecord {
 	if mod := s.entry.importedModule(name, 0); mod != nil {
-		return mod.importTimeInits(s.cfg, procServer)
+		return s.importInits(mod, procServer)
 	}
 	if e, ok := catalog.Lookup(catalog.Import, catalog.Canonical(name)); ok && e.Effect.Initializes() {
 		return []*InitRecord{{Site: o.Site, API: "import " + name, Lib: e.Lib}}
@@ -149,7 +151,7 @@ func (s *simulator) entryImportInits(proc procKind) []*InitRecord {
 	if !s.entry.ReimportedByChildren() {
 		return nil
 	}
-	return s.entry.importTimeInits(s.cfg, proc)
+	return s.importInits(s.entry, proc)
 }
 
 // importInitsCache is what importTimeInits found for one kind of target
@@ -158,6 +160,10 @@ type importInitsCache struct {
 	inits []*InitRecord
 	sure  int // inits[:sure] run on every path of the import
 	done  bool
+	// read is what of the config the import's simulation read: the
+	// memo's other version (lazy imports or not) holds the same answer
+	// when that is not among them.
+	read cfgReads
 }
 
 // importInitsMemo is the cache of importTimeInits for a target and a
@@ -187,6 +193,7 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
 	st := newState()
 	sub.run(m.topSummary(), st)
+	memo.read = sub.read
 	m.Prog.noteBudgetCut(sub, BudgetCut{Module: m, Import: true})
 	// Those that always run first, in execution order, then the others.
 	for _, sure := range []bool{true, false} {

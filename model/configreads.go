@@ -1,0 +1,120 @@
+package model
+
+import "github.com/cudaforklint/cudaforklint/target"
+
+// AnalyzeLoading runs every entry once per class of target configurations
+// (configClasses): the classes differ in the default start method, in
+// whether the forkserver imports __main__, and in lazy imports. Most runs
+// never ask about most of that: a program whose only start names its
+// method reads whether the platform has fork and CUDA, which every Linux
+// config answers alike. On NVIDIA/Megatron-LM, whose training scripts
+// simulate much of the library, the five Linux classes' runs as __main__
+// were 19 of the 34 s of a check, the last four classes repeating the
+// first's work.
+//
+// So a run records which properties of its config it read (the simulator's
+// accessors below are the only readers), and an entry whose earlier run
+// read the same answers on another class is not run again: its run would
+// be the same events in the same state, and would add nothing but its
+// class to the hazards the earlier run added or found again (hazardSet.add
+// merges the configs of the same hazard; a later class ranks after every
+// earlier one, so none of them changes which hazard represents). An
+// uncalled function's run includes its module's import, shared with the
+// module's other uncalled functions (importRun): it carries what the
+// import read, and the first function to run in a class runs the import,
+// whose hazards it then touches.
+
+// configMemo turns the replay on; tests compare with it off.
+var configMemo = true
+
+// cfgReads are the properties of a target config a simulation read.
+type cfgReads uint8
+
+const (
+	readDefaultStart cfgReads = 1 << iota
+	readForkserverImportsMain
+	readFork
+	readCUDA
+	readLazy
+)
+
+func (s *simulator) defaultStartMethod() target.StartMethod {
+	s.read |= readDefaultStart
+	return s.cfg.DefaultStartMethod()
+}
+
+func (s *simulator) forkserverImportsMain() bool {
+	s.read |= readForkserverImportsMain
+	return s.cfg.ForkserverImportsMain()
+}
+
+func (s *simulator) hasFork() bool {
+	s.read |= readFork
+	return s.cfg.HasFork()
+}
+
+func (s *simulator) hasCUDA() bool {
+	s.read |= readCUDA
+	return s.cfg.HasCUDA()
+}
+
+func (s *simulator) hasLazyImports() bool {
+	s.read |= readLazy
+	return s.cfg.HasLazyImports()
+}
+
+// importInits is m.importTimeInits on s's config, recording what of the
+// config its answer depends on: what the import's own simulation read.
+func (s *simulator) importInits(m *Module, proc procKind) []*InitRecord {
+	inits := m.importTimeInits(s.cfg, proc)
+	s.read |= m.importInitsMemo(s.cfg, proc).read
+	return inits
+}
+
+// sameAnswers reports whether a and b answer alike every property in read.
+func sameAnswers(read cfgReads, a, b target.Config) bool {
+	return (read&readDefaultStart == 0 || a.DefaultStartMethod() == b.DefaultStartMethod()) &&
+		(read&readForkserverImportsMain == 0 || a.ForkserverImportsMain() == b.ForkserverImportsMain()) &&
+		(read&readFork == 0 || a.HasFork() == b.HasFork()) &&
+		(read&readCUDA == 0 || a.HasCUDA() == b.HasCUDA()) &&
+		(read&readLazy == 0 || a.HasLazyImports() == b.HasLazyImports())
+}
+
+// entryKey is an entry: a module run as __main__ (fn nil), or an uncalled
+// function of it run after its import.
+type entryKey struct {
+	m  *Module
+	fn *Function
+}
+
+// entryRun is one run of an entry: the config it ran on, what of it the
+// run read, and the keys of the hazards it added or found again.
+type entryRun struct {
+	cfg     target.Config
+	read    cfgReads
+	touched []string
+}
+
+// entryRuns are the runs of each entry in one AnalyzeLoading.
+type entryRuns map[entryKey][]entryRun
+
+// add records the run s made of e.
+func (runs entryRuns) add(e entryKey, s *simulator) {
+	runs[e] = append(runs[e], entryRun{cfg: s.cfg, read: s.read, touched: s.touched})
+}
+
+// replay reports whether an earlier run of e stands for its run on cfg,
+// and if so adds cfg to the hazards that run touched, as running it again
+// would.
+func (runs entryRuns) replay(e entryKey, cfg target.Config, out *hazardSet) bool {
+	for _, r := range runs[e] {
+		if !sameAnswers(r.read, r.cfg, cfg) {
+			continue
+		}
+		for _, k := range r.touched {
+			out.byKey[k].Configs |= target.Of(cfg)
+		}
+		return true
+	}
+	return false
+}
