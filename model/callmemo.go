@@ -31,10 +31,23 @@ import (
 // (none may be on the stack where it is replayed), those it did not enter
 // because the caller's stack held them (all must be on it), how deep it
 // went, and whether a call was cut for depth (then it is replayed only at
-// the same depth). A run that started a process read more (the reported
-// initializations, the branches it is in, the call chain) and is never
-// recorded; neither is one cut by the budget, nor one that initialized
-// CUDA or imported a module, since it changed the state.
+// the same depth). A run cut by the budget is never recorded, nor one that
+// initialized CUDA or imported a module, since it changed the state.
+//
+// A run that started a process is recorded too. Its starts found hazards,
+// and running it again in an equal state finds them again: the same keys,
+// which hazardSet.add merges into the hazards already there (the same
+// configs, the same start sites, of a greater rank), whatever the call
+// chain or the branches around the call; so a replay adds nothing. What a
+// start reads besides the state is which initialization each start was
+// reported with before (initFor): a record keeps the one each start of its
+// run picked, and is replayed only where each would pick the same. On
+// NVIDIA/Megatron-LM the training scripts call a loss function in every
+// step of every pipeline schedule, nested in loops and branches, and the
+// loss function makes a DataLoader and iterates it: 4,202 runs of that
+// chain in one entry, none recorded, until the entry's budget of 1,000,000
+// events ran out (four of its scripts were cut). Recorded, no entry there
+// runs out.
 
 // recordCalls turns the records on; tests compare with them off.
 var recordCalls = true
@@ -63,20 +76,29 @@ type callRun struct {
 	// depthCut: a call was cut for depth; depth is the stack's then.
 	depthCut bool
 	depth    int
+	// picks are the initializations its starts were reported with, and
+	// touched the keys of the hazards they found (simulator.touched).
+	picks   []initPick
+	touched []string
+}
+
+// initPick is the initialization a start was reported with (initFor).
+type initPick struct {
+	start, init Site
 }
 
 // runTrace is what the runs being recorded did: the functions they
 // entered, the deepest stack a call was entered at, the calls cut for
-// being on the stack, and counts of the other cuts and of process starts
-// (a record whose budget cuts or starts moved is not kept).
+// being on the stack, the initializations starts were reported with, and
+// counts of the other cuts (a record whose budget cuts moved is not kept).
 type runTrace struct {
 	recording int
 	entered   []*Function
 	deepest   int
 	stackCuts []stackCut
+	picks     []initPick
 	depthCuts int
 	cuts      int
-	starts    int
 }
 
 // stackCut is a call not entered because its function was on the stack,
@@ -93,9 +115,10 @@ type traceMark struct {
 	entered   int
 	deepest   int
 	stackCuts int
+	picks     int
+	touched   int
 	depthCuts int
 	cuts      int
-	starts    int
 }
 
 // entering notes a call entered at the current stack depth.
@@ -118,22 +141,22 @@ func (s *simulator) stackCut(f *Function, at int) {
 // not change.
 func (s *simulator) markTrace(st *simState) traceMark {
 	m := traceMark{st: st, depth: len(s.stack), entered: len(s.trace.entered),
-		deepest: s.trace.deepest, stackCuts: len(s.trace.stackCuts), depthCuts: s.trace.depthCuts,
-		cuts: s.trace.cuts, starts: s.trace.starts}
+		deepest: s.trace.deepest, stackCuts: len(s.trace.stackCuts), picks: len(s.trace.picks), touched: len(s.touched),
+		depthCuts: s.trace.depthCuts, cuts: s.trace.cuts}
 	s.trace.recording++
 	s.trace.deepest = len(s.stack)
 	return m
 }
 
 // unmarkTrace ends the record begun at m in state st: the run it describes
-// when that run changed nothing, started nothing and was not cut by the
-// budget, else nil. The trace goes on for the records around it; the run's
+// when that run changed nothing and was not cut by the budget, else nil. The trace goes on for the records around it; the run's
 // entered functions are the trace's until record keeps them.
 func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	var run *callRun
-	if s.trace.cuts == m.cuts && s.trace.starts == m.starts && st.sameAs(m.st) {
+	if s.trace.cuts == m.cuts && st.sameAs(m.st) {
 		run = &callRun{st: m.st, deepest: s.trace.deepest - m.depth,
-			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth}
+			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth,
+			picks: slices.Clip(s.trace.picks[m.picks:]), touched: slices.Clone(s.touched[m.touched:])}
 		for _, c := range s.trace.stackCuts[m.stackCuts:] {
 			// Cut for a function of the caller's stack; a cut for one the
 			// run itself entered happens wherever it runs.
@@ -147,6 +170,7 @@ func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	if s.trace.recording == 0 {
 		s.trace.entered = s.trace.entered[:0]
 		s.trace.stackCuts = s.trace.stackCuts[:0]
+		s.trace.picks = nil // kept by the records
 	}
 	return run
 }
@@ -172,10 +196,12 @@ func uniqueFuncs(fs []*Function) []*Function {
 	return out
 }
 
-// replays reports whether run may stand for running its call again now:
-// budget is left for the one event a replay uses, and the run's calls
-// would be cut where they were, and only there.
-func (s *simulator) replays(run *callRun) bool {
+// replays reports whether run may stand for running its call again now, in
+// st (equal to the state it ran in): budget is left for the one event a
+// replay uses, the run's calls would be cut where they were, and only
+// there, and its starts would be reported with the initializations they
+// were.
+func (s *simulator) replays(run *callRun, st *simState) bool {
 	if s.budget <= 0 {
 		return false
 	}
@@ -196,13 +222,28 @@ func (s *simulator) replays(run *callRun) bool {
 			return false
 		}
 	}
+	for _, p := range run.picks {
+		if s.pickInit(st, p.start).Site != p.init {
+			return false
+		}
+	}
 	return true
 }
 
-// replay uses up the one event of a replay, and notes what run did for
-// the records around it.
+// replay uses up the one event of a replay, notes the hazards run touched
+// and the initializations its starts were reported with, and what it did
+// for the records around it.
 func (s *simulator) replay(run *callRun) {
 	s.budget--
+	s.touched = append(s.touched, run.touched...)
+	for _, p := range run.picks {
+		// As its run did: a record made by a module's import is replayed
+		// by each uncalled function's simulator (importRun).
+		if s.reported == nil {
+			s.reported = map[[2]Site]bool{}
+		}
+		s.reported[[2]Site{p.start, p.init}] = true
+	}
 	if s.trace.recording == 0 {
 		return
 	}
@@ -214,13 +255,14 @@ func (s *simulator) replay(run *callRun) {
 	if run.depthCut {
 		s.trace.depthCuts++
 	}
+	s.trace.picks = append(s.trace.picks, run.picks...)
 }
 
 // recordedRun finds a recorded run of key in a state equal to st that may
 // stand for running the call now.
 func (s *simulator) recordedRun(key runKey, st *simState) *callRun {
 	for _, run := range s.calls[key] {
-		if run.st.sameAs(st) && s.replays(run) {
+		if run.st.sameAs(st) && s.replays(run, st) {
 			return run
 		}
 	}

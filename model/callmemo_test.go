@@ -184,8 +184,9 @@ main()
 			hazards:  1,
 		},
 		{
-			// Whatever starts a process reads more than the state: never
-			// recorded.
+			// A call that starts a process is recorded with the
+			// initialization its start was reported with; the other
+			// iterations replay it, and find the same one hazard.
 			name: "a call that starts",
 			src: `import torch
 import multiprocessing as mp
@@ -199,7 +200,7 @@ torch.cuda.init()
 for _ in range(4):
     launch()
 `,
-			recorded: map[string]int{},
+			recorded: map[string]int{"launch": 1},
 			hazards:  1,
 		},
 		{
@@ -381,9 +382,49 @@ func TestRecordedRunReplays(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := &simulator{stack: tt.stack, budget: tt.budget}
-		if got := s.replays(run); got != tt.want {
+		if got := s.replays(run, newState()); got != tt.want {
 			t.Errorf("%s: replays %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestRecordedStartReplays: a record whose start was reported with an
+// initialization stands for the run only where the start would be
+// reported with the same one: another initialization of the state that
+// was reported with that start since (by a run in another state) would be
+// picked first, and make another hazard.
+func TestRecordedStartReplays(t *testing.T) {
+	start := Site{Span: syntax.Span{Start: 100, End: 110}}
+	a := &InitRecord{Site: Site{Span: syntax.Span{Start: 1, End: 2}}}
+	b := &InitRecord{Site: Site{Span: syntax.Span{Start: 3, End: 4}}}
+	st := newState()
+	st.inits = []*InitRecord{a, b}
+	st.sure.add(b.Site.setKey())
+	run := &callRun{st: st, picks: []initPick{{start: start, init: b.Site}}}
+	tests := []struct {
+		name     string
+		reported [][2]Site
+		want     bool
+	}{
+		{"nothing reported since: b, the first sure one, again", nil, true},
+		{"b reported with it", [][2]Site{{start, b.Site}}, true},
+		{"a reported with it since", [][2]Site{{start, a.Site}}, false},
+		{"a reported with another start", [][2]Site{{{Span: syntax.Span{Start: 200, End: 210}}, a.Site}}, true},
+	}
+	for _, tt := range tests {
+		s := &simulator{budget: 100, reported: map[[2]Site]bool{}}
+		for _, r := range tt.reported {
+			s.reported[r] = true
+		}
+		if got := s.replays(run, st); got != tt.want {
+			t.Errorf("%s: replays %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// A replay reports the start with it, as the run did.
+	s := &simulator{budget: 100}
+	s.replay(run)
+	if !s.reported[[2]Site{start, b.Site}] {
+		t.Errorf("the replay did not note the initialization its start was reported with")
 	}
 }
 

@@ -533,7 +533,6 @@ func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
 }
 
 func (s *simulator) start(o *Object, site Site, st *simState) {
-	s.trace.starts++
 	if s.collectOnly {
 		return
 	}
@@ -580,22 +579,27 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 	if s.reported == nil {
 		s.reported = map[[2]Site]bool{}
 	}
-	pick := func() *InitRecord {
-		for _, r := range st.inits {
-			if s.reported[[2]Site{start, r.Site}] {
-				return r
-			}
-		}
-		for _, r := range st.inits {
-			if st.sure.has(r.Site.setKey()) {
-				return r
-			}
-		}
-		return st.inits[0]
-	}
-	r := pick()
+	r := s.pickInit(st, start)
 	s.reported[[2]Site{start, r.Site}] = true
+	if s.trace.recording > 0 {
+		s.trace.picks = append(s.trace.picks, initPick{start: start, init: r.Site})
+	}
 	return r
+}
+
+// pickInit is the initialization initFor picks for start in st now.
+func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
+	for _, r := range st.inits {
+		if s.reported[[2]Site{start, r.Site}] {
+			return r
+		}
+	}
+	for _, r := range st.inits {
+		if st.sure.has(r.Site.setKey()) {
+			return r
+		}
+	}
+	return st.inits[0]
 }
 
 // childUse classifies the code a started object's children run.
