@@ -156,7 +156,7 @@ func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	if s.trace.cuts == m.cuts && st.sameAs(m.st) {
 		run = &callRun{st: m.st, deepest: s.trace.deepest - m.depth,
 			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth,
-			picks: slices.Clip(s.trace.picks[m.picks:]), touched: slices.Clone(s.touched[m.touched:])}
+			picks: slices.Clip(s.trace.picks[m.picks:]), touched: uniqueKeys(s.touched[m.touched:])}
 		for _, c := range s.trace.stackCuts[m.stackCuts:] {
 			// Cut for a function of the caller's stack; a cut for one the
 			// run itself entered happens wherever it runs.

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/target"
+import (
+	"slices"
+
+	"github.com/cudaforklint/cudaforklint/target"
+)
 
 // AnalyzeLoading runs every entry once per class of target configurations
 // (configClasses): the classes differ in the default start method, in
@@ -100,7 +104,16 @@ type entryRuns map[entryKey][]entryRun
 
 // add records the run s made of e.
 func (runs entryRuns) add(e entryKey, s *simulator) {
-	runs[e] = append(runs[e], entryRun{cfg: s.cfg, read: s.read, touched: s.touched})
+	runs[e] = append(runs[e], entryRun{cfg: s.cfg, read: s.read, touched: uniqueKeys(s.touched)})
+}
+
+// uniqueKeys returns the hazard keys in keys once each: a run touches the
+// same hazard at every visit of its start, and a replayed call adds its
+// record's keys again.
+func uniqueKeys(keys []string) []string {
+	out := slices.Clone(keys)
+	slices.Sort(out)
+	return slices.Clip(slices.Compact(out))
 }
 
 // replay reports whether an earlier run of e stands for its run on cfg,
