@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/target"
@@ -20,19 +19,7 @@ func withoutUncalledShortcuts(f func()) {
 func TestUncalledShortcutsChangeNoFinding(t *testing.T) {
 	dirs := fixtureDirs(t)
 	dirs["pool at import"] = poolAtImport
-	findings := 0
-	for d, files := range dirs {
-		with := analyzeFiles(t, files)
-		var without string
-		withoutUncalledShortcuts(func() { without = analyzeFiles(t, files) })
-		if with != without {
-			t.Errorf("%s: with the shortcuts\n%s\nwithout\n%s", d, with, without)
-		}
-		findings += strings.Count(with, "\nkind ")
-	}
-	if findings < 50 {
-		t.Errorf("the fixtures gave only %d findings", findings)
-	}
+	sameFindingsWithout(t, "the shortcuts", dirs, withoutUncalledShortcuts)
 }
 
 // poolAtImport is a package most of whose modules import one that starts a

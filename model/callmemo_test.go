@@ -52,15 +52,8 @@ func describeHazards(hz []*Hazard) string {
 	return b.String()
 }
 
-// analyzeFiles loads every file of files as its own entry and analyzes them
-// together.
-func analyzeFiles(t *testing.T, files memSource) string {
-	t.Helper()
-	_, got := analyzeProgram(files)
-	return got
-}
-
-// analyzeProgram is analyzeFiles, with the program it analyzed.
+// analyzeProgram analyzes every file of files as an entry, on every
+// config, and returns the program and its findings described.
 func analyzeProgram(files memSource) (*Program, string) {
 	prog := NewProgram(files, Options{})
 	var paths []string
@@ -99,18 +92,27 @@ func fixtureDirs(t *testing.T) map[string]memSource {
 // changed nothing must give the findings that running it gives, on every
 // fixture directory.
 func TestCallRecordsChangeNoFinding(t *testing.T) {
+	sameFindingsWithout(t, "call records", fixtureDirs(t), withoutCallRecords)
+}
+
+// sameFindingsWithout checks that every program in programs gives the
+// same findings with the mechanism named what on and off (without runs
+// its function with it off), and that together they give enough findings
+// for that to say something.
+func sameFindingsWithout(t *testing.T, what string, programs map[string]memSource, without func(func())) {
+	t.Helper()
 	findings := 0
-	for d, files := range fixtureDirs(t) {
-		with := analyzeFiles(t, files)
-		var without string
-		withoutCallRecords(func() { without = analyzeFiles(t, files) })
-		if with != without {
-			t.Errorf("%s: with call records\n%s\nwithout\n%s", d, with, without)
+	for d, files := range programs {
+		_, with := analyzeProgram(files)
+		var off string
+		without(func() { _, off = analyzeProgram(files) })
+		if with != off {
+			t.Errorf("%s: with %s\n%s\nwithout\n%s", d, what, with, off)
 		}
 		findings += strings.Count(with, "\nkind ")
 	}
 	if findings < 50 {
-		t.Errorf("the fixtures gave only %d findings", findings)
+		t.Errorf("the programs gave only %d findings", findings)
 	}
 }
 

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/target"
@@ -132,19 +131,7 @@ func TestConfigReplayChangesNoFinding(t *testing.T) {
 		dirs[name] = files
 	}
 	dirs["pool at import"] = poolAtImport
-	findings := 0
-	for d, files := range dirs {
-		with := analyzeFiles(t, files)
-		var without string
-		withoutConfigMemo(func() { without = analyzeFiles(t, files) })
-		if with != without {
-			t.Errorf("%s: with the replay\n%s\nwithout\n%s", d, with, without)
-		}
-		findings += strings.Count(with, "\nkind ")
-	}
-	if findings < 50 {
-		t.Errorf("the fixtures gave only %d findings", findings)
-	}
+	sameFindingsWithout(t, "the replay", dirs, withoutConfigMemo)
 }
 
 // TestConfigReplayRuns counts the runs of each entry over the ten classes

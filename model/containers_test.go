@@ -2,7 +2,6 @@ package model
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -72,19 +71,7 @@ func TestReceiverIndexChangesNoFinding(t *testing.T) {
 	programs := fixtureDirs(t)
 	programs["trainer"] = trainerProgram(15, 12)
 	programs["setters"] = memSource{"/p/setters.py": setterProgram}
-	findings := 0
-	for d, files := range programs {
-		_, with := analyzeProgram(files)
-		var without string
-		withoutReceiverIndex(func() { _, without = analyzeProgram(files) })
-		if with != without {
-			t.Errorf("%s: with the receiver index\n%s\nwithout\n%s", d, with, without)
-		}
-		findings += strings.Count(with, "\nkind ")
-	}
-	if findings < 50 {
-		t.Errorf("the programs gave only %d findings", findings)
-	}
+	sameFindingsWithout(t, "the receiver index", programs, withoutReceiverIndex)
 }
 
 // TestReceiverIndexMatchesScan checks the index against scanReceivers for
