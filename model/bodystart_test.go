@@ -6,12 +6,6 @@ import (
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
-func withoutUncalledShortcuts(f func()) {
-	uncalledShortcuts = false
-	defer func() { uncalledShortcuts = true }()
-	f()
-}
-
 // TestUncalledShortcutsChangeNoFinding: sharing a module's import run among
 // its uncalled functions, and not running the bodies that cannot start,
 // must give the findings that running every entry in full gives, on every
@@ -19,7 +13,7 @@ func withoutUncalledShortcuts(f func()) {
 func TestUncalledShortcutsChangeNoFinding(t *testing.T) {
 	dirs := fixtureDirs(t)
 	dirs["pool at import"] = poolAtImport
-	sameFindingsWithout(t, "the shortcuts", dirs, withoutUncalledShortcuts)
+	sameFindingsWithout(t, "the shortcuts", dirs, &uncalledShortcuts)
 }
 
 // poolAtImport is a package most of whose modules import one that starts a

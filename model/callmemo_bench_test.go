@@ -66,7 +66,7 @@ func BenchmarkCallRecords(b *testing.B) {
 		got := describeHazards(prog.Analyze(mods, target.Default()))
 		t1 := time.Now()
 		var gotWithout string
-		withoutCallRecords(func() { gotWithout = describeHazards(prog.Analyze(mods, target.Default())) })
+		switchedOff(&recordCalls, func() { gotWithout = describeHazards(prog.Analyze(mods, target.Default())) })
 		with += t1.Sub(t0)
 		without += time.Since(t1)
 		if got != want || gotWithout != want {

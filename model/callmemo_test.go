@@ -11,10 +11,11 @@ import (
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
-// withoutCallRecords runs f with the simulation's call records off.
-func withoutCallRecords(f func()) {
-	recordCalls = false
-	defer func() { recordCalls = true }()
+// switchedOff runs f with the mechanism whose switch is on (recordCalls,
+// uncalledShortcuts, indexReceivers, configMemo) turned off.
+func switchedOff(on *bool, f func()) {
+	*on = false
+	defer func() { *on = true }()
 	f()
 }
 
@@ -92,20 +93,19 @@ func fixtureDirs(t *testing.T) map[string]memSource {
 // changed nothing must give the findings that running it gives, on every
 // fixture directory.
 func TestCallRecordsChangeNoFinding(t *testing.T) {
-	sameFindingsWithout(t, "call records", fixtureDirs(t), withoutCallRecords)
+	sameFindingsWithout(t, "call records", fixtureDirs(t), &recordCalls)
 }
 
 // sameFindingsWithout checks that every program in programs gives the
-// same findings with the mechanism named what on and off (without runs
-// its function with it off), and that together they give enough findings
-// for that to say something.
-func sameFindingsWithout(t *testing.T, what string, programs map[string]memSource, without func(func())) {
+// same findings with the mechanism named what on and off (its switch on),
+// and that together they give enough findings for that to say something.
+func sameFindingsWithout(t *testing.T, what string, programs map[string]memSource, on *bool) {
 	t.Helper()
 	findings := 0
 	for d, files := range programs {
 		_, with := analyzeProgram(files)
 		var off string
-		without(func() { _, off = analyzeProgram(files) })
+		switchedOff(on, func() { _, off = analyzeProgram(files) })
 		if with != off {
 			t.Errorf("%s: with %s\n%s\nwithout\n%s", d, what, with, off)
 		}
@@ -293,7 +293,7 @@ g()
 		t.Run(tt.name, func(t *testing.T) {
 			with := simulateTop(t, tt.src)
 			var without *simulator
-			withoutCallRecords(func() { without = simulateTop(t, tt.src) })
+			switchedOff(&recordCalls, func() { without = simulateTop(t, tt.src) })
 			if with.budget < without.budget {
 				t.Errorf("budget left %d with call records, %d without", with.budget, without.budget)
 			}

@@ -6,12 +6,6 @@ import (
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
-func withoutConfigMemo(f func()) {
-	configMemo = false
-	defer func() { configMemo = true }()
-	f()
-}
-
 // configShapes are programs whose runs read different properties of their
 // configs: a start that names its method, one that takes the default (fork
 // or forkserver by version, spawn elsewhere), a forkserver whose import of
@@ -131,7 +125,7 @@ func TestConfigReplayChangesNoFinding(t *testing.T) {
 		dirs[name] = files
 	}
 	dirs["pool at import"] = poolAtImport
-	sameFindingsWithout(t, "the replay", dirs, withoutConfigMemo)
+	sameFindingsWithout(t, "the replay", dirs, &configMemo)
 }
 
 // TestConfigReplayRuns counts the runs of each entry over the ten classes

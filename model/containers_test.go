@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-// withoutReceiverIndex runs f with instance attributes read through
-// scanReceivers instead of the receiver index.
-func withoutReceiverIndex(f func()) {
-	indexReceivers = false
-	defer func() { indexReceivers = true }()
-	f()
-}
-
 // setterProgram calls setters on one instance with different arguments,
 // reading the attribute between the calls, so that one receiver has
 // several contexts, some made after the index was first read: instances with a constructor
@@ -71,7 +63,7 @@ func TestReceiverIndexChangesNoFinding(t *testing.T) {
 	programs := fixtureDirs(t)
 	programs["trainer"] = trainerProgram(15, 12)
 	programs["setters"] = memSource{"/p/setters.py": setterProgram}
-	sameFindingsWithout(t, "the receiver index", programs, withoutReceiverIndex)
+	sameFindingsWithout(t, "the receiver index", programs, &indexReceivers)
 }
 
 // TestReceiverIndexMatchesScan checks the index against scanReceivers for
