@@ -41,11 +41,21 @@ func (v *value) field(src []byte, name string) *value {
 		return nil
 	}
 	for i := len(v.keys) - 1; i >= 0; i-- {
-		if s, ok := decodeString(src[v.keys[i].start:v.keys[i].end]); ok && s == name {
+		if isString(src[v.keys[i].start:v.keys[i].end], name) {
 			return v.vals[i]
 		}
 	}
 	return nil
+}
+
+// isString reports whether a scanned string (quotes included) decodes to
+// s, without decoding it when it has no escape.
+func isString(raw []byte, s string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return len(raw) == len(s)+2 && string(raw[1:len(raw)-1]) == s
+	}
+	d, ok := decodeString(raw)
+	return ok && d == s
 }
 
 // str returns a string value's decoded text.
@@ -71,6 +81,45 @@ type parser struct {
 	src []byte
 	pos int
 	err *syntaxError
+	// skipping counts the unread members being scanned (unread): their
+	// values are checked as strictly as the others but not kept, and all
+	// share scratch.
+	skipping int
+	scratch  value
+}
+
+// newValue returns a value of kind k starting at the current position.
+func (p *parser) newValue(k kind) *value {
+	if p.skipping > 0 {
+		p.scratch = value{kind: k, start: p.pos}
+		return &p.scratch
+	}
+	return &value{kind: k, start: p.pos}
+}
+
+// unread reports whether an object member's name (quotes included) is one
+// nothing reads: a cell's outputs and attachments, most of a notebook's
+// bytes and values. Only their spans are kept.
+func unread(name []byte) bool {
+	return string(name) == `"outputs"` || string(name) == `"attachments"`
+}
+
+// ended closes a container that began at start and ends here. While
+// skipping, v is the scratch value, which its members have overwritten.
+func (p *parser) ended(v *value, k kind, start int) *value {
+	if p.skipping > 0 {
+		v = &p.scratch
+		*v = value{kind: k, start: start}
+	}
+	v.end = p.pos
+	return v
+}
+
+// spanOnly keeps a skipped value's kind and span, without its members.
+func (p *parser) spanOnly(skipped *value) *value {
+	v := p.newValue(skipped.kind)
+	v.start, v.end = skipped.start, skipped.end
+	return v
 }
 
 func parseJSON(src []byte, start int) (*value, *syntaxError) {
@@ -148,13 +197,13 @@ func (p *parser) value(depth int) *value {
 }
 
 func (p *parser) object(depth int) *value {
-	v := &value{kind: kObject, start: p.pos}
+	v := p.newValue(kObject)
+	start := v.start
 	p.pos++
 	p.space()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
-		v.end = p.pos
-		return v
+		return p.ended(v, kObject, start)
 	}
 	for p.err == nil {
 		p.space()
@@ -170,12 +219,24 @@ func (p *parser) object(depth int) *value {
 		}
 		p.pos++
 		p.space()
-		val := p.value(depth + 1)
+		if p.skipping > 0 {
+			p.value(depth + 1)
+		} else if unread(p.src[k.start:k.end]) {
+			p.skipping++
+			skipped := p.value(depth + 1)
+			p.skipping--
+			if p.err == nil {
+				v.keys = append(v.keys, k)
+				v.vals = append(v.vals, p.spanOnly(skipped))
+			}
+		} else {
+			val := p.value(depth + 1)
+			v.keys = append(v.keys, k)
+			v.vals = append(v.vals, val)
+		}
 		if p.err != nil {
 			return nil
 		}
-		v.keys = append(v.keys, k)
-		v.vals = append(v.vals, val)
 		p.space()
 		if p.pos < len(p.src) && p.src[p.pos] == ',' {
 			p.pos++
@@ -183,8 +244,7 @@ func (p *parser) object(depth int) *value {
 		}
 		if p.pos < len(p.src) && p.src[p.pos] == '}' {
 			p.pos++
-			v.end = p.pos
-			return v
+			return p.ended(v, kObject, start)
 		}
 		p.fail("unexpected %s in an object (want ',' or '}')", p.what())
 	}
@@ -192,13 +252,13 @@ func (p *parser) object(depth int) *value {
 }
 
 func (p *parser) array(depth int) *value {
-	v := &value{kind: kArray, start: p.pos}
+	v := p.newValue(kArray)
+	start := v.start
 	p.pos++
 	p.space()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
-		v.end = p.pos
-		return v
+		return p.ended(v, kArray, start)
 	}
 	for p.err == nil {
 		p.space()
@@ -206,7 +266,9 @@ func (p *parser) array(depth int) *value {
 		if p.err != nil {
 			return nil
 		}
-		v.elems = append(v.elems, el)
+		if p.skipping == 0 {
+			v.elems = append(v.elems, el)
+		}
 		p.space()
 		if p.pos < len(p.src) && p.src[p.pos] == ',' {
 			p.pos++
@@ -214,8 +276,7 @@ func (p *parser) array(depth int) *value {
 		}
 		if p.pos < len(p.src) && p.src[p.pos] == ']' {
 			p.pos++
-			v.end = p.pos
-			return v
+			return p.ended(v, kArray, start)
 		}
 		p.fail("unexpected %s in an array (want ',' or ']')", p.what())
 	}
@@ -233,7 +294,7 @@ var plainString = func() (t [256]bool) {
 
 // string scans a string, checking its escapes, without decoding it.
 func (p *parser) string() *value {
-	v := &value{kind: kString, start: p.pos}
+	v := p.newValue(kString)
 	p.pos++
 	for p.pos < len(p.src) {
 		for p.pos < len(p.src) && plainString[p.src[p.pos]] {
@@ -289,7 +350,7 @@ func isHex4(b []byte) bool {
 }
 
 func (p *parser) number() *value {
-	v := &value{kind: kNumber, start: p.pos}
+	v := p.newValue(kNumber)
 	digits := func() int {
 		n := 0
 		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
@@ -333,7 +394,8 @@ func (p *parser) literal(word string) *value {
 		p.fail("unexpected %s where a value should be", p.what())
 		return nil
 	}
-	v := &value{kind: kLiteral, start: p.pos, end: p.pos + len(word)}
+	v := p.newValue(kLiteral)
+	v.end = p.pos + len(word)
 	p.pos += len(word)
 	return v
 }
@@ -342,6 +404,9 @@ func (p *parser) literal(word string) *value {
 // module would, except that a lone surrogate escape becomes U+FFFD (Go
 // strings hold UTF-8). It reports false for malformed input.
 func decodeString(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
 	var b []byte
 	ok := walkString(raw, func(_ int, r []byte) { b = append(b, r...) })
 	return string(b), ok

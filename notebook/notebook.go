@@ -186,7 +186,7 @@ func FromCells(cells []CellText) *Notebook {
 	nb := &Notebook{}
 	for i, ct := range cells {
 		nb.Cells = append(nb.Cells, &Cell{Number: i + 1, Type: ct.Type, Text: ct.Text, Start: -1,
-			lineStarts: lineStarts([]byte(ct.Text))})
+			lineStarts: lineStarts(ct.Text)})
 	}
 	nb.build()
 	return nb
@@ -247,16 +247,20 @@ func (nb *Notebook) cell(number int, cv *value) (*Cell, error) {
 	default:
 		return nil, &Error{Line: nb.rawLine(src.start), Msg: fmt.Sprintf(`cell %d: "source" is neither a string nor a list of strings`, number)}
 	}
+	size := 0
 	for _, el := range c.elems {
-		s, ok := el.str(nb.Raw)
-		if !ok {
+		size += el.end - el.start
+	}
+	text.Grow(size) // a string's text is never longer than its JSON
+	c.elemStarts = make([]int, 0, len(c.elems))
+	for _, el := range c.elems {
+		c.elemStarts = append(c.elemStarts, text.Len())
+		if !walkString(nb.Raw[el.start:el.end], func(_ int, b []byte) { text.Write(b) }) {
 			return nil, &Error{Line: nb.rawLine(el.start), Msg: fmt.Sprintf("cell %d: malformed string", number)}
 		}
-		c.elemStarts = append(c.elemStarts, text.Len())
-		text.WriteString(s)
 	}
 	c.Text = text.String()
-	c.lineStarts = lineStarts([]byte(c.Text))
+	c.lineStarts = lineStarts(c.Text)
 	return c, nil
 }
 
@@ -359,10 +363,10 @@ func isASCII(b []byte) bool {
 }
 
 // lineStarts returns the offsets where the lines of b begin.
-func lineStarts(b []byte) []int {
+func lineStarts[T string | []byte](b T) []int {
 	out := []int{0}
-	for i, c := range b {
-		if c == '\n' {
+	for i := range len(b) {
+		if b[i] == '\n' {
 			out = append(out, i+1)
 		}
 	}

@@ -51,6 +51,10 @@ func TestParseErrors(t *testing.T) {
 		{"control character", "{\"a\": \"x\ty\"}", "control character 0x09", 1},
 		{"bad escape", `{"a": "\q"}`, `invalid escape 'q'`, 1},
 		{"trailing data", `{} {}`, "unexpected '{' after the top-level value", 1},
+		// A cell's outputs and attachments are scanned, not kept: as strictly.
+		{"outputs: bad escape", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"\",\n \"outputs\": [{\"text\": [\"\\q\"]}]}]}", `invalid escape 'q'`, 2},
+		{"outputs: trailing comma", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"\",\n\n \"outputs\": [{\"data\": {},}]}]}", "unexpected '}' where a member name should be", 3},
+		{"attachments: unclosed", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"markdown\", \"source\": \"\", \"attachments\": {\"a.png\": [1, 2}]}]}", "unexpected '}' in an array", 1},
 		{"array", "[]", "the top-level JSON value is not an object", 1},
 		{"no nbformat", `{"cells": []}`, `no "nbformat" field`, 0},
 		{"nbformat 3", "{\n\"nbformat\": 3, \"worksheets\": []}", "nbformat 3 is not supported", 2},
