@@ -162,6 +162,7 @@ func Run(opts Options) (*Result, error) {
 	rd.cells = opts.Notebooks
 	rd.preread = opts.Read
 	rd.trees = pol.Trees
+	rd.memo, _ = pol.Trees.(NotebookMemo)
 	pol.Notebook = rd.notebook
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
@@ -475,8 +476,12 @@ type reader struct {
 	trees   syntax.TreeCache               // config.Policy.Trees, for notebooks' modules
 	mu      sync.Mutex
 	cache   map[string][]byte
-	// notebooks are the notebooks read, by path (notebook.go).
+	// notebooks are the notebooks read, by path (notebook.go); unparsed
+	// those whose read memo gave (memo: config.Policy.Trees when it is a
+	// NotebookMemo), until asked for.
 	notebooks map[string]*notebook.Notebook
+	unparsed  map[string]*unparsedNotebook
+	memo      NotebookMemo
 	// named are files taken as read without their bytes: those of
 	// programs a ProgramCache reused (reused).
 	named map[string]bool
@@ -506,7 +511,7 @@ func SourceReader(maxFileSize int64, overlay map[string][]byte) func(path string
 }
 
 func newReader(max int64, overlay map[string][]byte) *reader {
-	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, named: map[string]bool{}, disk: map[string]*diskRead{}}
+	return &reader{max: max, overlay: overlay, cache: map[string][]byte{}, notebooks: map[string]*notebook.Notebook{}, unparsed: map[string]*unparsedNotebook{}, named: map[string]bool{}, disk: map[string]*diskRead{}}
 }
 
 // ReadFile reads a Python file, from the overlay when it holds the file,
@@ -568,7 +573,7 @@ func (r *reader) keep(path string, b []byte, fromDisk bool) ([]byte, error) {
 			d.sum, d.summed = sha256.Sum256(b), true
 		}
 		var err error
-		if b, err = r.notebookSource(path, b); err != nil {
+		if b, err = r.notebookSource(path, b, d); err != nil {
 			return nil, err
 		}
 	}

@@ -2,9 +2,12 @@ package analyzer
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
@@ -24,12 +27,135 @@ import (
 // notebookSource parses a notebook read from path and returns its module.
 // A cell with a syntax error is left out of it, as the kernel would run
 // none of it: in the joined module the error could swallow the next cells.
-func (r *reader) notebookSource(path string, raw []byte) ([]byte, error) {
+// d is the file's read from disk (nil for bytes from elsewhere).
+func (r *reader) notebookSource(path string, raw []byte, d *diskRead) ([]byte, error) {
+	if r.memo != nil && d != nil {
+		if b, ok := r.memo.NotebookRead(d.sum); ok {
+			if module, notices, ok := decodeNotebookRead(b); ok {
+				r.mu.Lock()
+				r.unparsed[path] = &unparsedNotebook{raw: raw, notices: notices}
+				r.mu.Unlock()
+				return module, nil
+			}
+		}
+	}
 	nb, err := notebook.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
-	return r.addNotebook(path, nb), nil
+	module := r.addNotebook(path, nb)
+	if r.memo != nil && d != nil {
+		r.memo.StoreNotebookRead(d.sum, encodeNotebookRead(module, noticesOf(nb)))
+	}
+	return module, nil
+}
+
+// NotebookMemo keeps, by a notebook file's SHA-256, what reading it gave
+// a run: its module and its notices. A config.Policy.Trees that is one
+// (cache.Trees) spares a run after an edit the JSON parse of every
+// unchanged notebook, and the parse of its module that finds the cells
+// that do not compile: most of such a run in a repository of notebooks.
+// The cells are parsed only for a notebook whose findings or notices name
+// them (reader.notebook). What a read gives depends on the file's bytes
+// and the build alone; the implementation keys it by both.
+type NotebookMemo interface {
+	NotebookRead(sum [sha256.Size]byte) ([]byte, bool)
+	StoreNotebookRead(sum [sha256.Size]byte, memo []byte)
+}
+
+// unparsedNotebook is a notebook whose read the memo gave: its module is
+// in the reader's cache and its notices here; its cells are parsed from
+// raw when first asked for.
+type unparsedNotebook struct {
+	raw     []byte
+	notices []cellNotice
+	once    sync.Once
+}
+
+// cellNotice is a notice of a notebook's: cell 0 for the whole notebook.
+type cellNotice struct {
+	cell int
+	msg  string
+}
+
+// noticesOf says whether nb is not checked because its kernel is not
+// Python, and which of its cells are not because they cannot compile.
+func noticesOf(nb *notebook.Notebook) []cellNotice {
+	var out []cellNotice
+	if !nb.Python() {
+		out = append(out, cellNotice{msg: fmt.Sprintf("the notebook's kernel runs %s, not Python: not checked", nb.Language)})
+	}
+	for _, c := range nb.CodeCells() {
+		if c.Skipped != "" {
+			out = append(out, cellNotice{cell: c.Number, msg: c.Skipped + "; not analyzed"})
+		}
+	}
+	return out
+}
+
+// notebookReadFormat starts an encoded notebook read; the build is in the
+// memo's key, so only a bug could meet another layout.
+const notebookReadFormat = 1
+
+// encodeNotebookRead encodes a notebook's module and notices: the format,
+// then each field as a uvarint length (or number) and its bytes.
+func encodeNotebookRead(module []byte, notices []cellNotice) []byte {
+	b := make([]byte, 0, len(module)+16)
+	b = append(b, notebookReadFormat)
+	b = binary.AppendUvarint(b, uint64(len(module)))
+	b = append(b, module...)
+	b = binary.AppendUvarint(b, uint64(len(notices)))
+	for _, n := range notices {
+		b = binary.AppendUvarint(b, uint64(n.cell))
+		b = binary.AppendUvarint(b, uint64(len(n.msg)))
+		b = append(b, n.msg...)
+	}
+	return b
+}
+
+// decodeNotebookRead decodes encodeNotebookRead's bytes; ok is false for
+// anything else.
+func decodeNotebookRead(b []byte) (module []byte, notices []cellNotice, ok bool) {
+	if len(b) == 0 || b[0] != notebookReadFormat {
+		return nil, nil, false
+	}
+	b = b[1:]
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	field := func() ([]byte, bool) {
+		n, ok := next()
+		if !ok || n > uint64(len(b)) {
+			return nil, false
+		}
+		f := b[:n:n]
+		b = b[n:]
+		return f, true
+	}
+	if module, ok = field(); !ok {
+		return nil, nil, false
+	}
+	count, ok := next()
+	if !ok || count > uint64(len(b)) {
+		return nil, nil, false
+	}
+	for range count {
+		cell, ok := next()
+		if !ok {
+			return nil, nil, false
+		}
+		msg, ok := field()
+		if !ok {
+			return nil, nil, false
+		}
+		notices = append(notices, cellNotice{cell: int(cell), msg: string(msg)})
+	}
+	return module, notices, len(b) == 0
 }
 
 // keepCells caches the module of a notebook an editor holds
@@ -72,8 +198,20 @@ func (r *reader) addNotebook(path string, nb *notebook.Notebook) []byte {
 	return nb.Source
 }
 
-// notebook returns the notebook read from path, or nil.
+// notebook returns the notebook read from path, or nil; one the memo gave
+// is parsed now, as it was when its read was stored.
 func (r *reader) notebook(path string) *notebook.Notebook {
+	r.mu.Lock()
+	nb, u := r.notebooks[path], r.unparsed[path]
+	r.mu.Unlock()
+	if nb != nil || u == nil {
+		return nb
+	}
+	u.once.Do(func() {
+		if nb, err := notebook.Parse(u.raw); err == nil {
+			r.addNotebook(path, nb)
+		}
+	})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.notebooks[path]
@@ -85,15 +223,17 @@ func (r *reader) notebookNotices() []finding.Notice {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []finding.Notice
-	for path, nb := range r.notebooks {
-		if !nb.Python() {
-			out = append(out, finding.Notice{Path: path, Message: fmt.Sprintf("the notebook's kernel runs %s, not Python: not checked", nb.Language)})
+	add := func(path string, notices []cellNotice) {
+		for _, n := range notices {
+			out = append(out, finding.Notice{Path: path, Cell: n.cell, Message: n.msg})
 		}
-		for _, c := range nb.CodeCells() {
-			if c.Skipped != "" {
-				out = append(out, finding.Notice{Path: path, Cell: c.Number,
-					Message: c.Skipped + "; not analyzed"})
-			}
+	}
+	for path, nb := range r.notebooks {
+		add(path, noticesOf(nb))
+	}
+	for path, u := range r.unparsed {
+		if _, parsed := r.notebooks[path]; !parsed {
+			add(path, u.notices)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -103,7 +243,7 @@ func (r *reader) notebookNotices() []finding.Notice {
 // inCells rewrites the locations in notebooks of a run's findings, errors
 // and notices (whose paths are still absolute) as locations in cells.
 func (r *reader) inCells(conv *converter, res *Result) {
-	if len(r.notebooks) == 0 {
+	if len(r.notebooks) == 0 && len(r.unparsed) == 0 {
 		return
 	}
 	for i := range res.Findings {

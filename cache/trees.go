@@ -165,6 +165,8 @@ type Trees struct {
 	noWriter bool        // creating w failed: not tried again before Flush
 
 	loaded, parsed, stored, merged atomic.Int64
+	// notebook reads replayed and stored (NotebookRead)
+	nbReplayed, nbStored atomic.Int64
 }
 
 // treeKey names one tree: the SHA-256 of the pack format, the build ID and
@@ -200,8 +202,10 @@ type packWriter struct {
 	f       *os.File
 	size    int64                  // written or reserved
 	written map[treeKey]indexEntry // the trees written
-	writing map[treeKey]bool       // reserved, being written
-	wg      sync.WaitGroup         // the writes in flight: Flush waits
+	// notebookReads are the keys of written that are notebook reads.
+	notebookReads map[treeKey]bool
+	writing       map[treeKey]bool // reserved, being written
+	wg            sync.WaitGroup   // the writes in flight: Flush waits
 }
 
 // Trees returns a parse-tree cache in the store's directory, with counters
@@ -215,9 +219,10 @@ func (s *Store) Trees() *Trees {
 
 // TreeStats counts what a Trees did: sources whose tree was loaded, that
 // were parsed instead (every miss), trees written (in a pack renamed into
-// place), and packs merged.
+// place), and packs merged; and notebook reads replayed and written.
 type TreeStats struct {
-	Loaded, Parsed, Stored, Merged int64
+	Loaded, Parsed, Stored, Merged     int64
+	NotebooksReplayed, NotebooksStored int64
 }
 
 func (st TreeStats) String() string {
@@ -225,17 +230,28 @@ func (st TreeStats) String() string {
 	if st.Merged > 0 {
 		s += fmt.Sprintf(", %d packs merged", st.Merged)
 	}
+	if st.NotebooksReplayed > 0 || st.NotebooksStored > 0 {
+		s += fmt.Sprintf("; notebook reads: %d replayed, %d stored", st.NotebooksReplayed, st.NotebooksStored)
+	}
 	return s
 }
 
 // Stats returns the counts so far.
 func (t *Trees) Stats() TreeStats {
-	return TreeStats{Loaded: t.loaded.Load(), Parsed: t.parsed.Load(), Stored: t.stored.Load(), Merged: t.merged.Load()}
+	return TreeStats{Loaded: t.loaded.Load(), Parsed: t.parsed.Load(), Stored: t.stored.Load(), Merged: t.merged.Load(),
+		NotebooksReplayed: t.nbReplayed.Load(), NotebooksStored: t.nbStored.Load()}
 }
 
 // entryKey is src's key; it fails only when the executable cannot be read
 // (no build ID: nothing may be shared between builds).
-func entryKey(src []byte) (treeKey, error) {
+func entryKey(src []byte) (treeKey, error) { return kindKey(packMagic, src) }
+
+// notebookReadMagic keys the notebook reads kept beside the trees
+// (NotebookRead), so that no such key is a tree's.
+const notebookReadMagic = "cudaforklint notebook read\n"
+
+// kindKey is the key of data of a kind (a magic), for this build.
+func kindKey(magic string, data []byte) (treeKey, error) {
 	id, err := buildID()
 	if err != nil {
 		return treeKey{}, err
@@ -247,9 +263,9 @@ func entryKey(src []byte) (treeKey, error) {
 		h.Write(n[:])
 		h.Write(b)
 	}
-	field([]byte(packMagic))
+	field([]byte(magic))
 	field(id[:])
-	field(src)
+	field(data)
 	var k treeKey
 	h.Sum(k[:0])
 	return k, nil
@@ -280,17 +296,26 @@ func (t *Trees) load(src []byte, arenas *syntax.Arenas) (*syntax.File, bool) {
 	if crc32.Checksum(payload, castagnoli) == l.crc {
 		f, err = t.safeDecode(payload, src, arenas)
 	}
+	if !t.settle(k, l, f != nil && err == nil) {
+		return nil, false
+	}
+	return f, true
+}
+
+// settle records how the entry k at l served a load: bad, or used (and
+// due to be rewritten with today's day when its day is stale).
+func (t *Trees) settle(k treeKey, l location, good bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if f == nil || err != nil {
+	if !good {
 		t.markBad(k, l)
-		return nil, false
+		return false
 	}
 	t.markUsed(k)
 	if int64(dayOf(t.now()))-int64(l.day) > staleDays {
 		t.mergeDue = true
 	}
-	return f, true
+	return true
 }
 
 // find returns src's key, where its tree is and the tree's payload, not
@@ -300,20 +325,59 @@ func (t *Trees) find(src []byte) (treeKey, location, []byte, bool) {
 	if err != nil {
 		return k, location{}, nil, false
 	}
+	l, payload, ok := t.payloadOf(k)
+	return k, l, payload, ok
+}
+
+// payloadOf returns where k's entry is and its payload, not yet checked
+// against its checksum.
+func (t *Trees) payloadOf(k treeKey) (location, []byte, bool) {
 	t.mu.Lock()
 	t.open()
 	l, ok := t.lookup(k)
 	t.mu.Unlock()
 	if !ok {
-		return k, l, nil, false
+		return l, nil, false
 	}
 	payload, err := l.payload()
 	if err != nil {
 		// Unreadable now (a Flush closed the pack meanwhile): a miss, not
 		// known damaged.
-		return k, l, nil, false
+		return l, nil, false
 	}
-	return k, l, payload, true
+	return l, payload, true
+}
+
+// NotebookRead returns what StoreNotebookRead kept for the notebook file
+// whose SHA-256 is sum (analyzer.NotebookMemo): an entry of the packs like a
+// tree, under a key of its own kind. A missing or damaged entry is a miss.
+func (t *Trees) NotebookRead(sum [sha256.Size]byte) ([]byte, bool) {
+	k, err := kindKey(notebookReadMagic, sum[:])
+	if err != nil {
+		return nil, false
+	}
+	l, payload, ok := t.payloadOf(k)
+	if !ok || !t.settle(k, l, crc32.Checksum(payload, castagnoli) == l.crc) {
+		return nil, false
+	}
+	t.nbReplayed.Add(1)
+	return payload, true
+}
+
+// StoreNotebookRead keeps memo for the notebook file whose SHA-256 is sum,
+// unless it is kept already.
+func (t *Trees) StoreNotebookRead(sum [sha256.Size]byte, memo []byte) {
+	k, err := kindKey(notebookReadMagic, sum[:])
+	if err != nil || len(memo) == 0 || len(memo) > math.MaxUint32 {
+		return
+	}
+	t.mu.Lock()
+	t.open()
+	stored := t.has(k)
+	t.mu.Unlock()
+	if !stored {
+		t.write(k, memo, true)
+	}
 }
 
 // Encoded returns the stored encoding of src's tree (syntax.AppendEncoded's),
@@ -517,13 +581,13 @@ func (t *Trees) Store(src []byte, f *syntax.File) {
 	if len(payload) == 0 || len(payload) > math.MaxUint32 {
 		return
 	}
-	t.write(k, payload)
+	t.write(k, payload, false)
 }
 
-// write appends payload to this run's pack as k's tree: at an offset
-// reserved under the lock, written outside it (pwrite), so that loads and
-// other stores do not wait on the write.
-func (t *Trees) write(k treeKey, payload []byte) {
+// write appends payload to this run's pack as k's tree (or notebook
+// read): at an offset reserved under the lock, written outside it
+// (pwrite), so that loads and other stores do not wait on the write.
+func (t *Trees) write(k treeKey, payload []byte, notebookRead bool) {
 	e := indexEntry{key: k, n: uint32(len(payload)), crc: crc32.Checksum(payload, castagnoli), day: dayOf(t.now())}
 	t.mu.Lock()
 	t.open() // again: a Flush may have closed the packs meanwhile
@@ -544,6 +608,9 @@ func (t *Trees) write(k treeKey, payload []byte) {
 	if err == nil {
 		// A failed write leaves bytes no index entry names.
 		w.written[k] = e
+		if notebookRead {
+			w.notebookReads[k] = true
+		}
 		t.markUsed(k)
 	}
 	t.mu.Unlock()
@@ -580,7 +647,7 @@ func newPackWriter(dir string) *packWriter {
 		os.Remove(f.Name())
 		return nil
 	}
-	return &packWriter{f: f, size: int64(len(packMagic)), written: map[treeKey]indexEntry{}, writing: map[treeKey]bool{}}
+	return &packWriter{f: f, size: int64(len(packMagic)), written: map[treeKey]indexEntry{}, writing: map[treeKey]bool{}, notebookReads: map[treeKey]bool{}}
 }
 
 // Flush renames this run's pack, with the trees stored since the last
@@ -631,7 +698,14 @@ func (t *Trees) publish(w *packWriter) string {
 			return ""
 		}
 	}
-	t.stored.Add(int64(len(entries)))
+	reads := 0
+	for _, e := range entries {
+		if w.notebookReads[e.key] {
+			reads++
+		}
+	}
+	t.stored.Add(int64(len(entries) - reads))
+	t.nbStored.Add(int64(reads))
 	return dst
 }
 

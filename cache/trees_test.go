@@ -980,3 +980,39 @@ func TestTreesMergeNothingLeft(t *testing.T) {
 		t.Errorf("left after merging two packs of expired trees: %q (%s)", ps, merging.Stats())
 	}
 }
+
+// TestNotebookReads: a notebook read stored is found by its file's sum by
+// the run that stored it and, once flushed, by the next; it is an entry of
+// its own, never the tree of the same bytes; and the counts say which is
+// which.
+func TestNotebookReads(t *testing.T) {
+	s := Open(t.TempDir())
+	tr := s.Trees()
+	src := []byte("import torch\ntorch.cuda.init()\n")
+	sum := sha256.Sum256(src)
+	memo := []byte("what a read of the notebook gave")
+	if _, ok := tr.NotebookRead(sum); ok {
+		t.Fatal("a notebook read before any was stored")
+	}
+	f, _ := syntax.Parse(src)
+	tr.Store(src, f)
+	tr.StoreNotebookRead(sum, memo)
+	tr.StoreNotebookRead(sum, []byte("stored again: ignored"))
+	if got, ok := tr.NotebookRead(sum); !ok || string(got) != string(memo) {
+		t.Errorf("the run that stored it read %q, %v", got, ok)
+	}
+	tr.Flush()
+	if st := tr.Stats(); st.Stored != 1 || st.NotebooksStored != 1 || st.NotebooksReplayed != 1 {
+		t.Errorf("stats %+v: want 1 tree stored, 1 notebook read stored and 1 replayed", st)
+	}
+	next := s.Trees()
+	if got, ok := next.NotebookRead(sum); !ok || string(got) != string(memo) {
+		t.Errorf("the next run read %q, %v", got, ok)
+	}
+	if got, ok := next.NotebookRead(sha256.Sum256(memo)); ok {
+		t.Errorf("another sum read %q", got)
+	}
+	if g, ok := next.Load(src, nil); !ok || !reflect.DeepEqual(g, f) {
+		t.Errorf("the tree of the same bytes: loaded %v", ok)
+	}
+}

@@ -527,8 +527,70 @@ func TestCacheTreesNotebook(t *testing.T) {
 		t.Errorf("after the edit:\n%s%s\nwant:\n%s%s", got.out, got.errs, first.out, first.errs)
 	}
 	if st, ok := treeCounts(got); !ok || st != [3]int{1, 1, 1} {
-		t.Errorf("after the edit: cache %q, want trees: 1 loaded (the notebook's), 1 parsed, 1 stored", got.cache)
+		t.Errorf("after the edit: cache %q, want trees: 1 loaded (the notebook's, for its finding's cell), 1 parsed, 1 stored", got.cache)
 	}
+}
+
+// TestCacheNotebookReads: a run after an edit takes each unchanged
+// notebook's module and notices from what the run that stored read
+// (notebook reads), parses the cells only of the notebooks whose findings
+// or notices name them, and prints what --no-cache prints.
+func TestCacheNotebookReads(t *testing.T) {
+	dir := t.TempDir()
+	nb := func(language string, cells ...string) string {
+		var cs []string
+		for _, c := range cells {
+			cs = append(cs, fmt.Sprintf(`{"cell_type": "code", "metadata": {}, "outputs": [{"output_type": "stream", "text": ["ok\n"]}], "source": %q}`, c))
+		}
+		return fmt.Sprintf(`{"cells": [%s], "metadata": {"kernelspec": {"language": %q}}, "nbformat": 4, "nbformat_minor": 5}`, strings.Join(cs, ", "), language)
+	}
+	write(t, dir, "clean.ipynb", nb("python", "import torch\n", "x = torch.zeros(3)\n"))
+	write(t, dir, "broken.ipynb", nb("python", "import os\n", "def f(:\n    pass\n"))
+	write(t, dir, "r.ipynb", nb("R", "library(ggplot2)\n"))
+	write(t, dir, "hazard.ipynb", nb("python", "import multiprocessing as mp\nimport torch\ntorch.cuda.init()\n",
+		"def f(x):\n    return torch.ones(x, device='cuda')\n", "mp.get_context('fork').Pool(2).map(f, [1])\n"))
+	write(t, dir, "other.py", "import json\n")
+	args := []string{"check", "--format", "json", "--cache-dir", filepath.Join(t.TempDir(), "cache"), "."}
+	settle()
+	first := runCached(t, dir, args...)
+	if first.code != ExitFindings || first.outcome() != "stored" {
+		t.Fatalf("first run: exit %d, cache %q\n%s%s", first.code, first.cache, first.out, first.errs)
+	}
+	for _, want := range []string{"broken.ipynb", "not analyzed", "r.ipynb", "runs R, not Python", "hazard.ipynb", "CFL001"} {
+		if !strings.Contains(first.out+first.errs, want) {
+			t.Errorf("first run: no %q in\n%s%s", want, first.out, first.errs)
+		}
+	}
+	if n, ok := notebookReads(first); !ok || n != [2]int{0, 4} {
+		t.Errorf("first run: cache %q, want notebook reads: 0 replayed, 4 stored", first.cache)
+	}
+	write(t, dir, "other.py", "import json\n# edited\n")
+	settle()
+	got, want := cachedAndUncached(t, dir, args...)
+	if !want.same(first) {
+		t.Errorf("after the edit, --no-cache:\n%s%s\nwant the first run's:\n%s%s", want.out, want.errs, first.out, first.errs)
+	}
+	if n, ok := notebookReads(got); !ok || n != [2]int{4, 0} {
+		t.Errorf("after the edit: cache %q, want notebook reads: 4 replayed, 0 stored", got.cache)
+	}
+	// The notebooks whose finding (hazard.ipynb) or notices (broken.ipynb,
+	// r.ipynb) name them are parsed again for their cells, and their
+	// modules' trees loaded; clean.ipynb is not.
+	if st, ok := treeCounts(got); !ok || st[0] != 3 {
+		t.Errorf("after the edit: cache %q, want trees: 3 loaded", got.cache)
+	}
+}
+
+// notebookReads reads a run's "notebook reads:" counts: replayed, stored.
+func notebookReads(r cachedRun) (n [2]int, ok bool) {
+	for _, l := range r.cache {
+		if _, rest, found := strings.Cut(l, "; notebook reads: "); found {
+			if _, err := fmt.Sscanf(rest, "%d replayed, %d stored", &n[0], &n[1]); err == nil {
+				return n, true
+			}
+		}
+	}
+	return n, false
 }
 
 // treesProject writes a training script that imports two helper modules,
