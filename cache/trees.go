@@ -82,6 +82,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // executable's build ID and the source bytes. A tree is a function of
 // those alone, so an entry is valid wherever and whenever the same bytes
 // are parsed by the same build: unlike a result, it records no other input.
+// The packs hold notebook reads too (NotebookRead), entries of the same
+// kind under keys of their own: what the same build made of a notebook
+// file's bytes.
 //
 // The trees live in packs, trees/<16 hex>.pack: a header, the payloads
 // (encoded trees) back to back, an index (per tree: key, offset, length,
