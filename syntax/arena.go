@@ -94,8 +94,8 @@ type arena struct {
 // pointers the rest of those nodes' trees and their sources. With one
 // pool for the whole process, parsing the standard library file by file
 // and dropping each tree peaked at 285 MB instead of 48, and four
-// projects checked one after another at 1,348 MB instead of 889 (the
-// twenty-fourth session's benchmark run).
+// projects checked one after another at 1,348 MB instead of 889 (a
+// benchmark run).
 //
 // Parse and Decode give each tree an Arenas of its own (its deferred
 // bodies, decoded later, fill its chunks); ParseIn and DecodeIn take the

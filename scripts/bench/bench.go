@@ -258,8 +258,8 @@ var measurer string
 // Why a process between the driver and the command: Go starts a child with
 // vfork semantics (CLONE_VM), and Linux carries the memory's high-water mark
 // at exec into the child's ru_maxrss, so every command the driver ran
-// directly reported at least the driver's own peak (43 MB in the
-// nineteenth session's run). Under this process, whose peak is about 5 MB
+// directly reported at least the driver's own peak (43 MB in one
+// measured run). Under this process, whose peak is about 5 MB
 // when it starts the command, /bin/true reports 5 MB. The wall time is
 // taken here too, so that this process's start is not in it.
 func measure(argv []string) int {
