@@ -17,7 +17,8 @@ import (
 // the recorded run took: the budget bounds the work a simulation does, and
 // a replay is one lookup. Charging the recorded cost, so that a run with
 // records stops at the same event as one without, made the budget count
-// the whole unfolded run, in which every call is run again in each caller and each loop's body twice:
+// the whole unfolded run, in which every call is run again in each caller
+// and each loop's body twice:
 // fairseq's training entries reached 1,000,000 such events in under 50,000
 // simulated ones, and 15 of them were cut for it. So where the budget runs
 // out, the records now reach further than a run without them; nowhere
