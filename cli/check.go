@@ -38,7 +38,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.targetVersion, "target-version", "", "minimum Python version to check for: py310 ... py315 (default: the supported releases, 3.11–3.15, or those requires-python allows)")
 	fs.StringVar(&c.platform, "platform", "", "platforms to check for: linux, macos, windows, all (default linux)")
 	fs.Var(&c.extraInit, "extra-initializer", "dotted name of a project function that initializes CUDA (repeatable)")
-	fs.StringVar(&c.format, "format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: full, concise, json, json-lines, github, sarif")
+	fs.StringVar(&c.format, "format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: "+output.FormatNames())
 	fs.StringVar(&c.format, "output-format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "alias of --format (ruff's spelling)")
 	fs.StringVar(&c.outputFile, "output-file", os.Getenv("CUDAFORKLINT_OUTPUT_FILE"), "write the --format output to this file instead of standard output")
 	fs.StringVar(&c.outputFile, "o", os.Getenv("CUDAFORKLINT_OUTPUT_FILE"), "shorthand for --output-file")

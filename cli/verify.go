@@ -43,7 +43,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var timeout durationFlag
 	shim := fs.String("shim", os.Getenv("CUDAFORKLINT_SHIM"), "a prebuilt fork-tracking wrapper (default: build the embedded one once with the C compiler)")
 	fs.Var(&timeout, "timeout", "kill the program's whole process group after this long (e.g. 90s; default: no limit)")
-	format := fs.String("format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: full, concise, json, json-lines, github, sarif")
+	format := fs.String("format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: "+output.FormatNames())
 	fs.StringVar(format, "output-format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "alias of --format")
 	outputFile := fs.String("output-file", "", "write the --format output to this file")
 	fs.StringVar(outputFile, "o", "", "shorthand for --output-file")

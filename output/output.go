@@ -1,6 +1,6 @@
 // Package output renders a run's findings in the formats a user or a tool
 // asks for: full (the default, ruff-style, with source snippets), concise,
-// json, json-lines, github (workflow commands) and sarif (SARIF 2.1.0 for
+// json, json-lines, github (workflow commands), gitlab (Code Quality) and sarif (SARIF 2.1.0 for
 // GitHub code scanning and editors). Each format lives in its own file behind
 // one small interface; Write picks one. Several formats can be written in one
 // run (full to the terminal and SARIF to a file): the caller calls Write once
@@ -33,11 +33,12 @@ const (
 	JSON      Format = "json"
 	JSONLines Format = "json-lines"
 	GitHub    Format = "github"
+	GitLab    Format = "gitlab"
 	SARIF     Format = "sarif"
 )
 
 // Formats lists every format, the default first.
-var Formats = []Format{Full, Concise, JSON, JSONLines, GitHub, SARIF}
+var Formats = []Format{Full, Concise, JSON, JSONLines, GitHub, GitLab, SARIF}
 
 // ParseFormat parses a format name.
 func ParseFormat(s string) (Format, error) {
@@ -46,11 +47,17 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
+	return "", fmt.Errorf("unknown output format %q (want one of %s)", s, FormatNames())
+}
+
+// FormatNames lists the formats for a flag's help and an error: "full,
+// concise, ...".
+func FormatNames() string {
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("unknown output format %q (want one of %s)", s, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // Destination is one format and where it goes: Path "" or "-" is standard
@@ -149,6 +156,8 @@ func Write(w io.Writer, f Format, r *Report, opt Options) error {
 		p = jsonWriter{lines: true}
 	case GitHub:
 		p = githubWriter{}
+	case GitLab:
+		p = gitlabWriter{}
 	case SARIF:
 		p = sarifWriter{}
 	default:

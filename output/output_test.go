@@ -471,7 +471,7 @@ func TestParseFormatAndDestination(t *testing.T) {
 			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
 		}
 	}
-	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "full, concise, json, json-lines, github, sarif") {
+	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "full, concise, json, json-lines, github, gitlab, sarif") {
 		t.Errorf("ParseFormat(xml) error %v", err)
 	}
 	tests := []struct {
@@ -611,6 +611,8 @@ func TestVerifyStatusInEveryFormat(t *testing.T) {
 				want = "= verify: " + status + "\n"
 			case JSONLines:
 				want = `"status":"` + status + `"`
+			case GitLab:
+				want = `"description": "CFL001 m [` + status + `]"`
 			}
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("%s, status %q: no %q in\n%s", format, status, want, b.String())
