@@ -87,6 +87,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitError
 	}
+	if c.maxFileSize < 0 {
+		return fail(stderr, fmt.Errorf("--max-file-size must not be negative (got %d)", c.maxFileSize))
+	}
 	format, err := output.ParseFormat(c.format)
 	if err != nil {
 		return fail(stderr, err)
@@ -129,6 +132,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
+	if err := run.checkOutputs(dests); err != nil {
+		return fail(stderr, err)
+	}
 	var res *analyzer.Result
 	fixed := 0
 	if c.fix || c.diff {
@@ -197,6 +203,35 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
 	printProblems(stderr, res, !shown)
 	return code
+}
+
+// checkOutputs refuses an output file (-o, --output FORMAT:PATH) that is
+// one of the files the run checks: writing the report there would replace
+// the user's code.
+func (r *checkRun) checkOutputs(dests []output.Destination) error {
+	var files []string
+	for _, d := range dests {
+		if d.Stdout() {
+			continue
+		}
+		out := filepath.Clean(r.abs(d.Path))
+		outInfo, statErr := os.Stat(out)
+		if files == nil {
+			files, _ = analyzer.Discover(r.paths, r.workDir, r.policy())
+		}
+		for _, f := range files {
+			same := f == out
+			if !same && statErr == nil {
+				// The same file under another name (a link).
+				fi, err := os.Stat(f)
+				same = err == nil && os.SameFile(fi, outInfo)
+			}
+			if same {
+				return fmt.Errorf("the output file %s is one of the files being checked; writing the report there would replace it", d.Path)
+			}
+		}
+	}
+	return nil
 }
 
 // exitCode is 2 with tool errors, else 1 with unsuppressed findings or

@@ -47,3 +47,77 @@ func TestCROnlyFileIsNotChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestFixRefusesReadOnlyAndHardLinkedFiles: --fix does not replace a
+// read-only file or split a hard link; it names the file, says why, leaves
+// it as it was and exits 2, while the other files are fixed.
+func TestFixRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
+	stale := "import os  # noqa: CFL001\nprint(os.getpid())\n"
+	fixed := "import os\nprint(os.getpid())\n"
+	dir := t.TempDir()
+	ro := write(t, dir, "ro.py", stale)
+	if err := os.Chmod(ro, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	linked := write(t, dir, "linked.py", stale)
+	if err := os.Link(linked, filepath.Join(dir, "elsewhere.py.bak")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	plain := write(t, dir, "plain.py", stale)
+	code, _, errs := run(t, dir, "check", "--no-cache", "--extend-select", "CFL100", "--fix", "ro.py", "linked.py", "plain.py")
+	if code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+	for _, want := range []string{"error: ro.py: not fixed: the file is read-only", "error: linked.py: not fixed: the file has other hard links"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	for p, want := range map[string]string{ro: stale, linked: stale, filepath.Join(dir, "elsewhere.py.bak"): stale, plain: fixed} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%s: %q, want %q", filepath.Base(p), got, want)
+		}
+	}
+	a, _ := os.Stat(linked)
+	b, _ := os.Stat(filepath.Join(dir, "elsewhere.py.bak"))
+	if !os.SameFile(a, b) {
+		t.Error("the hard link was split")
+	}
+}
+
+// TestCheckRefusesBadInputs: an output file that is one of the checked
+// files (by its name, or through a link), and a negative
+// --max-file-size, are refused before anything runs (exit 2, the file
+// untouched).
+func TestCheckRefusesBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "train.py", hazard)
+	if err := os.Symlink("train.py", filepath.Join(dir, "report.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "-o", "train.py", "."}, "the output file train.py is one of the files being checked"},
+		{[]string{"check", "--output-file", "./train.py", "train.py"}, "the output file ./train.py is one of the files being checked"},
+		{[]string{"check", "--output", "json:train.py", "."}, "the output file train.py is one of the files being checked"},
+		{[]string{"check", "-o", "report.txt", "."}, "the output file report.txt is one of the files being checked"},
+		{[]string{"check", "--max-file-size", "-1", "."}, "--max-file-size must not be negative"},
+	} {
+		code, _, errs := run(t, dir, tc.args...)
+		if code != ExitError || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errs, ExitError, tc.want)
+		}
+		if got, _ := os.ReadFile(p); string(got) != hazard {
+			t.Fatalf("%v overwrote train.py with %q", tc.args, got)
+		}
+	}
+	// An output file beside the checked ones is written.
+	if code, _, errs := run(t, dir, "check", "--no-cache", "-o", "report.json", "--format", "json", "train.py"); code != ExitFindings {
+		t.Errorf("-o report.json: exit %d, stderr %s", code, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err != nil || !strings.Contains(string(b), "CFL001") {
+		t.Errorf("report.json: %q %v", b, err)
+	}
+}

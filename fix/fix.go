@@ -29,8 +29,11 @@
 //   - Writing: to a temporary file in the same directory, fsynced, then
 //     renamed over the original, keeping its permission bits (and, on Unix,
 //     its owner when allowed). A symbolic link is never replaced: the write
-//     goes to the file it points to, so the link stays a link. Other hard
-//     links to the file keep the old content (a rename makes a new inode).
+//     goes to the file it points to, so the link stays a link. A file with
+//     other hard links, or without write permission, is not written
+//     (ErrHardLinked, ErrReadOnly): a rename would give its name a new file
+//     and leave the other links with the old content, or replace a file the
+//     user made read-only.
 //   - One Apply is one round. Applying a fix can make another finding
 //     fixable, or a skipped overlapping fix applicable; the CLI repeats
 //     analyze-and-apply in memory until a round fixes nothing, as ruff does

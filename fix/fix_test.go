@@ -509,3 +509,40 @@ func TestCROnlyFileIsNotFixed(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRefusesReadOnlyAndHardLinked: a read-only file and a file with
+// other hard links are not replaced (a rename would do it regardless of
+// the permission, and detach the other names); the content stays, and the
+// other link still shares it.
+func TestWriteRefusesReadOnlyAndHardLinked(t *testing.T) {
+	dir := t.TempDir()
+	ro := write(t, dir, "ro.py", "old\n")
+	if err := os.Chmod(ro, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	linked := write(t, dir, "linked.py", "old\n")
+	other := filepath.Join(dir, "other.py")
+	if err := os.Link(linked, other); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	for _, tc := range []struct {
+		path string
+		want error
+	}{{ro, ErrReadOnly}, {linked, ErrHardLinked}, {other, ErrHardLinked}} {
+		err := WriteIfUnchanged(tc.path, []byte("old\n"), []byte("new\n"))
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", filepath.Base(tc.path), err, tc.want)
+		}
+		if got, _ := os.ReadFile(tc.path); string(got) != "old\n" {
+			t.Errorf("%s: content %q", filepath.Base(tc.path), got)
+		}
+	}
+	a, _ := os.Stat(linked)
+	b, _ := os.Stat(other)
+	if !os.SameFile(a, b) {
+		t.Error("the hard link was split")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("files left: %v", entries)
+	}
+}
