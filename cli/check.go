@@ -145,6 +145,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		res, fixed = fx.res, fx.fixed
 		if c.diff {
 			fmt.Fprint(stdout, fx.diff())
+			diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
 			res.Errors = append(res.Errors, run.notChecked(res)...)
 			printProblems(stderr, res, true)
 			switch {
@@ -175,7 +176,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		Fixed:          fixed,
 		ReadFile:       func(p string) ([]byte, error) { return res.ReadFile(run.abs(p)) },
 	}
-	opt := output.Options{Color: colorOn, UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+	opt := hintOptions(c)
+	opt.Color = colorOn
 	if c.statistics {
 		if err := output.WriteStatistics(stdout, rep, opt); err != nil {
 			return fail(stderr, err)
@@ -202,7 +204,33 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// the others leave them to standard error.
 	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
 	printProblems(stderr, res, !shown)
+	if hint := output.HiddenFixes(res.Findings, opt); c.fix && hint != "" && !(dests[0].Stdout() && format == output.Full) {
+		// The full format's summary says it; the others have none.
+		fmt.Fprintf(stderr, "%s.\n", hint)
+	}
 	return code
+}
+
+// hintOptions are the output options that decide the hint about hidden
+// unsafe fixes.
+func hintOptions(c checkFlags) output.Options {
+	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+}
+
+// diffSummary says on standard error, after --diff's diff, how many
+// findings the diff fixes and how many fixes it leaves out for want of
+// --unsafe-fixes (hint, output.HiddenFixes): "Would fix 2 findings (1
+// hidden fix can be enabled with the `--unsafe-fixes` option)." Nothing
+// when there is neither.
+func diffSummary(stderr io.Writer, fixed int, hint string) {
+	switch {
+	case fixed > 0 && hint != "":
+		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, plural(fixed, "finding", "findings"), hint)
+	case fixed > 0:
+		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, plural(fixed, "finding", "findings"))
+	case hint != "":
+		fmt.Fprintf(stderr, "No fixes would be applied (%s).\n", hint)
+	}
 }
 
 // checkOutputs refuses an output file (-o, --output FORMAT:PATH) that is

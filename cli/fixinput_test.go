@@ -121,3 +121,46 @@ func TestCheckRefusesBadInputs(t *testing.T) {
 		t.Errorf("report.json: %q %v", b, err)
 	}
 }
+
+// TestHiddenFixesHint: --fix and --diff say how many fixes they left out
+// for want of --unsafe-fixes, and how to enable them, as ruff does; not
+// with --unsafe-fixes (which applies them) or --no-unsafe-fixes. A --diff
+// with only unsafe fixes prints no diff, exits 0, and says why.
+func TestHiddenFixesHint(t *testing.T) {
+	// CFL005 at line 5 has an unsafe fix (the move under a new guard);
+	// the stale noqa at line 3 has a safe one.
+	script := "import multiprocessing as mp\n\nimport os  # noqa: CFL001\n\npool = mp.Pool(2)\nprint(pool.map(abs, [-1, os.getpid()]))\npool.close()\n"
+	onlyUnsafe := strings.Replace(script, "  # noqa: CFL001", "", 1)
+	hint := "1 hidden fix can be enabled with the `--unsafe-fixes` option"
+	for _, tc := range []struct {
+		name, text string
+		args       []string
+		code       int
+		stdout     string // a substring; "" wants none
+		stderr     string // a substring; "" wants no hint
+	}{
+		{"diff, only unsafe", onlyUnsafe, []string{"--diff"}, ExitClean, "", "No fixes would be applied (" + hint + ")."},
+		{"diff, safe and unsafe", script, []string{"--extend-select", "CFL100", "--diff"}, ExitFindings, "-import os  # noqa: CFL001", "Would fix 1 finding (" + hint + ")."},
+		{"diff, unsafe enabled", onlyUnsafe, []string{"--diff", "--unsafe-fixes"}, ExitFindings, "+if __name__ == \"__main__\":", ""},
+		{"diff, hint off", onlyUnsafe, []string{"--diff", "--no-unsafe-fixes"}, ExitClean, "", ""},
+		{"fix, full", onlyUnsafe, []string{"--fix"}, ExitFindings, "No fixes available (" + hint + ").", ""},
+		{"fix, concise", script, []string{"--extend-select", "CFL100", "--fix", "--format", "concise"}, ExitFindings, "CFL005", hint + "."},
+		{"fix, json", onlyUnsafe, []string{"--fix", "--format", "json"}, ExitFindings, `"CFL005"`, hint + "."},
+		{"fix, unsafe enabled", onlyUnsafe, []string{"--fix", "--unsafe-fixes", "--format", "concise"}, ExitClean, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "pool.py", tc.text)
+			code, out, errs := run(t, dir, append(append([]string{"check", "--no-cache"}, tc.args...), "pool.py")...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, errs)
+			}
+			if tc.stdout == "" && strings.Contains(out, "---") || tc.stdout != "" && !strings.Contains(out, tc.stdout) {
+				t.Errorf("stdout %q, want %q", out, tc.stdout)
+			}
+			if tc.stderr == "" && strings.Contains(errs, "hidden") || tc.stderr != "" && !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stderr %q, want %q", errs, tc.stderr)
+			}
+		})
+	}
+}
