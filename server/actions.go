@@ -10,7 +10,6 @@ import (
 	"github.com/cudaforklint/cudaforklint/fix"
 	"github.com/cudaforklint/cudaforklint/noqa"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
-	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // codeActionWait bounds how long a code action waits for the checks that
@@ -44,7 +43,6 @@ func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) [
 		}
 	}
 	if wants(p.Context.Only, protocol.KindQuickFix) {
-		var directives *noqa.Set
 		for i := range current {
 			f := &current[i]
 			if !intersects(rangeOf(f.Location, s.enc), p.Range) {
@@ -68,10 +66,7 @@ func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) [
 					IsPreferred: k == 0 && fx.Applicability == finding.Safe, Edit: edit,
 				})
 			}
-			if directives == nil {
-				directives = noqaDirectives(d.text)
-			}
-			if e, ok := noqaEdit(d, directives, f.Code, f.Start.Line); ok {
+			if e, ok := noqaEdit(d, f.Code, f.Start.Line); ok {
 				actions = append(actions, protocol.CodeAction{
 					Title: "Disable " + f.Code + " for this line", Kind: protocol.KindQuickFix,
 					Diagnostics: []protocol.Diagnostic{diag},
@@ -205,57 +200,13 @@ func (s *session) workspaceEditLocked(edits []finding.Edit, versions map[string]
 	return we
 }
 
-// noqaDirectives parses the suppression comments of a document's text; nil
-// when it cannot be parsed.
-func noqaDirectives(src []byte) *noqa.Set {
-	f, err := syntax.Parse(src)
-	if err != nil {
-		return nil
-	}
-	return noqa.Parse(src, f.Comments)
-}
-
-// noqaEdit returns the edit that makes a `# noqa` on line (1-based) cover
-// code: the code appended to the line's `# noqa: X` list, or `  # noqa:
-// CODE` at the end of the line (after any comment there). It reports false
-// when a directive of the line already covers code.
-func noqaEdit(d *document, set *noqa.Set, code string, line int) (finding.Edit, bool) {
-	if set == nil {
+// noqaEdit returns the edit that makes a `# noqa` cover code for a
+// finding on line (1-based) of d: noqa.Place's, at the end of the line's
+// logical line. It reports false when a directive there covers code already.
+func noqaEdit(d *document, code string, line int) (finding.Edit, bool) {
+	p, ok := noqa.Place(d.text, line, code)
+	if !ok {
 		return finding.Edit{}, false
 	}
-	starts := d.lineStarts()
-	if line < 1 || line > len(starts) {
-		return finding.Edit{}, false
-	}
-	at, text := -1, ""
-	for _, dir := range set.Directives() {
-		if dir.Kind != noqa.Line || dir.Line != line {
-			continue
-		}
-		if dir.Blanket() {
-			return finding.Edit{}, false
-		}
-		for _, c := range dir.Codes {
-			if c == code {
-				return finding.Edit{}, false
-			}
-		}
-		at, text = int(dir.Span.End), ", "+code
-		break
-	}
-	if at < 0 {
-		end := len(d.text)
-		if line < len(starts) {
-			end = starts[line] - 1
-		}
-		for end > starts[line-1] && strings.IndexByte(" \t\r\f", d.text[end-1]) >= 0 {
-			end--
-		}
-		at, text = end, "  # noqa: "+code
-	}
-	pos := finding.Position{Offset: at}
-	lp := d.position(at, protocol.EncodingUTF8)
-	pos.Line, pos.Column = lp.Line+1, lp.Character+1
-	pos.UTF16Column = d.position(at, protocol.EncodingUTF16).Character + 1
-	return finding.Edit{Location: finding.Location{Path: d.path, Start: pos, End: pos}, NewText: text}, true
+	return d.edit(p.Edit.Start, p.Edit.End, p.Edit.NewText), true
 }
