@@ -35,6 +35,14 @@ func (c *converter) position(pos token.Pos) (string, finding.Position) {
 	out := finding.Position{Offset: p.Offset, Line: p.Line, Column: p.Column, UTF16Column: p.Column}
 	if src, err := c.read(p.Filename); err == nil && p.Offset <= len(src) {
 		start := bytes.LastIndexByte(src[:p.Offset], '\n') + 1
+		if start > p.Offset-(p.Column-1) {
+			// The end of a file that ends with a line break: go/token
+			// has no line after that break, and calls it a column past
+			// the end of the last line; it is the start of the next
+			// line (as LSP, SARIF and ruff count), which an edit there
+			// (a fix appending to the file) must say.
+			out.Line, out.Column = p.Line+1, 1
+		}
 		out.UTF16Column = utf16Len(src[start:p.Offset]) + 1
 	}
 	return p.Filename, out

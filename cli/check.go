@@ -40,7 +40,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.extraInit, "extra-initializer", "dotted name of a project function that initializes CUDA (repeatable)")
 	fs.StringVar(&c.format, "format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: "+output.FormatNames())
 	fs.StringVar(&c.format, "output-format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "alias of --format (ruff's spelling)")
-	fs.StringVar(&c.outputFile, "output-file", os.Getenv("CUDAFORKLINT_OUTPUT_FILE"), "write the --format output to this file instead of standard output")
+	fs.StringVar(&c.outputFile, "output-file", os.Getenv("CUDAFORKLINT_OUTPUT_FILE"), "write the --format output to this file instead of standard output (refused when it is one of the files checked)")
 	fs.StringVar(&c.outputFile, "o", os.Getenv("CUDAFORKLINT_OUTPUT_FILE"), "shorthand for --output-file")
 	fs.Var(&c.outputs, "output", "an additional FORMAT:PATH output, e.g. sarif:.sarif/cudaforklint.sarif (repeatable)")
 	fs.BoolVar(&c.fix, "fix", false, "apply safe fixes")
@@ -57,7 +57,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.color, "color", "auto", "colour the full format: auto, always, never")
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
-	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes")
+	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
 	fs.BoolVar(&c.noCache, "no-cache", cache.OffInEnv(), "neither read nor write the results cache")
 	fs.StringVar(&c.cacheDir, "cache-dir", os.Getenv(cache.DirEnv), "the results cache's directory (default: cache-dir in the config, or .cudaforklint_cache in the project root)")
@@ -86,6 +86,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return ExitClean
 		}
 		return ExitError
+	}
+	if c.maxFileSize < 0 {
+		return fail(stderr, fmt.Errorf("--max-file-size must not be negative (got %d)", c.maxFileSize))
 	}
 	format, err := output.ParseFormat(c.format)
 	if err != nil {
@@ -129,6 +132,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
+	if err := run.checkOutputs(dests); err != nil {
+		return fail(stderr, err)
+	}
 	var res *analyzer.Result
 	fixed := 0
 	if c.fix || c.diff {
@@ -139,6 +145,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		res, fixed = fx.res, fx.fixed
 		if c.diff {
 			fmt.Fprint(stdout, fx.diff())
+			diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
 			res.Errors = append(res.Errors, run.notChecked(res)...)
 			printProblems(stderr, res, true)
 			switch {
@@ -169,7 +176,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		Fixed:          fixed,
 		ReadFile:       func(p string) ([]byte, error) { return res.ReadFile(run.abs(p)) },
 	}
-	opt := output.Options{Color: colorOn, UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+	opt := hintOptions(c)
+	opt.Color = colorOn
 	if c.statistics {
 		if err := output.WriteStatistics(stdout, rep, opt); err != nil {
 			return fail(stderr, err)
@@ -196,7 +204,62 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// the others leave them to standard error.
 	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
 	printProblems(stderr, res, !shown)
+	if hint := output.HiddenFixes(res.Findings, opt); c.fix && hint != "" && !(dests[0].Stdout() && format == output.Full) {
+		// The full format's summary says it; the others have none.
+		fmt.Fprintf(stderr, "%s.\n", hint)
+	}
 	return code
+}
+
+// hintOptions are the output options that decide the hint about hidden
+// unsafe fixes.
+func hintOptions(c checkFlags) output.Options {
+	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+}
+
+// diffSummary says on standard error, after --diff's diff, how many
+// findings the diff fixes and how many fixes it leaves out for want of
+// --unsafe-fixes (hint, output.HiddenFixes): "Would fix 2 findings (1
+// hidden fix can be enabled with the `--unsafe-fixes` option)." Nothing
+// when there is neither.
+func diffSummary(stderr io.Writer, fixed int, hint string) {
+	switch {
+	case fixed > 0 && hint != "":
+		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, plural(fixed, "finding", "findings"), hint)
+	case fixed > 0:
+		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, plural(fixed, "finding", "findings"))
+	case hint != "":
+		fmt.Fprintf(stderr, "No fixes would be applied (%s).\n", hint)
+	}
+}
+
+// checkOutputs refuses an output file (-o, --output FORMAT:PATH) that is
+// one of the files the run checks: writing the report there would replace
+// the user's code.
+func (r *checkRun) checkOutputs(dests []output.Destination) error {
+	var files []string
+	for _, d := range dests {
+		if d.Stdout() {
+			continue
+		}
+		out := filepath.Clean(r.abs(d.Path))
+		outInfo, statErr := os.Stat(out)
+		if files == nil {
+			files, _ = analyzer.Discover(r.paths, r.workDir, r.policy())
+		}
+		for _, f := range files {
+			same := f == out
+			if !same && statErr == nil {
+				// The same file under another name (a link).
+				fi, err := os.Stat(f)
+				same = err == nil && os.SameFile(fi, outInfo)
+			}
+			if same {
+				return fmt.Errorf("the output file %s is one of the files being checked; writing the report there would replace it", d.Path)
+			}
+		}
+	}
+	return nil
 }
 
 // exitCode is 2 with tool errors, else 1 with unsuppressed findings or

@@ -554,7 +554,7 @@ func TestFixConverges(t *testing.T) {
 	dir := t.TempDir()
 	p := write(t, dir, "train.py", twoRounds)
 	code, diff, errs := run(t, dir, "check", "--diff", "--unsafe-fixes", "train.py")
-	if code != ExitFindings || errs != "" {
+	if code != ExitFindings || errs != "Would fix 2 findings.\n" {
 		t.Fatalf("--diff: exit %d\n%s", code, errs)
 	}
 	if b, _ := os.ReadFile(p); string(b) != twoRounds {

@@ -171,6 +171,8 @@ func (r *checkRun) write(out *fixOutcome) (changed []string, fixed int, errs []f
 			fixed += f.fixes
 		case errors.Is(err, fix.ErrChanged):
 			changed = append(changed, f.path)
+		case errors.Is(err, fix.ErrReadOnly), errors.Is(err, fix.ErrHardLinked):
+			errs = append(errs, finding.ToolError{Path: f.path, Message: "not fixed: " + err.Error()})
 		default:
 			errs = append(errs, finding.ToolError{Path: f.path, Message: "cannot write the fix: " + err.Error()})
 		}

@@ -38,6 +38,18 @@ func TestServerCommand(t *testing.T) {
 		{"--stdio", []string{"--stdio"}, frame(initialize, shutdown, exit), ExitClean, []string{`"id":2`}, ""},
 		{"exit without shutdown", nil, frame(initialize, exit), ExitFindings, []string{`"id":1`}, ""},
 		{"end of input without shutdown", nil, frame(initialize), ExitFindings, []string{`"id":1`}, ""},
+		// A message that cannot be read is answered and skipped: a body
+		// that is not JSON, a Content-Length shorter than the body (its
+		// rest shares a line with the next header), a header without
+		// Content-Length, JSON that is no message.
+		{"malformed body", nil, frame(initialize, `{"jsonrpc":"2.0","id":5,"method":`, shutdown, exit), ExitClean,
+			[]string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`, `"id":2,"result":null`}, "discarded a message: Parse error"},
+		{"short Content-Length", nil, frame(initialize) + "Content-Length: 20\r\n\r\n" + `{"jsonrpc":"2.0","id":7,"method":"shutdown"}` + frame(shutdown, exit), ExitClean,
+			[]string{`"id":null,"error":{"code":-32700,`, `"id":2,"result":null`}, ""},
+		{"no Content-Length", nil, frame(initialize) + "Content-Type: x\r\n\r\n" + frame(shutdown, exit), ExitClean,
+			[]string{`"id":null,"error":{"code":-32700,`, `"id":2,"result":null`}, ""},
+		{"not a message", nil, frame(initialize, `{"id":4}`, `[]`, shutdown, exit), ExitClean,
+			[]string{`"id":null,"error":{"code":-32600,`, `"id":2,"result":null`}, ""},
 		{"argument", []string{"x.py"}, "", ExitError, nil, `unexpected argument "x.py"`},
 		{"bad flag", []string{"--port", "3"}, "", ExitError, nil, "flag provided but not defined"},
 	} {

@@ -18,6 +18,9 @@
 //     not (a byte order mark or a #!/coding line moved from the start,
 //     indentation mixing tabs and spaces inconsistently, an edit inside a
 //     string literal), is left untouched and reported as an error.
+//   - A file whose lines end with CR alone is never fixed: the parser
+//     does not read a lone CR as a line break, so an edit computed from it
+//     (the removal of a `# noqa` comment) could swallow the lines after it.
 //   - Lost edits: the fixes are computed from the content the findings
 //     were computed from (Options.Analyzed); a file that changed since is
 //     not touched (ErrChanged). The write itself (WriteIfUnchanged) holds an
@@ -26,8 +29,11 @@
 //   - Writing: to a temporary file in the same directory, fsynced, then
 //     renamed over the original, keeping its permission bits (and, on Unix,
 //     its owner when allowed). A symbolic link is never replaced: the write
-//     goes to the file it points to, so the link stays a link. Other hard
-//     links to the file keep the old content (a rename makes a new inode).
+//     goes to the file it points to, so the link stays a link. A file with
+//     other hard links, or without write permission, is not written
+//     (ErrHardLinked, ErrReadOnly): a rename would give its name a new file
+//     and leave the other links with the old content, or replace a file the
+//     user made read-only.
 //   - One Apply is one round. Applying a fix can make another finding
 //     fixable, or a skipped overlapping fix applicable; the CLI repeats
 //     analyze-and-apply in memory until a round fixes nothing, as ruff does
@@ -305,6 +311,13 @@ func applyFile(pl *plan, opt Options) FileResult {
 			return fr
 		}
 	}
+	if crOnly(src) {
+		// The parser reads such a file as one line: the offsets of a
+		// fix made from it may span what CPython reads as several lines
+		// (the check reports the file as not checked).
+		fr.Err = fmt.Errorf("%s: not fixed: the lines end with CR alone; convert the file to LF or CRLF", pl.path)
+		return fr
+	}
 	out, err := applyEdits(src, pl.edits)
 	if err != nil {
 		fr.Err = fmt.Errorf("%s: not fixed: %w", pl.path, err)
@@ -331,6 +344,11 @@ func applyFile(pl *plan, opt Options) FileResult {
 		}
 	}
 	return fr
+}
+
+// crOnly reports whether src breaks lines with CR alone (a CR and no LF).
+func crOnly(src []byte) bool {
+	return bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0
 }
 
 // applyEdits applies non-overlapping byte-offset edits to src. Edits are sorted by

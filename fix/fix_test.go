@@ -478,3 +478,71 @@ func TestConcurrentWritesLoseNothing(t *testing.T) {
 		t.Error("a stale write replaced the file")
 	}
 }
+
+// TestCROnlyFileIsNotFixed: a file whose lines end with CR alone is left as
+// it is, whichever line ending the edit would keep or remove; CRLF and LF
+// files with the same edit are fixed.
+func TestCROnlyFileIsNotFixed(t *testing.T) {
+	for _, tc := range []struct {
+		eol   string
+		fixed bool
+	}{{"\r", false}, {"\r\n", true}, {"\n", true}} {
+		dir := t.TempDir()
+		text := "import os  # noqa: CFL001" + tc.eol + "import sys" + tc.eol + "print(os.getpid(), sys.version_info[0])" + tc.eol
+		p := write(t, dir, "a.py", text)
+		// What CFL100's fix removes: the comment, up to the end of what
+		// the parser took for its line.
+		start := strings.Index(text, "  # noqa")
+		end := start + len("  # noqa: CFL001")
+		res := Apply([]finding.Finding{fnd("a.py", finding.Safe, finding.Edit{Location: finding.Location{Path: "a.py",
+			Start: finding.Position{Offset: start}, End: finding.Position{Offset: end}}})}, Options{WorkDir: dir})
+		got, _ := os.ReadFile(p)
+		want := text
+		if tc.fixed {
+			want = strings.Replace(text, "  # noqa: CFL001", "", 1)
+		}
+		if string(got) != want || (res.Err() == nil) != tc.fixed {
+			t.Errorf("eol %q: file %q, err %v; want %q", tc.eol, got, res.Err(), want)
+		}
+		if !tc.fixed && res.Err() != nil && !strings.Contains(res.Err().Error(), "CR alone") {
+			t.Errorf("eol %q: error %v does not say why", tc.eol, res.Err())
+		}
+	}
+}
+
+// TestWriteRefusesReadOnlyAndHardLinked: a read-only file and a file with
+// other hard links are not replaced (a rename would do it regardless of
+// the permission, and detach the other names); the content stays, and the
+// other link still shares it.
+func TestWriteRefusesReadOnlyAndHardLinked(t *testing.T) {
+	dir := t.TempDir()
+	ro := write(t, dir, "ro.py", "old\n")
+	if err := os.Chmod(ro, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	linked := write(t, dir, "linked.py", "old\n")
+	other := filepath.Join(dir, "other.py")
+	if err := os.Link(linked, other); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	for _, tc := range []struct {
+		path string
+		want error
+	}{{ro, ErrReadOnly}, {linked, ErrHardLinked}, {other, ErrHardLinked}} {
+		err := WriteIfUnchanged(tc.path, []byte("old\n"), []byte("new\n"))
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", filepath.Base(tc.path), err, tc.want)
+		}
+		if got, _ := os.ReadFile(tc.path); string(got) != "old\n" {
+			t.Errorf("%s: content %q", filepath.Base(tc.path), got)
+		}
+	}
+	a, _ := os.Stat(linked)
+	b, _ := os.Stat(other)
+	if !os.SameFile(a, b) {
+		t.Error("the hard link was split")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("files left: %v", entries)
+	}
+}

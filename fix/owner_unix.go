@@ -16,3 +16,12 @@ func keepOwner(f *os.File, orig os.FileInfo) {
 		}
 	}
 }
+
+// links is the number of hard links to the file orig describes (1 where
+// the platform does not say).
+func links(orig os.FileInfo) uint64 {
+	if st, ok := orig.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

@@ -13,6 +13,16 @@ import (
 // wrote it in between. The file is left as it is; the caller re-checks it.
 var ErrChanged = errors.New("the file changed since it was checked")
 
+// ErrReadOnly is returned (wrapped) for a file without write permission:
+// the atomic write (a rename over it) would replace it all the same, so a
+// fix is refused rather than made behind the permission's back.
+var ErrReadOnly = errors.New("the file is read-only; make it writable to fix it")
+
+// ErrHardLinked is returned (wrapped) for a file with more than one hard
+// link: the atomic write gives its name a new file, so the other names would
+// keep the old content. A fix is refused rather than splitting the link.
+var ErrHardLinked = errors.New("the file has other hard links, which a fix would detach from this name; fix it by hand, or replace the links with copies or symbolic links")
+
 // WriteIfUnchanged replaces the content of the file at path with data if
 // the file still holds old, the content data was computed from; otherwise
 // it leaves the file alone and returns an error wrapping ErrChanged. It
@@ -36,6 +46,18 @@ func WriteIfUnchanged(path string, old, data []byte) error {
 	return WriteAtomic(path, data)
 }
 
+// Writable returns why the file info describes must not be replaced by a
+// fix (ErrReadOnly, ErrHardLinked, wrapped with the detail), or nil.
+func Writable(info os.FileInfo) error {
+	if info.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%w (mode %v)", ErrReadOnly, info.Mode().Perm())
+	}
+	if n := links(info); n > 1 {
+		return fmt.Errorf("%w (%d links)", ErrHardLinked, n)
+	}
+	return nil
+}
+
 // WriteAtomic replaces the content of the file at path with data: it
 // writes a temporary file in the same directory, fsyncs it, gives it the
 // original's permission bits (and owner, where the platform and our
@@ -45,7 +67,9 @@ func WriteIfUnchanged(path string, old, data []byte) error {
 //
 // Symbolic links are followed: the link's final target is rewritten and the
 // link itself is left as it is (replacing the link with a regular file would
-// silently detach it). The file must already exist.
+// silently detach it). The file must already exist, and be writable and
+// have one hard link (Writable): a rename would replace a read-only file,
+// and split a hard-linked one from its other names.
 func WriteAtomic(path string, data []byte) (err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -57,6 +81,9 @@ func WriteAtomic(path string, data []byte) (err error) {
 	}
 	if !info.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", real)
+	}
+	if err := Writable(info); err != nil {
+		return err
 	}
 	dir, base := filepath.Split(real)
 	if dir == "" {

@@ -4,7 +4,9 @@
 //
 // Two forms exist, following ruff's docs/linter.md ("Error suppression"):
 //
-//   - Line directives, in a comment on the finding's line: `# noqa` (blanket:
+//   - Line directives, in a comment on the finding's line, or at the end of
+//     its logical line when that spans lines (after a backslash
+//     continuation, a multi-line string or brackets close: place.go): `# noqa` (blanket:
 //     every code) and `# noqa: CFL001, CFL002`. `#noqa` is matched
 //     case-insensitively and the `#` may be followed by whitespace; the
 //     directive may follow other comment text (`# type: ignore  # noqa: CFL002`).
@@ -37,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
+	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
 // OurPrefix is the prefix of the codes this tool owns; other codes in a
@@ -97,6 +100,9 @@ type Set struct {
 	files     []*Directive
 	all       []*Directive
 	invalid   []Invalid
+	// last maps each line (index line-1) to the last line of its logical
+	// line; nil until needed (logicalLast).
+	last []int
 }
 
 // Parse reads the directives in a file's comments. src is the file's source
@@ -326,8 +332,9 @@ func parseFileDirective(text string) (d *Directive, bad string, ok bool) {
 }
 
 // Suppresses reports whether a directive covers code on line (1-based): a
-// file directive naming the code or blanket, or a line directive on that line
-// naming the code or blanket. Every directive that covers it is marked used.
+// file directive naming the code or blanket, or a line directive naming the
+// code or blanket on that line or at the end of its logical line (place.go:
+// where Place puts one). Every directive that covers it is marked used.
 func (s *Set) Suppresses(code string, line int) bool {
 	hit := false
 	for _, d := range s.files {
@@ -338,6 +345,21 @@ func (s *Set) Suppresses(code string, line int) bool {
 	for _, d := range s.lines[line] {
 		if d.covers(code) {
 			hit = true
+		}
+	}
+	if len(s.lines) == 0 || line < 1 || line > len(s.lineStart) {
+		return hit
+	}
+	// Scanned only in a file with line directives, once.
+	var scan *tokcheck.Result
+	if s.last == nil {
+		scan = tokcheck.Scan(s.src)
+	}
+	if end := s.logicalLast(scan)[line-1]; end != line {
+		for _, d := range s.lines[end] {
+			if d.covers(code) {
+				hit = true
+			}
 		}
 	}
 	return hit

@@ -170,7 +170,7 @@ func (p *fullPrinter) syntaxError(w *bufio.Writer, e finding.SyntaxError) {
 // says "All checks passed!": it points to the problems on standard error.
 func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Finding, opt Options) {
 	errs, warns := len(r.SyntaxErrors), 0
-	safe, hidden := 0, 0
+	safe := 0
 	for i := range shown {
 		f := &shown[i]
 		if f.Suppressed {
@@ -183,8 +183,6 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 		}
 		if fixable(f, opt.UnsafeFixes) {
 			safe++
-		} else if fx := primaryFix(f); fx != nil && fx.Applicability == finding.Unsafe {
-			hidden++
 		}
 	}
 	var line strings.Builder
@@ -206,10 +204,7 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 		fmt.Fprintf(&line, " %d %s on standard error.", n, plural(n, "problem is listed", "problems are listed"))
 	}
 	fmt.Fprintln(w, strings.TrimPrefix(line.String(), " "))
-	hint := ""
-	if hidden > 0 && !opt.UnsafeFixes && !opt.NoUnsafeFixesHint {
-		hint = fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))
-	}
+	hint := HiddenFixes(shown, opt)
 	switch {
 	case safe > 0 && hint != "":
 		fmt.Fprintf(w, "%s %d fixable with the `--fix` option (%s).\n", p.c.fixMark.Sprint("[*]"), safe, hint)

@@ -208,6 +208,26 @@ func primaryFix(f *finding.Finding) *finding.Fix {
 	return &f.Fixes[0]
 }
 
+// HiddenFixes is ruff's hint for the fixes --fix leaves out for want of
+// --unsafe-fixes: "2 hidden fixes can be enabled with the `--unsafe-fixes`
+// option", counting the unsuppressed findings whose fix is unsafe; "" when
+// there is none, or with --unsafe-fixes or --no-unsafe-fixes.
+func HiddenFixes(fs []finding.Finding, opt Options) string {
+	if opt.UnsafeFixes || opt.NoUnsafeFixesHint {
+		return ""
+	}
+	hidden := 0
+	for i := range fs {
+		if fx := primaryFix(&fs[i]); fx != nil && !fs[i].Suppressed && fx.Applicability == finding.Unsafe {
+			hidden++
+		}
+	}
+	if hidden == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))
+}
+
 // fixable reports whether f's fix would be applied by --fix (with
 // --unsafe-fixes when unsafe).
 func fixable(f *finding.Finding, unsafe bool) bool {

@@ -1,16 +1,21 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
 	"github.com/cudaforklint/cudaforklint/noqa"
+	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
-	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // codeActionWait bounds how long a code action waits for the checks that
@@ -44,7 +49,6 @@ func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) [
 		}
 	}
 	if wants(p.Context.Only, protocol.KindQuickFix) {
-		var directives *noqa.Set
 		for i := range current {
 			f := &current[i]
 			if !intersects(rangeOf(f.Location, s.enc), p.Range) {
@@ -55,7 +59,9 @@ func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) [
 				if fx.Applicability == finding.DisplayOnly {
 					continue
 				}
-				edit := s.workspaceEditLocked(fx.Edits, f.versions)
+				one := f.Finding
+				one.Suppressed, one.Fixes = false, []finding.Fix{fx}
+				edit := s.fixEditLocked([]finding.Finding{one}, true, f.versions)
 				if edit == nil {
 					continue
 				}
@@ -68,10 +74,7 @@ func (s *session) codeActions(_ context.Context, p *protocol.CodeActionParams) [
 					IsPreferred: k == 0 && fx.Applicability == finding.Safe, Edit: edit,
 				})
 			}
-			if directives == nil {
-				directives = noqaDirectives(d.text)
-			}
-			if e, ok := noqaEdit(d, directives, f.Code, f.Start.Line); ok {
+			if e, ok := noqaEdit(d, f.Code, f.Start.Line); ok {
 				actions = append(actions, protocol.CodeAction{
 					Title: "Disable " + f.Code + " for this line", Kind: protocol.KindQuickFix,
 					Diagnostics: []protocol.Diagnostic{diag},
@@ -113,42 +116,139 @@ func intersects(a, b protocol.Range) bool {
 	return !before(a.End, b.Start) && !before(b.End, a.Start)
 }
 
-// fixAllLocked returns the edit applying the first fix of each finding
-// when it is safe (what --fix applies), skipping a fix that overlaps one
-// already taken (as fix.Apply does); nil when there is none.
+// fixAllLocked returns the edit applying what --fix applies of the
+// findings' fixes (the first fix of each, when safe, the overlapping ones
+// left out: one of --fix's rounds, fix.Apply's); nil when there is none.
 func (s *session) fixAllLocked(fs []located) *protocol.WorkspaceEdit {
-	type span struct{ start, end int }
-	taken := map[string][]span{}
-	var edits []finding.Edit
+	var take []finding.Finding
 	versions := map[string]int{}
 	for i := range fs {
 		fx := fix.Select(&fs[i].Finding, false)
 		if fx == nil || len(fx.Edits) == 0 || !s.currentLocked(fx.Edits, fs[i].versions) {
 			continue
 		}
-		overlaps := false
+		take = append(take, fs[i].Finding)
 		for _, e := range fx.Edits {
-			for _, t := range taken[e.Path] {
-				if e.Start.Offset < t.end && t.start < e.End.Offset || e.Start.Offset == t.start && e.End.Offset == t.end {
-					overlaps = true
-				}
-			}
-		}
-		if overlaps {
-			continue
-		}
-		for _, e := range fx.Edits {
-			taken[e.Path] = append(taken[e.Path], span{e.Start.Offset, e.End.Offset})
-			edits = append(edits, e)
 			if v, ok := fs[i].versions[e.Path]; ok {
 				versions[e.Path] = v
 			}
+		}
+	}
+	if len(take) == 0 {
+		return nil
+	}
+	return s.fixEditLocked(take, false, versions)
+}
+
+// fixEditLocked applies the fixes of fs as --fix does, through fix.Apply
+// (the same choice of fix, overlap rejection and safety net; unsafe is
+// --unsafe-fixes), to the texts the run that found them read: the open
+// documents' (versions), the other files' on disk. The change of each file
+// becomes one edit from its first changed byte to its last, placed by the
+// document's own lines, so that the editor's text ends up exactly as the
+// file --fix writes. nil when a fix no longer applies, touches a notebook's
+// file (not a cell), or fails the safety net.
+func (s *session) fixEditLocked(fs []finding.Finding, unsafe bool, versions map[string]int) *protocol.WorkspaceEdit {
+	docs := map[string]*document{}
+	fs = slices.Clone(fs)
+	for i := range fs {
+		fixes := slices.Clone(fs[i].Fixes)
+		for j := range fixes {
+			if !s.currentLocked(fixes[j].Edits, versions) {
+				return nil
+			}
+			edits := slices.Clone(fixes[j].Edits)
+			for k := range edits {
+				e := &edits[k]
+				d, err := s.fixDocLocked(e.Path, docs)
+				if err != nil {
+					s.log.Printf("code action: %v", err)
+					return nil
+				}
+				if s.cells[e.Path] != nil {
+					// A cell's edit has its offsets in the notebook's
+					// module, its lines and columns in the cell.
+					e.Start.Offset = d.offset(protocol.Position{Line: e.Start.Line - 1, Character: e.Start.Column - 1}, protocol.EncodingUTF8)
+					e.End.Offset = d.offset(protocol.Position{Line: e.End.Line - 1, Character: e.End.Column - 1}, protocol.EncodingUTF8)
+				}
+			}
+			fixes[j].Edits = edits
+		}
+		fs[i].Fixes = fixes
+	}
+	read := func(p string) ([]byte, error) {
+		if d := docs[p]; d != nil {
+			return d.text, nil
+		}
+		return nil, fmt.Errorf("%s: not read by the fix", p)
+	}
+	res := fix.Apply(fs, fix.Options{Unsafe: unsafe, Diff: true, ReadFile: read, ReadRaw: read})
+	var edits []finding.Edit
+	for _, fr := range res.Files {
+		if fr.Err != nil {
+			s.log.Printf("code action: %v", fr.Err)
+			return nil
+		}
+		if start, end, text, changed := change(fr.Before, fr.After); changed {
+			edits = append(edits, docs[fr.Path].edit(start, end, text))
 		}
 	}
 	if len(edits) == 0 {
 		return nil
 	}
 	return s.workspaceEditLocked(edits, versions)
+}
+
+// fixDocLocked returns the text a fix of path applies to, as a document:
+// the open document or cell, else the file on disk (read once per code
+// action, into docs).
+func (s *session) fixDocLocked(path string, docs map[string]*document) (*document, error) {
+	if d := docs[path]; d != nil {
+		return d, nil
+	}
+	d := s.textDocLocked(path)
+	if d == nil {
+		if s.docs[path] != nil || notebook.IsPath(path) {
+			return nil, fmt.Errorf("%s: a fix of a notebook's file, not of a cell", path)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		d = newDocument(uriOf(path), path, -1, b)
+	}
+	docs[path] = d
+	return d, nil
+}
+
+// change returns the bytes [start, end) of before that after replaces, and
+// with what: the span from the first byte that differs to the last. Its
+// ends are moved out of a UTF-8 sequence and from between a CR and its LF,
+// which no LSP position can name.
+func change(before, after []byte) (start, end int, text string, changed bool) {
+	if bytes.Equal(before, after) {
+		return 0, 0, "", false
+	}
+	n := min(len(before), len(after))
+	p := 0
+	for p < n && before[p] == after[p] {
+		p++
+	}
+	for p > 0 && (p < len(before) && !utf8.RuneStart(before[p]) || before[p-1] == '\r' && p < len(before) && before[p] == '\n') {
+		p--
+	}
+	q := 0 // common suffix, not overlapping the prefix
+	for q < n-p && before[len(before)-1-q] == after[len(after)-1-q] {
+		q++
+	}
+	for q > 0 {
+		b := len(before) - q
+		if utf8.RuneStart(before[b]) && !(before[b] == '\n' && b > 0 && before[b-1] == '\r') {
+			break
+		}
+		q--
+	}
+	return p, len(before) - q, string(after[p : len(after)-q]), true
 }
 
 // currentLocked reports whether edits, computed by a run that saw the open
@@ -205,57 +305,13 @@ func (s *session) workspaceEditLocked(edits []finding.Edit, versions map[string]
 	return we
 }
 
-// noqaDirectives parses the suppression comments of a document's text; nil
-// when it cannot be parsed.
-func noqaDirectives(src []byte) *noqa.Set {
-	f, err := syntax.Parse(src)
-	if err != nil {
-		return nil
-	}
-	return noqa.Parse(src, f.Comments)
-}
-
-// noqaEdit returns the edit that makes a `# noqa` on line (1-based) cover
-// code: the code appended to the line's `# noqa: X` list, or `  # noqa:
-// CODE` at the end of the line (after any comment there). It reports false
-// when a directive of the line already covers code.
-func noqaEdit(d *document, set *noqa.Set, code string, line int) (finding.Edit, bool) {
-	if set == nil {
+// noqaEdit returns the edit that makes a `# noqa` cover code for a
+// finding on line (1-based) of d: noqa.Place's, at the end of the line's
+// logical line. It reports false when a directive there covers code already.
+func noqaEdit(d *document, code string, line int) (finding.Edit, bool) {
+	p, ok := noqa.Place(d.text, line, code)
+	if !ok {
 		return finding.Edit{}, false
 	}
-	starts := d.lineStarts()
-	if line < 1 || line > len(starts) {
-		return finding.Edit{}, false
-	}
-	at, text := -1, ""
-	for _, dir := range set.Directives() {
-		if dir.Kind != noqa.Line || dir.Line != line {
-			continue
-		}
-		if dir.Blanket() {
-			return finding.Edit{}, false
-		}
-		for _, c := range dir.Codes {
-			if c == code {
-				return finding.Edit{}, false
-			}
-		}
-		at, text = int(dir.Span.End), ", "+code
-		break
-	}
-	if at < 0 {
-		end := len(d.text)
-		if line < len(starts) {
-			end = starts[line] - 1
-		}
-		for end > starts[line-1] && strings.IndexByte(" \t\r\f", d.text[end-1]) >= 0 {
-			end--
-		}
-		at, text = end, "  # noqa: "+code
-	}
-	pos := finding.Position{Offset: at}
-	lp := d.position(at, protocol.EncodingUTF8)
-	pos.Line, pos.Column = lp.Line+1, lp.Character+1
-	pos.UTF16Column = d.position(at, protocol.EncodingUTF16).Character + 1
-	return finding.Edit{Location: finding.Location{Path: d.path, Start: pos, End: pos}, NewText: text}, true
+	return d.edit(p.Edit.Start, p.Edit.End, p.Edit.NewText), true
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
 )
 
@@ -119,6 +120,18 @@ func (d *document) position(offset int, enc string) protocol.Position {
 		col = col[size:]
 	}
 	return protocol.Position{Line: line, Character: units}
+}
+
+// edit is the edit replacing d.text[start:end] with text, its positions
+// d's own (the finding's lines and columns are those of the text a run
+// read, which must be d's).
+func (d *document) edit(start, end int, text string) finding.Edit {
+	pos := func(off int) finding.Position {
+		p := d.position(off, protocol.EncodingUTF8)
+		return finding.Position{Offset: off, Line: p.Line + 1, Column: p.Character + 1,
+			UTF16Column: d.position(off, protocol.EncodingUTF16).Character + 1}
+	}
+	return finding.Edit{Location: finding.Location{Path: d.path, Start: pos(start), End: pos(end)}, NewText: text}
 }
 
 // utf16Units is the number of UTF-16 code units of r; an invalid byte

@@ -92,7 +92,7 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
 	s := newSession(opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), s,
+	conn := jsonrpc2.NewConn(ctx, newStream(stream, s.log), s,
 		jsonrpc2.SetLogger(s.log))
 	s.setClient(conn)
 	go s.worker()

@@ -428,3 +428,44 @@ func TestNoqaAcrossFiles(t *testing.T) {
 		t.Errorf("after the noqa (version %d), gpu.py still has %s", v, mustJSON(last.Diagnostics))
 	}
 }
+
+// TestNoqaEndsTheLogicalLine: the noqa quick fix for a finding on a line
+// that a backslash continues, or that opens a triple-quoted string, goes
+// where the logical line ends (appended to the physical line it would be a
+// SyntaxError, or text inside the string), in LF and CRLF files; applied,
+// it suppresses the finding.
+func TestNoqaEndsTheLogicalLine(t *testing.T) {
+	for _, tc := range []struct{ name, line, want string }{
+		{"continuation", "    ok = torch.cuda.init() or \\\n        True\n", "    ok = torch.cuda.init() or \\\n        True  # noqa: CFL001\n"},
+		{"triple-quoted string", "    torch.cuda.init(); print(\"\"\"\ncuda is up\n\"\"\")\n", "    torch.cuda.init(); print(\"\"\"\ncuda is up\n\"\"\")  # noqa: CFL001\n"},
+	} {
+		for _, eol := range []string{"\n", "\r\n"} {
+			t.Run(fmt.Sprintf("%s %q", tc.name, eol), func(t *testing.T) {
+				dir := t.TempDir()
+				text := strings.ReplaceAll(strings.Replace(hazard, "    torch.cuda.init()\n", tc.line, 1), "\n", eol)
+				c := startServer(t, clientOptions{folders: []string{dir}})
+				uri := c.open(filepath.Join(dir, "train.py"), text)
+				if p := c.waitPublish(uri, 0, hasVersion(1)); !reflect.DeepEqual(codes(p.Diagnostics), []string{"CFL001"}) {
+					t.Fatalf("diagnostics %v", codes(p.Diagnostics))
+				}
+				var action *protocol.CodeAction
+				for _, a := range c.codeActions(uri, rng(10, 12, 10, 12)) {
+					if a.Title == "Disable CFL001 for this line" {
+						action = &a
+					}
+				}
+				if action == nil {
+					t.Fatal("no noqa action")
+				}
+				got, err := applyEdits(text, editsFor(action.Edit, uri), c.enc)
+				if want := strings.ReplaceAll(strings.Replace(hazard, "    torch.cuda.init()\n", tc.want, 1), "\n", eol); err != nil || got != want {
+					t.Fatalf("got %q (%v), want %q", got, err, want)
+				}
+				v := c.replaceAll(uri, got)
+				if p := c.waitPublish(uri, 0, hasVersion(v)); len(p.Diagnostics) != 0 {
+					t.Errorf("after the noqa: %v, want none", codes(p.Diagnostics))
+				}
+			})
+		}
+	}
+}

@@ -220,6 +220,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Files whose configuration could not be loaded are not checked (the
 	// policy recorded why); the others run with their own settings.
 	checked := configured(pol, pass.OtherFiles)
+	checked, unreadable := readableLines(checked, pass.ReadFile)
 	wide := checked
 	if pol.RunFiles != nil {
 		wide = configured(pol, pol.RunFiles)
@@ -231,6 +232,7 @@ func run(pass *analysis.Pass) (any, error) {
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees, arenas: syntax.NewArenas()},
 		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
+	res.Errors = unreadable
 
 	files := checked
 	noqaOnly := map[string]bool{}

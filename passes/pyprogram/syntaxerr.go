@@ -80,11 +80,6 @@ func inBrackets(before []byte) bool {
 // the goroutine that collects the results took 170 ms of a standard
 // library run, while the analysis waited for it.
 func parseProblems(path string, src []byte, errs []syntax.Span, rejected []tokcheck.Problem, tf *token.File) (syntaxErrs []finding.SyntaxError, notices []finding.Notice) {
-	if bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0 {
-		// CPython reads a lone CR as a line break; tree-sitter does not, so
-		// what it found says nothing about the file.
-		return nil, []finding.Notice{{Path: path, Line: 1, Message: "the lines end with CR alone (classic Mac OS line endings), which cudaforklint's parser does not read as line breaks: convert the file to LF or CRLF to check it"}}
-	}
 	column := func(off int, pos token.Position) int {
 		return utf8.RuneCount(src[off-(pos.Column-1):off]) + 1
 	}
@@ -110,4 +105,34 @@ func parseProblems(path string, src []byte, errs []syntax.Span, rejected []tokch
 		syntaxErrs = append(syntaxErrs, finding.SyntaxError{Path: path, Line: pos.Line, Column: column(p.Offset, pos), Message: p.Message()})
 	}
 	return syntaxErrs, notices
+}
+
+// crOnlyMessage is the tool error of a checked file whose lines end with CR
+// alone.
+const crOnlyMessage = "the lines end with CR alone (classic Mac OS line endings), which cudaforklint's parser does not read as line breaks, so the file was not checked: convert it to LF or CRLF"
+
+// readableLines returns the files whose line breaks the parser reads, and a
+// tool error for each of the others: a file whose lines end with CR alone.
+// CPython reads a lone CR as a line break; tree-sitter does not, so the
+// whole file is one line to it, ending in the first comment. Such a file is
+// not analyzed at all: no findings, no unused-noqa report (a `# noqa` would
+// swallow the lines after it) and so no fix, which would delete the CRs
+// inside what the parser took for a comment; the run exits 2 rather than
+// report it clean.
+func readableLines(files []string, read func(string) ([]byte, error)) (ok []string, errs []finding.ToolError) {
+	ok = files[:0:0]
+	for _, f := range files {
+		if src, err := read(f); err == nil && crOnly(src) {
+			errs = append(errs, finding.ToolError{Path: f, Line: 1, Message: crOnlyMessage})
+			continue
+		}
+		ok = append(ok, f)
+	}
+	return ok, errs
+}
+
+// crOnly reports whether src breaks lines with CR alone: it has a CR and no
+// LF.
+func crOnly(src []byte) bool {
+	return bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0
 }

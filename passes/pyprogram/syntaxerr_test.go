@@ -25,7 +25,6 @@ func TestParseProblems(t *testing.T) {
 		{"def f[T = int](x):\n    pass\nclass C[T = str]:\n    pass\n", 0, 2},
 		{"try:\n    pass\nexcept* A, B, C:\n    pass\n", 0, 1},
 		{"x = 1\n", 0, 0},
-		{"import os\rx = 1\rif x:\r    pass\r", 0, 1}, // CR line endings, which CPython reads: a warning
 	} {
 		src := []byte(tt.src)
 		f, err := syntax.Parse(src)
@@ -38,6 +37,29 @@ func TestParseProblems(t *testing.T) {
 		if len(se) != tt.syntaxErrors || len(notices) != tt.notices {
 			t.Errorf("%q: %d syntax errors %v, %d notices %v; want %d and %d", tt.src, len(se), se, len(notices), notices, tt.syntaxErrors, tt.notices)
 		}
+	}
+}
+
+// TestReadableLines: a checked file whose lines end with CR alone (which
+// CPython reads and the parser does not) is a tool error, not checked; LF,
+// CRLF, a CR inside CRLF lines, and a file of one line without a break are
+// checked.
+func TestReadableLines(t *testing.T) {
+	files := map[string]string{
+		"cr.py":    "import os  # noqa: CFL001\rimport sys\r",
+		"lf.py":    "import os\nimport sys\n",
+		"crlf.py":  "import os\r\nimport sys\r\n",
+		"mixed.py": "s = 'a\rb'\nimport sys\n",
+		"one.py":   "import os",
+		"empty.py": "",
+	}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	ok, errs := readableLines([]string{"crlf.py", "cr.py", "empty.py", "lf.py", "mixed.py", "one.py"}, read)
+	if want := []string{"crlf.py", "empty.py", "lf.py", "mixed.py", "one.py"}; !slices.Equal(ok, want) {
+		t.Errorf("checked %v, want %v", ok, want)
+	}
+	if len(errs) != 1 || errs[0].Path != "cr.py" || errs[0].Message != crOnlyMessage {
+		t.Errorf("errors %v, want one for cr.py", errs)
 	}
 }
 

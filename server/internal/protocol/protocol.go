@@ -34,6 +34,7 @@ const (
 // JSON-RPC error codes the server returns (LSP's ErrorCodes).
 const (
 	CodeServerNotInitialized = -32002
+	CodeParseError           = -32700
 	CodeInvalidRequest       = -32600
 	CodeMethodNotFound       = -32601
 	CodeInvalidParams        = -32602
