@@ -89,7 +89,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// verify reports CFL003 when it observes a benign fork, so the static pass
 	// it is compared with runs that rule too, and CFL006, its forkserver twin.
-	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{ExtendSelect: []string{"CFL003", "CFL006"}})
+	loader, err := config.NewLoader(ruledoc.All(), config.Overrides{ExtendSelect: []string{ruledoc.CFL003.Code, ruledoc.CFL006.Code}})
 	if err != nil {
 		return fail(stderr, err)
 	}

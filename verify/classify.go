@@ -197,26 +197,25 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	}
 	init := g.init
 	forkserver := init.IsForkserver()
-	code := "CFL003"
+	doc := ruledoc.CFL003
 	var why string
 	switch {
 	case forkserver:
-		code = "CFL002"
+		doc = ruledoc.CFL002
 	case used > 0:
-		code = "CFL001"
+		doc = ruledoc.CFL001
 	case failedQuiet > 0 && len(cudaErrors) > 0:
-		code, why = "CFL001", "a child failed without a driver call the wrapper could see, and the program printed CUDA errors"
+		doc, why = ruledoc.CFL001, "a child failed without a driver call the wrapper could see, and the program printed CUDA errors"
 	case len(signatures) > 0:
-		code, why = "CFL001", "no child called the driver, but the program printed the error of a library's fork guard"
+		doc, why = ruledoc.CFL001, "no child called the driver, but the program printed the error of a library's fork guard"
 	case failedQuiet > 0 && len(jaxWarnings) > 0:
-		code, why = "CFL001", "a child hung or died before any driver call, after JAX warned that forking its multithreaded runtime deadlocks"
+		doc, why = ruledoc.CFL001, "a child hung or died before any driver call, after JAX warned that forking its multithreaded runtime deadlocks"
 	case len(loaderRaised) > 0:
-		code, why = "CFL001", "a DataLoader worker raised RuntimeError, as torch's fork guard does in a worker before any driver call"
+		doc, why = ruledoc.CFL001, "a DataLoader worker raised RuntimeError, as torch's fork guard does in a worker before any driver call"
 	}
 
 	initCall := initializingCall(init, g.children)
-	doc, _ := ruledoc.ByCode(code)
-	f := finding.Finding{Code: code, Name: doc.Name, Severity: doc.Severity, URL: doc.URL()}
+	f := finding.Finding{Code: doc.Code, Name: doc.Name, Severity: doc.Severity, URL: doc.URL()}
 	loc, where := g.location(initCall, cwd)
 	f.Location = loc
 
@@ -226,8 +225,8 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	}
 	n := len(outs)
 	first := firstBad(outs)
-	switch code {
-	case "CFL001":
+	switch doc {
+	case ruledoc.CFL001:
 		msg := fmt.Sprintf("%s initialized CUDA%s and then forked %s that used it", name, where, plural(n, "child", "children"))
 		if first != nil {
 			msg += fmt.Sprintf(": child %d %s", first.p.PID, first.describe)
@@ -236,7 +235,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 			msg += " (" + why + ")"
 		}
 		f.Message = msg
-	case "CFL002":
+	case ruledoc.CFL002:
 		msg := fmt.Sprintf("%s initialized CUDA%s, so every child it forks inherits that state; it forked %s",
 			name, where, plural(n, "child", "children"))
 		if first != nil {
@@ -305,7 +304,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	if execed > 0 {
 		ev = append(ev, fmt.Sprintf("%s exec'd another program at once (a fresh driver: safe)", plural(execed, "child", "children")))
 	}
-	if code != "CFL003" || failedQuiet > 0 {
+	if doc != ruledoc.CFL003 || failedQuiet > 0 {
 		for i, l := range cudaErrors {
 			if i == 3 {
 				break

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
 // Exit codes of `cudaforklint verify`.
@@ -85,7 +86,11 @@ func (r *Report) finish(static func([]string) ([]finding.Finding, error), paths 
 // runtime evidence (confirmed, or runtime only).
 func (r *Report) Hazard() bool {
 	for _, f := range r.Findings {
-		if (f.Code == "CFL001" || f.Code == "CFL002" || f.Code == "CFL005") && (f.Status == StatusConfirmed || f.Status == StatusRuntimeOnly) {
+		if f.Status != StatusConfirmed && f.Status != StatusRuntimeOnly {
+			continue
+		}
+		switch f.Code {
+		case ruledoc.CFL001.Code, ruledoc.CFL002.Code, ruledoc.CFL005.Code:
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
 // Statuses verify sets on findings.
@@ -22,9 +23,9 @@ const (
 // CFL002 and CFL006 (its benign twin) are the forkserver's. Other codes are not judged by verify.
 func family(code string) string {
 	switch code {
-	case "CFL001", "CFL003":
+	case ruledoc.CFL001.Code, ruledoc.CFL003.Code:
 		return "fork"
-	case "CFL002", "CFL006":
+	case ruledoc.CFL002.Code, ruledoc.CFL006.Code:
 		return "forkserver"
 	}
 	return ""
@@ -61,14 +62,14 @@ func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 		switch {
 		case s.Code == r.Code:
 			s.Status = StatusConfirmed
-		case s.Code == "CFL001" && r.Code == "CFL003":
+		case s.Code == ruledoc.CFL001.Code && r.Code == ruledoc.CFL003.Code:
 			s.Status = StatusNotObserved
 			ev[0] = "the fork after cuInit happened, but no child touched CUDA on this run: " + r.Message
-		case s.Code == "CFL003" && r.Code == "CFL001":
+		case s.Code == ruledoc.CFL003.Code && r.Code == ruledoc.CFL001.Code:
 			s.Status = StatusRefuted
 			ev[0] = "a child used the CUDA state it inherited on this run, so the fork is not benign: " + r.Message
 			escalate[j] = true
-		case s.Code == "CFL006" && r.Code == "CFL002":
+		case s.Code == ruledoc.CFL006.Code && r.Code == ruledoc.CFL002.Code:
 			// The run reports every forkserver that initialized CUDA as
 			// CFL002: the hazard the benign finding names happened.
 			s.Status = StatusConfirmed
@@ -145,11 +146,11 @@ func match(static, runtime []finding.Finding, cwd string) []finding.Finding {
 		}
 	}
 	for i := range out {
-		if out[i].Code != "CFL003" || out[i].Status != StatusConfirmed {
+		if out[i].Code != ruledoc.CFL003.Code || out[i].Status != StatusConfirmed {
 			continue
 		}
 		for _, r := range runtime {
-			if r.Code == "CFL001" && sameLine(out[i].Location, r.Location, cwd) {
+			if r.Code == ruledoc.CFL001.Code && sameLine(out[i].Location, r.Location, cwd) {
 				out[i].Status = StatusRefuted
 				out[i].Evidence = append(out[i].Evidence, "another process initialized CUDA here, forked, and its child used it: "+r.Message)
 				break
@@ -199,7 +200,7 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 	}
 	for i := range fs {
 		f := &fs[i]
-		if f.Code != "CFL004" && f.Code != "CFL005" {
+		if f.Code != ruledoc.CFL004.Code && f.Code != ruledoc.CFL005.Code {
 			continue
 		}
 		var ran []*Process // the children that re-imported this finding's file
@@ -214,7 +215,7 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 			continue
 		}
 		switch f.Code {
-		case "CFL004":
+		case ruledoc.CFL004.Code:
 			var ev []string
 			for _, k := range ran {
 				if c := topLevelInit(k, f.Path, cwd); c != nil {
@@ -232,7 +233,7 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 				ev = append(ev[:3], fmt.Sprintf("and %d more children did too", len(ev)-3))
 			}
 			f.Evidence = append(f.Evidence, ev...)
-		case "CFL005":
+		case ruledoc.CFL005.Code:
 			var failed []string
 			for _, k := range ran {
 				if k.End.Kind == EndExited && k.End.Code != 0 || k.End.Kind == EndSignaled {

@@ -2,10 +2,15 @@ package verify
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -650,5 +655,32 @@ func TestCheckSharedObject(t *testing.T) {
 	}
 	if err := checkSharedObject("verify.go"); err == nil || !strings.Contains(err.Error(), "not an ELF shared library") {
 		t.Errorf("a text file: %v", err)
+	}
+}
+
+// TestNoRuleCodeLiterals: verify names rules through package ruledoc (ruledoc.CFL001.Code …), so
+// that a code exists in one place and a misspelt one does not compile; no string literal of the
+// package's own code holds a rule code.
+func TestNoRuleCodeLiterals(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := regexp.MustCompile(`CFL\d{3}`)
+	files := 0
+	for _, pkg := range pkgs {
+		for _, f := range pkg.Files {
+			files++
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && code.MatchString(lit.Value) {
+					t.Errorf("%s: rule code in a string literal %s: use ruledoc", fset.Position(lit.Pos()), lit.Value)
+				}
+				return true
+			})
+		}
+	}
+	if files < 5 {
+		t.Fatalf("parsed %d files of the package, want all of them", files)
 	}
 }
