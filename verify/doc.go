@@ -107,8 +107,9 @@
 //
 // Report.FailedChildren are the processes other than the root that run the program's own code
 // (forks of a Python process that did not exec; multiprocessing's spawn and forkserver children,
-// loky's workers) and exited non-zero or died of a signal that no process of the program sent
-// them (a kill record: Pool.terminate, Popen.kill), unless they ended after the run began ending
+// loky's workers) and exited non-zero or died of a signal that no other process of the program
+// sent them (a kill record: Pool.terminate, Popen.kill; a process that signals itself, or its own
+// group, failed), unless they ended after the run began ending
 // the program (a timeout, a signal it forwarded: Tree.EndedAt). Other
 // programs the program runs report their status to it, which it may expect to be non-zero. The
 // traceback verdicts the program printed (Report.OutputExceptions) say why, most likely.

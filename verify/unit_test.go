@@ -684,3 +684,33 @@ func TestNoRuleCodeLiterals(t *testing.T) {
 		t.Fatalf("parsed %d files of the package, want all of them", files)
 	}
 }
+
+// TestSignalsSentByTheProgram: a child that died of a signal another process of the program sent
+// it was ended on purpose (Pool.terminate, Popen.kill) and did not fail; one that sent the signal
+// to itself did.
+func TestSignalsSentByTheProgram(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		from, target, sig int
+		died              syscall.Signal
+		failed            bool
+	}{
+		{"the parent terminates its worker", 10, 11, 15, syscall.SIGTERM, false},
+		{"the parent kills its own process group", 10, 0, 9, syscall.SIGKILL, false},
+		{"the child kills itself", 11, 11, 9, syscall.SIGKILL, true},
+		{"the child kills its own process group", 11, 0, 9, syscall.SIGKILL, true},
+		{"the parent sent another signal than the one it died of", 10, 11, 15, syscall.SIGKILL, true},
+	} {
+		evs := []Event{
+			{Ev: "start", PID: 10, PPID: 1, T: 1, Argv: []string{"/usr/bin/python3", "m.py"}, Cwd: "/w", St: 500},
+			{Ev: "fork", PID: 11, PPID: 10, T: 2, CUDA: ip(-1), St: 501},
+			{Ev: "kill", PID: tc.from, T: 3, Target: tc.target, Sig: tc.sig},
+			{Ev: "wait", PID: 10, T: 4, Child: 11, Status: ip(int(tc.died))},
+			{Ev: "exit", PID: 10, T: 5, Code: ip(0)},
+		}
+		failed := failedChildren(BuildTree(evs, 10))
+		if got := len(failed) == 1 && failed[0].PID == 11; got != tc.failed || len(failed) > 1 {
+			t.Errorf("%s: failed children %+v, want child 11 failed: %v", tc.name, failed, tc.failed)
+		}
+	}
+}

@@ -140,13 +140,19 @@ func failedChildren(t *Tree) []ChildFailure {
 	return out
 }
 
-// sentTo reports whether a process of the program sent p the signal it died of, after p began.
+// sentTo reports whether another process of the program sent p the signal it died of, after p
+// began: a parent ending its workers (Pool.terminate, Popen.kill) did so on purpose. A process
+// that signals itself (os.kill(os.getpid(), SIGKILL), or a killpg of its own group) is not
+// forgiven: nobody else decided it should end.
 func sentTo(t *Tree, p *Process) bool {
 	begin := int64(0)
 	if len(p.Images) > 0 {
 		begin = p.Images[0].T
 	}
 	for _, k := range t.Kills {
+		if k.From == p {
+			continue
+		}
 		if k.Sig == p.End.Signal && k.T >= begin && (k.Target == p.PID || k.Target <= 0) {
 			return true
 		}

@@ -314,3 +314,33 @@ func TestSetsidChildEndedAtTimeout(t *testing.T) {
 		t.Errorf("problems %q", rep.Problems())
 	}
 }
+
+// TestSignalledChildren runs both sides of the rule that forgives signals a process of the
+// program sent: a worker its parent terminated did not fail; one that killed itself did.
+func TestSignalledChildren(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, tc := range []struct {
+		script, stdout string
+		code           int
+		failed         string
+	}{
+		{"self_kill.py", "CHILD_EXIT -9", ExitNoVerdict, `^fork child \d+ \(python3 self_kill.py\) killed by SIGKILL$`},
+		{"pool_terminate.py", "TERMINATED", ExitClean, ""},
+	} {
+		rep, res := e.scenario(t, time.Minute, e.python, tc.script)
+		if !strings.Contains(res.stdout, tc.stdout) {
+			t.Fatalf("%s: stdout %q, want %q", tc.script, res.stdout, tc.stdout)
+		}
+		if got := rep.ExitCode(); got != tc.code {
+			t.Errorf("%s: exit code %d, want %d; verdict %q", tc.script, got, tc.code, rep.Verdict())
+		}
+		var failed []string
+		for _, c := range rep.FailedChildren {
+			failed = append(failed, c.String())
+		}
+		if tc.failed == "" && len(failed) > 0 || tc.failed != "" && (len(failed) != 1 || !regexp.MustCompile(tc.failed).MatchString(failed[0])) {
+			t.Errorf("%s: failed children %q, want %q", tc.script, failed, tc.failed)
+		}
+	}
+}
