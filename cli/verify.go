@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -19,19 +20,27 @@ import (
 	"github.com/cudaforklint/cudaforklint/verify"
 )
 
-// durationFlag accepts Go durations ("90s", "2m") and plain seconds ("60").
+// durationFlag accepts Go durations ("90s", "2m") and plain seconds ("60"), longer than zero:
+// a limit of zero or less would end the program before it ran (no limit is the flag left out).
 type durationFlag struct{ d time.Duration }
 
 func (f *durationFlag) String() string { return f.d.String() }
 
 func (f *durationFlag) Set(s string) error {
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		f.d = time.Duration(n * float64(time.Second))
-		return nil
-	}
 	d, err := time.ParseDuration(s)
+	if n, ferr := strconv.ParseFloat(s, 64); ferr == nil {
+		// A number of seconds: one a Duration cannot hold (NaN, ±Inf, beyond 292 years) is refused
+		// before the conversion, which would give an arbitrary value.
+		if math.IsNaN(n) || math.Abs(n) > float64(math.MaxInt64)/float64(time.Second) {
+			return fmt.Errorf("%s seconds is not a time limit", s)
+		}
+		d, err = time.Duration(n*float64(time.Second)), nil
+	}
 	if err != nil {
 		return fmt.Errorf("want a duration such as 90s or 2m, or seconds: %v", err)
+	}
+	if d <= 0 {
+		return fmt.Errorf("the time limit must be longer than zero, not %s (leave --timeout out for no limit)", s)
 	}
 	f.d = d
 	return nil
@@ -42,7 +51,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var timeout durationFlag
 	shim := fs.String("shim", os.Getenv("CUDAFORKLINT_SHIM"), "a prebuilt fork-tracking wrapper (default: build the embedded one once with the C compiler)")
-	fs.Var(&timeout, "timeout", "kill the program's whole process group after this long (e.g. 90s; default: no limit)")
+	fs.Var(&timeout, "timeout", "kill the program's whole process group after this long, more than zero (e.g. 90s or 60; default: no limit)")
 	format := fs.String("format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "output format: "+output.FormatNames())
 	fs.StringVar(format, "output-format", envOr("CUDAFORKLINT_OUTPUT_FORMAT", "full"), "alias of --format")
 	outputFile := fs.String("output-file", "", "write the --format output to this file")

@@ -130,3 +130,33 @@ func TestVerifyNeverSaysPassedWhenItDidNot(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyTimeoutMustBePositive: a time limit of zero or less, or one no duration can hold, is
+// refused before the program runs (exit 2); a positive one in either spelling is taken.
+func TestVerifyTimeoutMustBePositive(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "ok.py", "print('RAN')\n")
+	for _, tc := range []struct {
+		value, err string
+	}{
+		{"-5", "must be longer than zero, not -5"},
+		{"-1s", "must be longer than zero, not -1s"},
+		{"0", "must be longer than zero, not 0"},
+		{"0s", "must be longer than zero, not 0s"},
+		{"NaN", "NaN seconds is not a time limit"},
+		{"1e300", "1e300 seconds is not a time limit"},
+		{"soon", "want a duration such as 90s or 2m"},
+	} {
+		code, stdout, stderr := run(t, dir, "verify", "--no-static", "--timeout", tc.value, "--", "python3", "ok.py")
+		if code != ExitError || stdout != "" || !strings.Contains(stderr, tc.err) {
+			t.Errorf("--timeout %s: exit %d, stdout %q, want exit %d and %q:\n%s", tc.value, code, stdout, ExitError, tc.err, stderr)
+		}
+	}
+	shim := testShim(t)
+	for _, value := range []string{"30", "1.5", "30s", "2m"} {
+		code, stdout, stderr := run(t, dir, "verify", "--shim", shim, "--no-static", "--timeout", value, "--", "python3", "ok.py")
+		if code != verify.ExitClean || stdout != "RAN\n" {
+			t.Errorf("--timeout %s: exit %d, stdout %q:\n%s", value, code, stdout, stderr)
+		}
+	}
+}
