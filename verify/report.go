@@ -13,9 +13,9 @@ import (
 
 // Exit codes of `cudaforklint verify`.
 const (
-	ExitClean     = 0 // no hazard confirmed, the wrapper saw every process, and they all succeeded
+	ExitClean     = 0 // no hazard confirmed, the wrapper saw every process to its end, and they all succeeded
 	ExitHazard    = 1 // a hazard (CFL001, CFL002 or CFL005) was proven at run time
-	ExitToolError = 2 // verification failed: Run returned an error, or the wrapper missed a part of the run (BlindSpots)
+	ExitToolError = 2 // verification failed: Run returned an error, the wrapper missed a part of the run (BlindSpots), or the run ended a process the root left running (Unfinished)
 	ExitNoVerdict = 3 // no hazard confirmed, and the program or one of its children failed, timed out or was interrupted
 )
 
@@ -52,10 +52,14 @@ type Report struct {
 	FailedChildren []ChildFailure `json:"failed_children,omitempty"`
 	// Escaped are the processes of the log that left the process group (setsid) and were still
 	// running when the run ended; Run ended them too.
-	Escaped   []int    `json:"escaped,omitempty"`
-	Events    int      `json:"events"`
-	BadEvents int      `json:"bad_events,omitempty"`
-	Notes     []string `json:"notes,omitempty"`
+	Escaped []int `json:"escaped,omitempty"`
+	// Unfinished are the processes the run ended before they finished (Escaped ones included):
+	// at a timeout or an interrupt, or still running after the root exited. Their end was not
+	// seen; one the root left running keeps the run from passing.
+	Unfinished []Unfinished `json:"unfinished,omitempty"`
+	Events     int          `json:"events"`
+	BadEvents  int          `json:"bad_events,omitempty"`
+	Notes      []string     `json:"notes,omitempty"`
 	// Tree is the process tree; Summary renders it.
 	Tree *Tree `json:"-"`
 
@@ -103,14 +107,26 @@ func (r *Report) Failed() bool {
 	return r.ExitStatus != 0 || r.TimedOut || r.Interrupted || len(r.FailedChildren) > 0
 }
 
+// leftRunning are the unfinished processes the run ended after the root exited.
+func (r *Report) leftRunning() []Unfinished {
+	var out []Unfinished
+	for _, u := range r.Unfinished {
+		if u.leftRunning() {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // ExitCode is the CLI's exit code for this report: 1 when a hazard was proven; else 2 when the
-// wrapper did not see the whole run (a success it did not see is no success); else 3 when the
-// program failed (Failed); else 0. (Run's errors are the CLI's 2 too.)
+// wrapper did not see the whole run, or the run ended a process the root left running before it
+// finished (a success it did not see is no success); else 3 when the program failed (Failed);
+// else 0. (Run's errors are the CLI's 2 too.)
 func (r *Report) ExitCode() int {
 	switch {
 	case r.Hazard():
 		return ExitHazard
-	case len(r.BlindSpots) > 0:
+	case len(r.BlindSpots) > 0 || len(r.leftRunning()) > 0:
 		return ExitToolError
 	case r.Failed():
 		return ExitNoVerdict
@@ -124,13 +140,18 @@ func (r *Report) Verdict() string {
 	case ExitHazard:
 		return "a CUDA fork hazard was proven (exit 1)"
 	case ExitToolError:
-		return fmt.Sprintf("not verified: the wrapper did not see %s of the run (exit 2)", plural(len(r.BlindSpots), "part", "parts"))
+		if len(r.BlindSpots) > 0 {
+			return fmt.Sprintf("not verified: the wrapper did not see %s of the run (exit 2)", plural(len(r.BlindSpots), "part", "parts"))
+		}
+		left := r.leftRunning()
+		return fmt.Sprintf("not verified: %s still running after the program's root exited, and verify ended it before it finished: %s (exit 2)",
+			plural(len(left), "process was", "processes were"), listUnfinished(left))
 	case ExitNoVerdict:
 		switch {
 		case r.TimedOut:
-			return "no hazard proven, but the program timed out (exit 3)"
+			return "no hazard proven, but the program timed out" + stillRunning(r.Unfinished) + " (exit 3)"
 		case r.Interrupted:
-			return "no hazard proven, but the program was interrupted (exit 3)"
+			return "no hazard proven, but the program was interrupted" + stillRunning(r.Unfinished) + " (exit 3)"
 		case r.ExitStatus != 0:
 			return "no hazard proven, but the program failed (exit 3)"
 		}
@@ -162,10 +183,42 @@ func (r *Report) Problems() []string {
 			out = append(out, "the program printed: "+l)
 		}
 	}
-	for _, pid := range r.Escaped {
-		out = append(out, fmt.Sprintf("process %d left the process group (setsid) and was still running when the run ended; it was killed", pid))
+	for _, u := range r.Unfinished {
+		out = append(out, "not seen to its end: "+unfinishedLine(u))
 	}
 	return out
+}
+
+// unfinishedLine says what happened to an unfinished process, in one line.
+func unfinishedLine(u Unfinished) string {
+	when := "when the program " + map[string]string{"timeout": "timed out", "interrupt": "was interrupted"}[u.Why]
+	if u.leftRunning() {
+		when = "after the program's root exited"
+	}
+	if u.Escaped {
+		return fmt.Sprintf("process %d left the process group (setsid) and was still running %s; verify killed it (%s)", u.PID, when, u.detail())
+	}
+	return fmt.Sprintf("%s was still running %s; verify killed it", u, when)
+}
+
+// listUnfinished names the first unfinished process, and counts the others.
+func listUnfinished(us []Unfinished) string {
+	if len(us) == 0 {
+		return ""
+	}
+	s := us[0].String()
+	if len(us) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(us)-1)
+	}
+	return s
+}
+
+// stillRunning is the verdict's account of the processes a timeout or an interrupt cut short.
+func stillRunning(us []Unfinished) string {
+	if len(us) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s still running then, and not seen to the end: %s", plural(len(us), "process was", "processes were"), listUnfinished(us))
 }
 
 // Summary is the human-readable account of the run: how the program ended and its process
@@ -222,8 +275,8 @@ func (r *Report) WriteSummary(w io.Writer) {
 			fmt.Fprintf(w, "output: %s\n", l)
 		}
 	}
-	for _, pid := range r.Escaped {
-		fmt.Fprintf(w, "escaped: process %d had left the process group (setsid) and was still running at the end; it was killed\n", pid)
+	for _, u := range r.Unfinished {
+		fmt.Fprintf(w, "unfinished: %s\n", unfinishedLine(u))
 	}
 	fmt.Fprintf(w, "verdict: %s\n", r.Verdict())
 }

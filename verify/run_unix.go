@@ -131,7 +131,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	alive := map[int]string{}
+	alive := map[int]procNow{}
 	var aliveWhy string
 	var aliveAt int64
 	endGroup := func(why string) {
@@ -254,6 +254,7 @@ wait:
 	rep.OutputExceptions, preload, rep.bootstrap = out.others()
 	rep.BlindSpots = blindSpots(tree, preload)
 	rep.FailedChildren = failedChildren(tree)
+	rep.Unfinished = unfinished(tree, rep.Escaped)
 	cwd := opts.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -296,9 +297,9 @@ func reclaimTTY(fd int) {
 }
 
 // groupMembers lists the live (not zombie) processes of a process group, with their state
-// letters, from /proc.
-func groupMembers(pgid int) map[int]string {
-	out := map[int]string{}
+// letters and wait channels, from /proc.
+func groupMembers(pgid int) map[int]procNow {
+	out := map[int]procNow{}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return out
@@ -322,10 +323,20 @@ func groupMembers(pgid int) map[int]string {
 			continue
 		}
 		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			out[pid] = f[0]
+			out[pid] = procNow{State: f[0], Wchan: wchan(pid)}
 		}
 	}
 	return out
+}
+
+// wchan is the kernel function a process waits in (/proc/PID/wchan), what it was doing when the
+// run ended it; "" when it was running or the kernel does not say ("0").
+func wchan(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/wchan")
+	if w := strings.TrimSpace(string(b)); err == nil && w != "0" {
+		return w
+	}
+	return ""
 }
 
 // procStat reads the state letter, process group and start time (clock ticks since boot) of a
@@ -351,10 +362,10 @@ func procStat(pid int) (state string, pgrp int, start int64, ok bool) {
 
 // liveRecorded finds the processes of the log at logPath that are still running outside the
 // process group pgid: a record gave their start time, and a live process with that pid has the
-// same one (so a pid reused by an unrelated process is left alone). It maps pids to /proc's
-// state letter.
-func liveRecorded(logPath string, pgid int) map[int]string {
-	out := map[int]string{}
+// same one (so a pid reused by an unrelated process is left alone). It maps pids to what /proc
+// showed of them.
+func liveRecorded(logPath string, pgid int) map[int]procNow {
+	out := map[int]procNow{}
 	f, err := os.Open(logPath)
 	if err != nil {
 		return out
@@ -370,7 +381,7 @@ func liveRecorded(logPath string, pgid int) map[int]string {
 	for pid, st := range starts {
 		state, pgrp, start, ok := procStat(pid)
 		if ok && start == st && pgrp != pgid && state != "Z" && state != "X" {
-			out[pid] = state
+			out[pid] = procNow{State: state, Wchan: wchan(pid)}
 		}
 	}
 	return out
@@ -379,8 +390,8 @@ func liveRecorded(logPath string, pgid int) map[int]string {
 // endEscaped kills the processes of the log that left the process group pgid and still run (a
 // few rounds: one may have started another meanwhile). It returns them, with /proc's state letter
 // when found, and when it began (0 when there were none).
-func endEscaped(logPath string, pgid int) (map[int]string, int64) {
-	escaped := map[int]string{}
+func endEscaped(logPath string, pgid int) (map[int]procNow, int64) {
+	escaped := map[int]procNow{}
 	var at int64
 	for round := 0; round < 3; round++ {
 		found := liveRecorded(logPath, pgid)

@@ -116,7 +116,16 @@ type End struct {
 	// "run" (Go waited for the root), "proc" (alive in /proc when the run ended it).
 	Source string
 	State  string // for EndRunning: the state letter /proc showed (S sleeping, R running, D disk, ...)
-	T      int64
+	// Wchan is, for EndRunning, the kernel function /proc showed it waiting in (hrtimer_nanosleep,
+	// do_wait, futex_wait_queue); empty when it was not waiting or /proc did not say.
+	Wchan string
+	T     int64
+}
+
+// procNow is what /proc showed of a live process just before the run ended it.
+type procNow struct {
+	State string // the state letter of /proc/PID/stat
+	Wchan string // /proc/PID/wchan, "" for none
 }
 
 // Tree is the process tree of one run.
@@ -317,8 +326,8 @@ func endFromStatus(status int, t int64) End {
 }
 
 // markRunning records the processes the run found alive when it ended them. alive maps pids to
-// the state letter of /proc/PID/stat.
-func (t *Tree) markRunning(alive map[int]string, why string, at int64) {
+// what /proc showed of them.
+func (t *Tree) markRunning(alive map[int]procNow, why string, at int64) {
 	last := map[int]*Process{}
 	for _, p := range t.All {
 		last[p.PID] = p
@@ -337,7 +346,7 @@ func (t *Tree) markRunning(alive map[int]string, why string, at int64) {
 		// that it was still running.
 		killedByRun := p.End.Kind == EndSignaled && p.End.Signal == syscall.SIGKILL && p.End.T >= at
 		if p.End.Kind == EndUnknown || killedByRun {
-			p.End = End{Kind: EndRunning, Why: why, State: alive[pid], T: at, Source: "proc"}
+			p.End = End{Kind: EndRunning, Why: why, State: alive[pid].State, Wchan: alive[pid].Wchan, T: at, Source: "proc"}
 		}
 	}
 	if t.EndedAt == 0 || at < t.EndedAt {

@@ -91,7 +91,7 @@ func TestBuildTree(t *testing.T) {
 	if c12b == c12 || c12b.PID != 12 || c12b.End.Kind != EndUnknown {
 		t.Errorf("a reused pid is a new process: %+v", c12b)
 	}
-	tr.markRunning(map[int]string{12: "S"}, "timeout", 99)
+	tr.markRunning(map[int]procNow{12: {State: "S"}}, "timeout", 99)
 	if c12b.End.Kind != EndRunning || c12b.End.Why != "timeout" || c12.End.Kind != EndExited {
 		t.Errorf("markRunning: %+v / %+v", c12b.End, c12.End)
 	}
@@ -469,7 +469,7 @@ func TestSystemToolsAreNoBlindSpot(t *testing.T) {
 
 func TestBlindSpotsAndFailedChildren(t *testing.T) {
 	tr := BuildTree(verdictEvents(), 10)
-	tr.markRunning(map[int]string{}, "left running", 100)
+	tr.markRunning(map[int]procNow{}, "left running", 100)
 	blind := blindSpots(tr, nil)
 	if len(blind) != 2 || blind[0].PID != 10 || !strings.Contains(blind[0].Why, "dropped the wrapper") ||
 		blind[1].PID != 99 || !strings.Contains(blind[1].Why, "reaped child 99 (exited 0), which never loaded the wrapper") {
@@ -505,13 +505,22 @@ func TestExitCodePrecedence(t *testing.T) {
 		{Report{FailedChildren: failed}, ExitNoVerdict},
 		{Report{Findings: []finding.Finding{{Code: "CFL004", Status: StatusConfirmed}}}, ExitClean},
 		{Report{Findings: []finding.Finding{{Code: "CFL003", Status: StatusRefuted}}}, ExitClean},
+		// A process the root left running was ended before it finished: not a pass; one a
+		// timeout cut short is the timeout's.
+		{Report{Unfinished: []Unfinished{{PID: 3, Why: "left running", Doing: "sleeping"}}}, ExitToolError},
+		{Report{Unfinished: []Unfinished{{PID: 3, Why: "left running", Doing: "sleeping"}}, FailedChildren: failed}, ExitToolError},
+		{Report{TimedOut: true, Unfinished: []Unfinished{{PID: 3, Why: "timeout", Doing: "sleeping"}}}, ExitNoVerdict},
 	}
 	for i, c := range cases {
 		if got := c.r.ExitCode(); got != c.want {
 			t.Errorf("case %d: %d, want %d", i, got, c.want)
 		}
-		if v := c.r.Verdict(); !strings.Contains(v, fmt.Sprintf("(exit %d)", c.want)) {
+		v := c.r.Verdict()
+		if !strings.Contains(v, fmt.Sprintf("(exit %d)", c.want)) {
 			t.Errorf("case %d: verdict %q", i, v)
+		}
+		if len(c.r.Unfinished) > 0 && !strings.Contains(v, "process 3 (?; sleeping)") {
+			t.Errorf("case %d: verdict %q does not name the unfinished process", i, v)
 		}
 	}
 }
@@ -632,7 +641,7 @@ func TestLiveRecorded(t *testing.T) {
 		}
 	}
 	write(start)
-	if got := liveRecorded(log, syscall.Getpgrp()); got[pid] == "" || len(got) != 1 {
+	if got := liveRecorded(log, syscall.Getpgrp()); got[pid].State == "" || len(got) != 1 {
 		t.Errorf("liveRecorded = %v, want pid %d", got, pid)
 	}
 	write(start + 1) // another process that had this pid

@@ -159,3 +159,96 @@ func sentTo(t *Tree, p *Process) bool {
 	}
 	return false
 }
+
+// Unfinished is a process the run ended before it finished: still running when verify killed it,
+// at a timeout, an interrupt, or after the program's root had exited (a grandchild that outlived
+// its parent, a daemon that left the group with setsid). What it would have done next (its CUDA
+// calls, its exit status) was not seen.
+type Unfinished struct {
+	PID  int      `json:"pid"`
+	Argv []string `json:"argv,omitempty"`
+	// Why is "left running" (the root had exited), "timeout" or "interrupt".
+	Why string `json:"why"`
+	// Forked: a forked copy of a process running Argv, which had not exec'd.
+	Forked bool `json:"forked,omitempty"`
+	// Escaped: it had left the program's process group (setsid), and was found through the
+	// wrapper's records.
+	Escaped bool `json:"escaped,omitempty"`
+	// Doing says what it was doing when it was ended, as far as the wrapper and /proc showed:
+	// "sleeping in hrtimer_nanosleep; no CUDA call yet", "inside cuStreamSynchronize at x.py:12".
+	Doing string `json:"doing"`
+}
+
+func (u Unfinished) String() string {
+	return fmt.Sprintf("process %d (%s)", u.PID, u.detail())
+}
+
+// detail is the program, whether it had left the group, and what it was doing.
+func (u Unfinished) detail() string {
+	prog := shortArgv(u.Argv)
+	if u.Forked {
+		prog = "fork of " + prog
+	}
+	if u.Escaped {
+		prog += ", which had left the process group with setsid"
+	}
+	return prog + "; " + u.Doing
+}
+
+// leftRunning reports whether the run ended the process after the program's root had exited:
+// nothing asked for it, so the program's own run was cut short.
+func (u Unfinished) leftRunning() bool { return u.Why == "left running" }
+
+// unfinished lists the processes the run ended before they finished, in creation order; escaped
+// are the pids that had left the process group.
+func unfinished(t *Tree, escaped []int) []Unfinished {
+	esc := map[int]bool{}
+	for _, pid := range escaped {
+		esc[pid] = true
+	}
+	var out []Unfinished
+	for _, p := range t.All {
+		if p.End.Kind != EndRunning {
+			continue
+		}
+		out = append(out, Unfinished{PID: p.PID, Argv: p.Image().Argv, Why: p.End.Why,
+			Forked: p.Image().Inherited, Escaped: esc[p.PID], Doing: doing(p)})
+	}
+	return out
+}
+
+// stateWords are /proc's state letters in words.
+var stateWords = map[string]string{
+	"R": "running", "S": "sleeping", "D": "waiting on a device", "T": "stopped", "t": "stopped by a tracer",
+	"I": "idle", "W": "paging", "P": "parked",
+}
+
+// doing says what an unfinished process was doing: the CUDA call it was inside, else its state and
+// the kernel function it waited in; then how far it had got with CUDA.
+func doing(p *Process) string {
+	image := len(p.Images) - 1
+	if c := p.unreturned(image); c != nil {
+		return "inside " + c.Fn + atFrame(c.Stack) + ", which never returned"
+	}
+	var parts []string
+	state := stateWords[p.End.State]
+	if state == "" {
+		state = "state " + p.End.State
+	}
+	if p.End.Wchan != "" {
+		state += " in " + p.End.Wchan
+	}
+	parts = append(parts, state)
+	var last *Call
+	for _, c := range p.Calls {
+		if c.Image == image {
+			last = c
+		}
+	}
+	if last == nil {
+		parts = append(parts, "no CUDA call yet")
+	} else {
+		parts = append(parts, fmt.Sprintf("its last CUDA call: %s returned %s%s", last.Fn, cuResult(last.RC), atFrame(last.Stack)))
+	}
+	return strings.Join(parts, ", ")
+}

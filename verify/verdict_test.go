@@ -344,3 +344,54 @@ func TestSignalledChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestLeftRunningIsNotSeenToTheEnd: a process still running when the program's root has exited
+// (a grandchild that outlived its parent, a daemon that left the group with setsid) is ended by
+// the run before it reaches its CUDA call. What it would have done was not seen: the verdict names
+// it and is not a pass. A grandchild that finishes right after its parent is a clean run.
+func TestLeftRunningIsNotSeenToTheEnd(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, tc := range []struct {
+		name    string
+		command []string
+		marker  string
+		escaped bool
+	}{
+		{"a grandchild that outlives its parent", []string{e.python, "orphan.py"}, "GRANDCHILD", false},
+		{"a setsid daemon", []string{e.python, "daemon.py"}, "DAEMON", true},
+	} {
+		rep, res := e.wrapped(t, Options{Command: tc.command, Timeout: time.Minute})
+		m := regexp.MustCompile(tc.marker + ` (\d+)`).FindStringSubmatch(res.stdout)
+		if m == nil {
+			t.Fatalf("%s: the fixture did not start it:\n%s", tc.name, res.stdout)
+		}
+		pid, _ := strconv.Atoi(m[1])
+		if got := rep.ExitCode(); got != ExitToolError || rep.ExitStatus != 0 {
+			t.Errorf("%s: exit code %d (program %d), want %d", tc.name, got, rep.ExitStatus, ExitToolError)
+		}
+		if len(rep.Unfinished) != 1 {
+			t.Fatalf("%s: unfinished %+v, want process %d", tc.name, rep.Unfinished, pid)
+		}
+		u := rep.Unfinished[0]
+		if u.PID != pid || u.Why != "left running" || u.Escaped != tc.escaped || !u.Forked ||
+			!strings.Contains(u.Doing, "sleeping") || !strings.Contains(u.Doing, "no CUDA call yet") {
+			t.Errorf("%s: unfinished %+v", tc.name, u)
+		}
+		v := rep.Verdict()
+		want := fmt.Sprintf("not verified: 1 process was still running after the program's root exited, and verify ended it before it finished: process %d (fork of python3 ", pid)
+		if !strings.HasPrefix(v, want) || strings.Contains(v, "no hazard") {
+			t.Errorf("%s: verdict %q, want it to start %q", tc.name, v, want)
+		}
+		if s := rep.Summary(); !strings.Contains(s, "unfinished: ") || !strings.Contains(s, "verdict: "+v) {
+			t.Errorf("%s: summary:\n%s", tc.name, s)
+		}
+		if p := strings.Join(rep.Problems(), "\n"); !strings.Contains(p, fmt.Sprintf("not seen to its end: process %d", pid)) {
+			t.Errorf("%s: problems %q", tc.name, p)
+		}
+	}
+	rep, res := e.wrapped(t, Options{Command: []string{e.python, "orphan.py", "quick"}, Timeout: time.Minute})
+	if !strings.Contains(res.stdout, "GRANDCHILD") || rep.ExitCode() != ExitClean || len(rep.Unfinished) != 0 {
+		t.Errorf("a grandchild that finishes after its parent: exit code %d, unfinished %+v, verdict %q", rep.ExitCode(), rep.Unfinished, rep.Verdict())
+	}
+}
