@@ -64,9 +64,14 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"Runs COMMAND under a fork-tracking CUDA wrapper and reports which process initialized CUDA,\n"+
 			"which processes were forked from it and what their CUDA calls returned.\n"+
 			"The report goes to standard error, or to the -o file; never into the program's output.\n"+
-			"Exit: 0 no hazard, the wrapper saw every process and they all succeeded; 1 a hazard\n"+
-			"confirmed; 2 tool error, or the wrapper did not see part of the run; 3 no hazard confirmed\n"+
-			"but the program or one of its children failed, timed out or was interrupted.\n\nFlags:\n")
+			"Exit:\n"+
+			"  0  no hazard: the wrapper saw every process to its end, and they all succeeded\n"+
+			"  1  a hazard confirmed\n"+
+			"  2  tool error, or not verified: CUDA could not be observed (no driver library, or cuInit\n"+
+			"     failed: no GPU), the wrapper did not see part of the run, or a process was still\n"+
+			"     running after the program's root exited and verify ended it\n"+
+			"  3  no hazard confirmed, but the program or one of its children failed, timed out or was\n"+
+			"     interrupted\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

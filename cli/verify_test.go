@@ -160,3 +160,25 @@ func TestVerifyTimeoutMustBePositive(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyWithoutCUDADriver: where the program finds no CUDA driver, verify cannot observe what
+// it checks: the verdict says so with the reason, and the exit code is 2, as --help documents.
+func TestVerifyWithoutCUDADriver(t *testing.T) {
+	shim := testShim(t)
+	dir := t.TempDir()
+	// The driver's path in a folder that has none stands for a machine without it.
+	driver := filepath.Join(dir, "nodriver", "libcuda.so.1")
+	write(t, dir, "probe.py", "import ctypes, sys\ntry:\n    ctypes.CDLL(sys.argv[1])\nexcept OSError:\n    print('running on the CPU')\n")
+	code, stdout, stderr := run(t, dir, "verify", "--shim", shim, "--no-static", "--", "python3", "probe.py", driver)
+	if code != verify.ExitToolError || stdout != "running on the CPU\n" {
+		t.Errorf("exit %d, stdout %q, want exit %d:\n%s", code, stdout, verify.ExitToolError, stderr)
+	}
+	if !regexp.MustCompile(`(?m)^verdict: CUDA could not be observed: process \d+ \(python3 probe.py \S+\) could not load the driver library`).MatchString(stderr) ||
+		strings.Contains(stderr, "All checks passed!") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	_, _, help := run(t, dir, "verify", "--help")
+	if !strings.Contains(help, "2  tool error, or not verified: CUDA could not be observed") {
+		t.Errorf("--help does not document the exit code:\n%s", help)
+	}
+}

@@ -19,7 +19,9 @@
 // every process it starts. It interposes dlsym and what cuGetProcAddress hands out (to wrap
 // cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit (exit
 // statuses), the exec family (so that an image that never loads it is seen to be missing) and
-// kill/killpg (so that a child its parent terminated on purpose is not taken for a crash), and
+// kill/killpg (so that a child its parent terminated on purpose is not taken for a crash),
+// dlopen of the driver library (so that a machine without a driver is told from a run that took
+// no CUDA path), and
 // registers fork handlers that ask the driver, without initializing it, whether the forking
 // process has run cuInit. The file's header comment says exactly what and why. It starts no
 // thread, writes nothing to the program's descriptors and leaves none open. --shim must name an
@@ -54,6 +56,8 @@
 //	    and names the log (a vfork child writes this before any other record of its own)
 //	{"ev":"execfail","pid":P,"t":T,"errno":E}             that exec returned: it failed
 //	{"ev":"kill","pid":P,"t":T,"target":X,"sig":N}        P sent signal N to X (negative: a group)
+//	{"ev":"dlopen","pid":P,"t":T,"path":F,"ok":0|1}      P tried to load the driver library F (while
+//	    none was loaded in it; up to 4 attempts a process), and the load succeeded or failed
 //
 // # The process tree
 //
@@ -114,14 +118,30 @@
 // programs the program runs report their status to it, which it may expect to be non-zero. The
 // traceback verdicts the program printed (Report.OutputExceptions) say why, most likely.
 //
+// # What the run did not see to the end
+//
+// Report.CUDAUnobserved says why CUDA could not be observed at all (cudaUnobserved): no process's
+// cuInit succeeded and no fork found the driver initialized, because cuInit failed in a process
+// that did not inherit CUDA by fork (CUDA_ERROR_NO_DEVICE on a machine without a GPU, the
+// toolkit's stub library), or because every attempt of the program to load libcuda failed (dlopen
+// records: no driver installed). A program that never asked for the driver is not such a run.
+//
+// Report.Unfinished are the processes the run ended before they finished (Process.End is
+// EndRunning): at a timeout or an interrupt, or still running after the root exited (a grandchild
+// that outlived its parent, a setsid daemon: Report.Escaped). Each says what it was doing, from
+// the wrapper's records and /proc (the CUDA call it was inside, else its state and the kernel
+// function it waited in, and whether it had made a CUDA call yet).
+//
 // # Exit codes
 //
-// Report.ExitCode, in this order: 1 a hazard (CFL001, CFL002 or CFL005) was proven; 2 the wrapper
-// did not see part of the run (BlindSpots): a success it did not see is no success; 3 the
-// program failed: its root exited non-zero or was killed, a child running its code failed, or it
-// timed out or was interrupted; 0 otherwise. Errors returned by Run (no compiler and no --shim, a
-// --shim that is not a shared library, a command that cannot start) are the CLI's 2 too.
-// Report.Verdict says the same in words.
+// Report.ExitCode, in this order: 1 a hazard (CFL001, CFL002 or CFL005) was proven; 2 not
+// verified: CUDA could not be observed (CUDAUnobserved), the wrapper did not see part of the run
+// (BlindSpots), or the run ended a process the root left running (Unfinished): a success it did
+// not see is no success; 3 the program failed: its root exited non-zero or was killed, a child
+// running its code failed, or it timed out or was interrupted (the verdict names the processes
+// still running then); 0 otherwise. Errors returned by Run (no compiler and no --shim, a --shim
+// that is not a shared library, a command that cannot start) are the CLI's 2 too.
+// Report.Verdict says the same in words, CUDAUnobserved's reason first.
 //
 // # What the program sees
 //

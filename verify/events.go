@@ -36,6 +36,8 @@ type Event struct {
 	// Target and Sig: a kill record's pid argument and signal.
 	Target int `json:"target,omitempty"`
 	Sig    int `json:"sig,omitempty"`
+	// OK: a dlopen record's load succeeded (1) or failed (0); its Path is the name asked for.
+	OK *int `json:"ok,omitempty"`
 }
 
 // Frame is one Python frame: the file, the line and the function, as CPython names them.

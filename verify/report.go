@@ -15,7 +15,7 @@ import (
 const (
 	ExitClean     = 0 // no hazard confirmed, the wrapper saw every process to its end, and they all succeeded
 	ExitHazard    = 1 // a hazard (CFL001, CFL002 or CFL005) was proven at run time
-	ExitToolError = 2 // verification failed: Run returned an error, the wrapper missed a part of the run (BlindSpots), or the run ended a process the root left running (Unfinished)
+	ExitToolError = 2 // not verified: Run returned an error, CUDA could not be observed (CUDAUnobserved), the wrapper missed a part of the run (BlindSpots), or the run ended a process the root left running (Unfinished)
 	ExitNoVerdict = 3 // no hazard confirmed, and the program or one of its children failed, timed out or was interrupted
 )
 
@@ -44,6 +44,10 @@ type Report struct {
 	// OutputExceptions are the verdict lines of Python tracebacks the program printed
 	// ("RuntimeError: context has already been set"): why its children failed, most likely.
 	OutputExceptions []string `json:"output_exceptions,omitempty"`
+	// CUDAUnobserved says why CUDA could not be observed on this run at all (no driver library,
+	// no device: cuInit failed); "" when it could. With it, the run cannot pass: every static
+	// finding is "not observed" for want of a driver, not because the run went another way.
+	CUDAUnobserved string `json:"cuda_unobserved,omitempty"`
 	// BlindSpots are the parts of the run the wrapper did not see; with any, the run cannot pass.
 	BlindSpots []BlindSpot `json:"blind_spots,omitempty"`
 	// FailedChildren are the children running the program's code (forks, multiprocessing's
@@ -84,6 +88,13 @@ func (r *Report) finish(static func([]string) ([]finding.Finding, error), paths 
 	}
 	r.Findings = match(sf, r.runtime, base)
 	judgeReimports(r.Findings, r.Tree, r.bootstrap, base)
+	if r.CUDAUnobserved != "" {
+		for i := range r.Findings {
+			if r.Findings[i].Status == StatusNotObserved {
+				r.Findings[i].Evidence = append(r.Findings[i].Evidence, "CUDA could not be observed on this run: "+r.CUDAUnobserved)
+			}
+		}
+	}
 }
 
 // Hazard reports whether the run proved a hazard: a CFL001, CFL002 or CFL005 finding with
@@ -118,15 +129,15 @@ func (r *Report) leftRunning() []Unfinished {
 	return out
 }
 
-// ExitCode is the CLI's exit code for this report: 1 when a hazard was proven; else 2 when the
-// wrapper did not see the whole run, or the run ended a process the root left running before it
-// finished (a success it did not see is no success); else 3 when the program failed (Failed);
-// else 0. (Run's errors are the CLI's 2 too.)
+// ExitCode is the CLI's exit code for this report: 1 when a hazard was proven; else 2 when CUDA
+// could not be observed at all, or the wrapper did not see the whole run, or the run ended a
+// process the root left running before it finished (a success it did not see is no success);
+// else 3 when the program failed (Failed); else 0. (Run's errors are the CLI's 2 too.)
 func (r *Report) ExitCode() int {
 	switch {
 	case r.Hazard():
 		return ExitHazard
-	case len(r.BlindSpots) > 0 || len(r.leftRunning()) > 0:
+	case r.CUDAUnobserved != "" || len(r.BlindSpots) > 0 || len(r.leftRunning()) > 0:
 		return ExitToolError
 	case r.Failed():
 		return ExitNoVerdict
@@ -140,6 +151,9 @@ func (r *Report) Verdict() string {
 	case ExitHazard:
 		return "a CUDA fork hazard was proven (exit 1)"
 	case ExitToolError:
+		if r.CUDAUnobserved != "" {
+			return "CUDA could not be observed: " + r.CUDAUnobserved + "; nothing about CUDA and fork was verified (exit 2)"
+		}
 		if len(r.BlindSpots) > 0 {
 			return fmt.Sprintf("not verified: the wrapper did not see %s of the run (exit 2)", plural(len(r.BlindSpots), "part", "parts"))
 		}
@@ -164,6 +178,9 @@ func (r *Report) Verdict() string {
 // the wrapper did not see and the children that failed (the CLI reports them as notices).
 func (r *Report) Problems() []string {
 	var out []string
+	if r.CUDAUnobserved != "" {
+		out = append(out, "CUDA could not be observed: "+r.CUDAUnobserved)
+	}
 	for _, b := range r.BlindSpots {
 		out = append(out, "not verified: "+b.Why)
 	}
@@ -241,6 +258,9 @@ func (r *Report) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  the program was killed by %s after %s\n", r.Signal, r.Duration.Round(time.Millisecond))
 	default:
 		fmt.Fprintf(w, "  the program exited with code %d after %s\n", r.ExitStatus, r.Duration.Round(time.Millisecond))
+	}
+	if r.CUDAUnobserved != "" {
+		fmt.Fprintf(w, "  CUDA could not be observed: %s\n", r.CUDAUnobserved)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)

@@ -255,6 +255,7 @@ wait:
 	rep.BlindSpots = blindSpots(tree, preload)
 	rep.FailedChildren = failedChildren(tree)
 	rep.Unfinished = unfinished(tree, rep.Escaped)
+	rep.CUDAUnobserved = cudaUnobserved(tree)
 	cwd := opts.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()

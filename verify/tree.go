@@ -25,6 +25,9 @@ type Process struct {
 	// exec gives the process a fresh driver.
 	Initializer *Process
 	Calls       []*Call
+	// DriverLoads are the process's attempts to load the driver library (dlopen of libcuda.so*)
+	// made while no libcuda was loaded in it, in order.
+	DriverLoads []DriverLoad
 	End         End
 	// Start is the process's start time in clock ticks since boot, as its records give it (0
 	// when none did): with the pid it names the process for good (see Run's liveRecorded).
@@ -59,6 +62,13 @@ type Kill struct {
 	Target int // kill's pid argument: a pid, 0 or negative for a process group, -1 for all
 	Sig    syscall.Signal
 	T      int64
+}
+
+// DriverLoad is one attempt to load the driver library.
+type DriverLoad struct {
+	Path string // the name the program asked for: libcuda.so.1, or a path
+	OK   bool
+	T    int64
 }
 
 // Image is one program image of a process.
@@ -211,6 +221,9 @@ func BuildTree(events []Event, rootPID int) *Tree {
 			if p := live[e.PID]; p != nil {
 				p.pending = nil
 			}
+		case "dlopen":
+			p := get(e.PID)
+			p.DriverLoads = append(p.DriverLoads, DriverLoad{Path: e.Path, OK: e.OK != nil && *e.OK == 1, T: e.T})
 		case "kill":
 			if e.Sig > 0 {
 				t.Kills = append(t.Kills, Kill{From: live[e.PID], Target: e.Target, Sig: syscall.Signal(e.Sig), T: e.T})

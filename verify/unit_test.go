@@ -723,3 +723,37 @@ func TestSignalsSentByTheProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDAUnobserved: the run could not observe CUDA when the driver failed everywhere the program
+// asked for it; not when some process initialized it, nor when the program never asked.
+func TestCUDAUnobserved(t *testing.T) {
+	py := []string{"/usr/bin/python3", "m.py"}
+	start := Event{Ev: "start", PID: 10, PPID: 1, T: 1, Argv: py, Cwd: "/w", St: 500}
+	load := func(pid, ok int) Event {
+		return Event{Ev: "dlopen", PID: pid, T: 2, Path: "libcuda.so.1", OK: ip(ok)}
+	}
+	cuInit := func(pid, rc int) Event { return Event{Ev: "call", PID: pid, T: 3, Fn: "cuInit", N: 1, RC: ip(rc)} }
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want string // a prefix; "" when CUDA was observable or never asked for
+	}{
+		{"no driver library", []Event{start, load(10, 0), load(10, 0)},
+			"process 10 (python3 m.py) could not load the driver library (dlopen of libcuda.so.1 failed)"},
+		{"a driver without a device", []Event{start, load(10, 1), cuInit(10, 100)},
+			"cuInit returned CUDA_ERROR_NO_DEVICE (100) in process 10 (python3 m.py)"},
+		{"the toolkit's stub", []Event{start, cuInit(10, 34)}, "cuInit returned CUDA_ERROR_STUB_LIBRARY (34) in process 10"},
+		{"one name failed, the next loaded", []Event{start, load(10, 0), load(10, 1)}, ""},
+		{"loaded in the parent, seen at a fork", []Event{start, load(11, 0),
+			{Ev: "fork", PID: 11, PPID: 10, T: 2, CUDA: ip(0), St: 501}}, ""},
+		{"initialized", []Event{start, load(10, 1), cuInit(10, 0)}, ""},
+		{"initialized, and refused in the forked child", []Event{start, cuInit(10, 0),
+			{Ev: "fork", PID: 11, PPID: 10, T: 4, CUDA: ip(1), RC: ip(0), St: 501}, cuInit(11, 3)}, ""},
+		{"never asked for the driver", []Event{start, {Ev: "exit", PID: 10, T: 5, Code: ip(0)}}, ""},
+	} {
+		got := cudaUnobserved(BuildTree(tc.evs, 10))
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

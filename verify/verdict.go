@@ -252,3 +252,51 @@ func doing(p *Process) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// cudaUnobserved says why the run could not observe CUDA at all, or "" when it could (or the
+// program never asked for the driver). CUDA was observed when some process's cuInit succeeded,
+// or a fork record found the driver initialized. It was not when no process got that far because
+// the driver itself failed: cuInit returned an error in a process that did not inherit CUDA by
+// fork (CUDA_ERROR_NO_DEVICE on a machine without a GPU, CUDA_ERROR_STUB_LIBRARY for the
+// toolkit's stub), or the program tried to load libcuda and no attempt in any process succeeded
+// (no driver installed, or not on the library path). Then every hazard verify looks for would
+// have gone unseen: a static finding "not observed" on such a run says nothing.
+func cudaUnobserved(t *Tree) string {
+	var failedInit, failedLoad string
+	loaded := false
+	for _, p := range t.All {
+		if p.Fork != nil && p.Fork.CUDA >= 0 {
+			loaded = true // libcuda was loaded in the parent at the fork
+			if p.Fork.CUDA == 1 {
+				return ""
+			}
+		}
+		for _, c := range p.Calls {
+			loaded = true // a wrapped driver call: libcuda was loaded
+			if c.Fn != "cuInit" || !c.Returned {
+				continue
+			}
+			if c.RC == 0 {
+				return ""
+			}
+			inherited := p.Initializer != nil && c.Image == 0 // fork's refusal, the hazard itself
+			if !inherited && failedInit == "" {
+				failedInit = fmt.Sprintf("cuInit returned %s in process %d (%s)%s", cuResult(c.RC), p.PID, shortArgv(p.Image().Argv), atFrame(c.Stack))
+			}
+		}
+		for _, l := range p.DriverLoads {
+			loaded = loaded || l.OK
+			if !l.OK && failedLoad == "" {
+				failedLoad = fmt.Sprintf("process %d (%s) could not load the driver library (dlopen of %s failed): no CUDA driver is installed, or it is not on the library path",
+					p.PID, shortArgv(p.Image().Argv), l.Path)
+			}
+		}
+	}
+	switch {
+	case failedInit != "":
+		return failedInit
+	case !loaded && failedLoad != "":
+		return failedLoad
+	}
+	return ""
+}

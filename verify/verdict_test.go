@@ -348,7 +348,8 @@ func TestSignalledChildren(t *testing.T) {
 // TestLeftRunningIsNotSeenToTheEnd: a process still running when the program's root has exited
 // (a grandchild that outlived its parent, a daemon that left the group with setsid) is ended by
 // the run before it reaches its CUDA call. What it would have done was not seen: the verdict names
-// it and is not a pass. A grandchild that finishes right after its parent is a clean run.
+// it and is not a pass. A grandchild that outlives its parent and finishes before the root exits
+// is a clean run.
 func TestLeftRunningIsNotSeenToTheEnd(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
@@ -391,7 +392,77 @@ func TestLeftRunningIsNotSeenToTheEnd(t *testing.T) {
 		}
 	}
 	rep, res := e.wrapped(t, Options{Command: []string{e.python, "orphan.py", "quick"}, Timeout: time.Minute})
-	if !strings.Contains(res.stdout, "GRANDCHILD") || rep.ExitCode() != ExitClean || len(rep.Unfinished) != 0 {
+	if !strings.Contains(res.stdout, "GRANDCHILD done") || rep.ExitCode() != ExitClean || len(rep.Unfinished) != 0 {
 		t.Errorf("a grandchild that finishes after its parent: exit code %d, unfinished %+v, verdict %q", rep.ExitCode(), rep.Unfinished, rep.Verdict())
+	}
+}
+
+// TestCUDANotObservable: on a machine without the driver library, or with a driver and no device,
+// a program that falls back to the CPU succeeds, and nothing about CUDA could be seen: the verdict
+// says so first, with the reason, and the run does not pass. With the driver and a device, the same
+// program proves its hazard.
+func TestCUDANotObservable(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	missing := filepath.Join(t.TempDir(), "nodriver", "libcuda.so.1")
+	initLine := e.marker(t, "gpu_or_cpu.py", "init")
+	path := filepath.Join("testdata", "py", "gpu_or_cpu.py")
+	static := func([]string) ([]finding.Finding, error) {
+		return []finding.Finding{{Code: "CFL001", Location: finding.Location{Path: path, Start: finding.Position{Line: initLine}}}}, nil
+	}
+	for _, tc := range []struct {
+		name, stdout string
+		env          []string
+		code         int
+		why          string // CUDAUnobserved, a regular expression; "" when CUDA was observed
+		status       string // the static CFL001's
+	}{
+		{"no driver library", "WORKED cpu", e.env("FAKECU_LIBCUDA=" + missing), ExitToolError,
+			`^process \d+ \(python3 gpu_or_cpu.py\) could not load the driver library \(dlopen of ` + regexp.QuoteMeta(missing) + ` failed\)`,
+			StatusNotObserved},
+		{"a driver without a device", "WORKED cpu", e.env("FAKECUDA_DEVICES=0"), ExitToolError,
+			`^cuInit returned CUDA_ERROR_NO_DEVICE \(100\) in process \d+ \(python3 gpu_or_cpu.py\) at gpu_or_cpu.py:` + strconv.Itoa(initLine) + `$`,
+			StatusNotObserved},
+		{"a driver and a device", "CHILD_EXIT 1", e.env(), ExitHazard, "", StatusConfirmed},
+	} {
+		plain := e.plain(t, tc.env, 30*time.Second, e.python, "gpu_or_cpu.py")
+		rep, res := e.wrapped(t, Options{Command: []string{e.python, "gpu_or_cpu.py"}, Env: tc.env, Static: static, Timeout: time.Minute})
+		sameAsPlain(t, plain, res)
+		if !strings.Contains(res.stdout, tc.stdout) {
+			t.Fatalf("%s: stdout %q, want %q", tc.name, res.stdout, tc.stdout)
+		}
+		if got := rep.ExitCode(); got != tc.code {
+			t.Errorf("%s: exit code %d, want %d; verdict %q", tc.name, got, tc.code, rep.Verdict())
+		}
+		if tc.why == "" {
+			if rep.CUDAUnobserved != "" {
+				t.Errorf("%s: CUDA unobserved: %q", tc.name, rep.CUDAUnobserved)
+			}
+		} else {
+			if !regexp.MustCompile(tc.why).MatchString(rep.CUDAUnobserved) {
+				t.Errorf("%s: CUDA unobserved %q, want %q", tc.name, rep.CUDAUnobserved, tc.why)
+			}
+			if v := rep.Verdict(); !strings.HasPrefix(v, "CUDA could not be observed: "+rep.CUDAUnobserved) || strings.Contains(v, "no hazard") {
+				t.Errorf("%s: verdict %q", tc.name, v)
+			}
+			if p := rep.Problems(); len(p) == 0 || !strings.HasPrefix(p[0], "CUDA could not be observed: ") {
+				t.Errorf("%s: problems %q", tc.name, p)
+			}
+		}
+		f := one(t, rep, "CFL001")
+		if f.Status != tc.status {
+			t.Errorf("%s: CFL001 %q, want %q", tc.name, f.Status, tc.status)
+		}
+		if ev := strings.Join(f.Evidence, "\n"); (tc.why != "") != strings.Contains(ev, "CUDA could not be observed on this run: ") {
+			t.Errorf("%s: evidence %q", tc.name, ev)
+		}
+	}
+	// The driver's load failing under the wrapper fails as it does without: the same message.
+	probe := []string{e.python, "-c", fmt.Sprintf("import ctypes\ntry:\n    ctypes.CDLL(%q)\nexcept OSError as e:\n    print(e)", missing)}
+	plain := e.plain(t, e.env(), 30*time.Second, probe...)
+	_, res := e.wrapped(t, Options{Command: probe})
+	sameAsPlain(t, plain, res)
+	if !strings.Contains(res.stdout, "cannot open shared object file") {
+		t.Errorf("the loader's message: %q", res.stdout)
 	}
 }

@@ -25,6 +25,15 @@
  *       object, are forwarded untouched by a tail call, so the real dlsym sees the caller's return
  *       address (other LD_PRELOAD objects and libraries that use RTLD_NEXT keep working).
  *       The real dlsym is dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34"), falling back to older versions.
+ *   dlopen
+ *       Records whether the program could load the driver library (libcuda.so*, by name or path)
+ *       while none is loaded in the process, up to 4 attempts per process: a run in which every
+ *       attempt failed could observe no CUDA at all (no driver on the machine), and `verify` says
+ *       so instead of "not observed". Every other call, RTLD_NOLOAD ones and any once libcuda is
+ *       loaded, is forwarded untouched by a tail call, since where the loader searches depends on
+ *       the caller's RUNPATH; the driver's own name is looked up in the system's paths
+ *       (LD_LIBRARY_PATH, the loader's cache), which do not. dlerror's state is left for the
+ *       caller (ctypes builds its OSError from it).
  *   cuGetProcAddress, cuGetProcAddress_v2 (as handed out by dlsym or by themselves)
  *       The CUDA runtime (torch, cupy, jax) and cuda.bindings resolve every driver entry point
  *       through these. What they hand out for a tracked name is wrapped too. A pointer is wrapped
@@ -86,6 +95,8 @@
  *   {"ev":"execfail","pid":P,"t":T,"errno":E}                  that exec call returned: it failed
  *   {"ev":"kill","pid":P,"t":T,"target":X,"sig":N}             P sent signal N to X (kill's pid
  *        argument: negative for a process group, as killpg records it)
+ *   {"ev":"dlopen","pid":P,"t":T,"path":"...","ok":0|1}        P tried to load the driver library
+ *        by that name, and the load succeeded (1) or failed (0)
  *
  * The program must not notice: no threads, nothing written to its stdout or stderr, no descriptor
  * left open, errno preserved, dlerror state of failed internal lookups cleared, and only
@@ -768,6 +779,57 @@ EXPORT void *dlsym(void *handle, const char *name)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Loading the driver.                                                                         */
+
+typedef void *(*dlopen_fn)(const char *, int);
+static dlopen_fn g_real_dlopen;
+static int g_cuda_loads; /* attempts to load libcuda recorded in this process */
+
+/* is_cuda_name: the driver library, libcuda.so*, named bare or by a path. */
+static int is_cuda_name(const char *name)
+{
+	if (!name)
+		return 0;
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	return strncmp(base, "libcuda.so", 10) == 0;
+}
+
+static void note_cuda_load(const char *name, int ok)
+{
+	char buf[1400];
+	struct rec r;
+	r_head(&r, buf, sizeof buf, "dlopen", getpid());
+	r_lit(&r, ",\"path\":");
+	r_str(&r, name, 1024);
+	r_lit(&r, ",\"ok\":");
+	r_int(&r, ok);
+	emit(&r);
+}
+
+EXPORT void *dlopen(const char *name, int flags)
+{
+	dlopen_fn real = __atomic_load_n(&g_real_dlopen, __ATOMIC_ACQUIRE);
+	if (!real) {
+		*(void **)&real = real_sym(RTLD_NEXT, "dlopen");
+		__atomic_store_n(&g_real_dlopen, real, __ATOMIC_RELEASE);
+		if (!real)
+			return NULL;
+	}
+	void *loaded = NULL;
+	if (!g_on || (flags & RTLD_NOLOAD) || !is_cuda_name(name) ||
+	    __atomic_load_n(&g_cuda_loads, __ATOMIC_RELAXED) >= MAX_FAILS || (loaded = cuda_handle()) != NULL) {
+		if (loaded)
+			dlclose(loaded);
+		return real(name, flags); /* a tail call: where the loader searches depends on the caller */
+	}
+	__atomic_add_fetch(&g_cuda_loads, 1, __ATOMIC_RELAXED);
+	void *h = real(name, flags);
+	note_cuda_load(name, h != NULL);
+	return h;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Fork.                                                                                       */
 
 static int g_fork_lock;         /* held from prepare to parent/child */
@@ -836,6 +898,7 @@ static void on_child(void)
 		g_slots[s].calls = 0;
 		g_slots[s].fails = 0;
 	}
+	g_cuda_loads = 0;
 	char buf[REC_MAX];
 	struct rec r;
 	r_head(&r, buf, sizeof buf, "fork", getpid());

@@ -9,7 +9,9 @@
  *   - in a process forked from an initialized one, every call, cuInit included, returns 3 (as the
  *     cuda.bindings child saw), except cuStreamSynchronize, which never returns there (as the jax
  *     child hung);
- *   - a child forked from a process that never ran cuInit initializes its own driver.
+ *   - a child forked from a process that never ran cuInit initializes its own driver;
+ *   - with FAKECUDA_DEVICES=0 in the environment it is a driver on a machine with no GPU: cuInit
+ *     returns CUDA_ERROR_NO_DEVICE (100), as the driver API documents, and nothing initializes.
  * cuGetProcAddress and cuGetProcAddress_v2 hand out this library's own functions by base name, so
  * the wrapper's cuGetProcAddress path is exercised; for "cuStreamCreate" they hand out a function
  * that is not an exported symbol, as a real driver may, so the wrapper's name-only rule is too.
@@ -17,6 +19,7 @@
  * Build: cc -O2 -fPIC -shared -Wl,-soname,libcuda.so.1 -o libcuda.so.1 fakecuda.c
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +27,7 @@
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
-enum { SUCCESS = 0, NOT_INITIALIZED = 3, NOT_FOUND = 500 };
+enum { SUCCESS = 0, NOT_INITIALIZED = 3, NO_DEVICE = 100, NOT_FOUND = 500 };
 
 static pid_t init_pid;              /* the process that ran cuInit, 0 before */
 static unsigned long long next_ptr = 0x7f0000000000ULL;
@@ -37,6 +40,9 @@ static CUresult status(void) { return ready() ? SUCCESS : NOT_INITIALIZED; }
 API CUresult cuInit(unsigned int flags)
 {
 	(void)flags;
+	const char *devices = getenv("FAKECUDA_DEVICES");
+	if (devices && strcmp(devices, "0") == 0)
+		return NO_DEVICE;
 	if (init_pid == 0)
 		init_pid = getpid();
 	return status();
