@@ -795,7 +795,9 @@ static int is_cuda_name(const char *name)
 	return strncmp(base, "libcuda.so", 10) == 0;
 }
 
-static void note_cuda_load(const char *name, int ok)
+/* Kept out of line: inlined, its buffer (and a stack protector's check) would sit in dlopen's frame,
+ * and the forwarding path could lose its tail call. */
+__attribute__((noinline)) static void note_cuda_load(const char *name, int ok)
 {
 	char buf[1400];
 	struct rec r;
