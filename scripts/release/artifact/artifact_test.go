@@ -15,7 +15,7 @@ import (
 
 // The tests build with the host's C compiler, as the release does; CI has gcc and glibc 2.36
 // (Debian bookworm). They need a glibc of 2.34 or newer, where a plain build of the wrapper asks
-// for dlopen@GLIBC_2.34.
+// for dlclose@GLIBC_2.34.
 
 func compiler(t *testing.T) []string {
 	t.Helper()
@@ -80,7 +80,7 @@ func TestCheckShimRejects(t *testing.T) {
 	tests := []struct {
 		name, path, want string
 	}{
-		{"the wrapper built without glibc_compat.h", plain, "dlopen"},
+		{"the wrapper built without glibc_compat.h", plain, "dlclose"},
 		{"a library besides glibc's", cbuild(t, cc, dir, "libm.so", lib, "-shared", "-fPIC", "-Wl,--no-as-needed", "-lm", "-l:libdl.so.2"), "needs libm.so.6"},
 		{"no libdl", cbuild(t, cc, dir, "nodl.so", lib, "-shared", "-fPIC"), "does not need libdl.so.2"},
 		{"an executable", cbuild(t, cc, dir, "exe", "int main(void) { return 0; }\n", "-pie", "-fPIE"), "is an executable"},
