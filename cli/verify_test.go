@@ -153,7 +153,7 @@ func TestVerifyTimeoutMustBePositive(t *testing.T) {
 		}
 	}
 	shim := testShim(t)
-	for _, value := range []string{"30", "1.5", "30s", "2m"} {
+	for _, value := range []string{"30", "45.5", "30s", "2m"} {
 		code, stdout, stderr := run(t, dir, "verify", "--shim", shim, "--no-static", "--timeout", value, "--", "python3", "ok.py")
 		if code != verify.ExitClean || stdout != "RAN\n" {
 			t.Errorf("--timeout %s: exit %d, stdout %q:\n%s", value, code, stdout, stderr)
