@@ -1,0 +1,407 @@
+package rules
+
+// The "use spawn" family: CFL001 and CFL003 report a model.ForkAfterInit
+// hazard (a process forked after CUDA was initialized in it; recorded by
+// the fork check in model/simulate.go, the start method decided in
+// model/startmethod.go). Here are what they share: the fork-after-init
+// message, the phrases that name a process start and its start method
+// (which every rule's message uses), and the two fixes with what blocks
+// them: switching the start method to "spawn" (spawnFix, spawnBlocker)
+// and making torch.cuda.is_available() ask NVML (nvmlFix).
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/cudaforklint/cudaforklint/fixsafety"
+	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// reportForkAfterInit reports a ForkAfterInit hazard as CFL001 or CFL003.
+func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
+	at := z.At
+	subject, detail := r.initSubject(z)
+	start := r.startsRef(z, at) + loopNote(z)
+	var msg string
+	switch z.Child.Verdict {
+	case model.ChildUsesCUDA:
+		use := "it"
+		if z.Child.Evidence.Valid() {
+			use = fmt.Sprintf("%s, %s", apiName(z.Child.API), r.where(z.Child.Evidence, at))
+		}
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
+			subject, detail, start, use, versions(z))
+	case model.ChildUnknown:
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
+			subject, detail, start, z.Child.Reason, versions(z))
+	default:
+		what := "the children never touch CUDA"
+		if z.Child.Assumed {
+			what = assumedCPU(z.Child)
+		}
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
+			subject, detail, start, what, versions(z))
+	}
+	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
+	var fixes []fixsafety.Fix
+	if f, ok := r.spawnFix(z); ok {
+		fixes = append(fixes, f)
+	}
+	if f, ok := r.nvmlFix(z.Init); ok && at == z.Init.Site {
+		fixes = append(fixes, f)
+	}
+	r.report(d, fixes...)
+}
+
+// kindPhrase names what a start creates.
+func kindPhrase(o *model.Object) string {
+	switch o.Kind {
+	case model.ObjProcess:
+		return "a Process"
+	case model.ObjPool:
+		return "Pool workers"
+	case model.ObjExecutor:
+		return "ProcessPoolExecutor workers"
+	case model.ObjLoader:
+		return "DataLoader workers"
+	case model.ObjFork:
+		return "os.fork"
+	case model.ObjManager:
+		return "a Manager process"
+	case model.ObjSpawn:
+		return "torch.multiprocessing workers"
+	}
+	return "processes"
+}
+
+// startRef names a process start for a message read at from:
+// "`ctx.Pool(4)` (line 12: Pool workers, the "fork" start method)".
+func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
+	detail := r.where(rec.Site, from)
+	if rec.Obj.Kind != model.ObjFork {
+		detail += ": " + kindPhrase(rec.Obj)
+		if f := rec.Obj.WorkersFlag; f != "" {
+			detail += fmt.Sprintf(" when `%s` > 0 (its default is 0)", f)
+		}
+		if m := methodPhrase(rec); m != "" {
+			detail += ", " + m
+		}
+	}
+	if rec.Site == rec.Obj.Site && rec.Obj.KeptInContainer() {
+		// A loader starts where it is iterated; one reported where it is
+		// made went into a container the analysis does not follow.
+		detail += "; it is kept in a container, iterated later"
+	}
+	return fmt.Sprintf("`%s` (%s)", source(rec.Site), detail)
+}
+
+// methodPhrase says which start method a start uses and why.
+func methodPhrase(rec *model.StartRecord) string {
+	if rec.Obj.Kind == model.ObjFork {
+		return ""
+	}
+	if rec.Explicit {
+		return fmt.Sprintf("the %q start method", rec.Method.String())
+	}
+	return fmt.Sprintf("the default %q start method", rec.Method.String())
+}
+
+// startsRef is startRef for a hazard's first start, counting the others.
+func (r reporter) startsRef(z *model.Hazard, from model.Site) string {
+	s := r.startRef(z.Start, from)
+	switch n := len(z.MoreStarts); n {
+	case 0:
+	case 1:
+		s += " and 1 other place"
+	default:
+		s += fmt.Sprintf(" and %d other places", n)
+	}
+	return s
+}
+
+// startRelated lists the chain to a process start, the start, and where its
+// start method was chosen.
+func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInformation {
+	out := r.chain(rec.Chain)
+	verb := "started"
+	if rec.Method.String() == "fork" {
+		verb = "forked"
+	}
+	what := kindPhrase(rec.Obj)
+	if m := methodPhrase(rec); m != "" {
+		what += ", " + m
+	}
+	if rec.Obj.Kind == model.ObjLoader && rec.Obj.Site.Valid() && rec.Obj.Site != rec.Site {
+		// Its workers start where it is iterated, not where it is made.
+		out = append(out, r.related(rec.Obj.Site, "The DataLoader is made here"))
+	}
+	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
+	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
+		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
+	}
+	return out
+}
+
+// moreStartsRelated lists a hazard's further starts.
+func (r reporter) moreStartsRelated(z *model.Hazard) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, m := range z.MoreStarts {
+		verb := "started"
+		if m.Method.String() == "fork" {
+			verb = "forked"
+		}
+		out = append(out, r.related(m.Site, "Children are also %s here (%s)", verb, kindPhrase(m.Obj)))
+	}
+	return out
+}
+
+// loopNote explains an init that comes after the start in the source: the
+// fork happens again on the loop's next iteration.
+func loopNote(z *model.Hazard) string {
+	if z.Init == nil || z.Init.Site.Mod != z.Start.Site.Mod || z.Init.Site.Span.Start < z.Start.Site.Span.Start {
+		return ""
+	}
+	if len(z.Init.Chain) > 0 || len(z.Start.Chain) > 0 {
+		return ""
+	}
+	return " on the loop's next iteration"
+}
+
+// spawnFix replaces a "fork" start-method literal with "spawn". A spawn
+// child starts a new interpreter, imports the main module without running
+// its guard, and unpickles the function it runs; the fix is display-only
+// when that would break the program (spawnBlocker). It is not offered when
+// the children run code defined in a notebook: spawn children cannot find
+// it (CFL007).
+func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
+	rec := z.Start
+	lit := rec.MethodLit
+	if !lit.Valid() || rec.Method.String() != "fork" || len(model.NotebookTargets(rec.Obj)) > 0 {
+		return fixsafety.Fix{}, false
+	}
+	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
+	i := strings.Index(text, "fork")
+	if i < 0 || strings.Count(text, "fork") != 1 {
+		return fixsafety.Fix{}, false
+	}
+	const message = `Use the "spawn" start method`
+	if why := spawnBlocker(z); why != "" {
+		return fixsafety.DisplayOnly(message + ", once " + why), true
+	}
+	pos, end := r.span(lit)
+	edit := analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}
+	return fixsafety.Unsafe(message, edit), true
+}
+
+// spawnBlocker returns what must change before the children can be
+// spawned instead of forked, or "": the process start must run under the
+// main guard (a spawn child imports the main module and would start it
+// again), and each function a child runs must be importable by name (no
+// lambda, no nested function, nothing defined under the guard) and must
+// not read a global that only the main guard binds.
+func spawnBlocker(z *model.Hazard) string {
+	// A main module that spawn children do not import (a notebook's kernel,
+	// a package's __main__.py) does not need its start under the guard.
+	if z.EntryFunc == nil && z.Entry != nil && z.Entry.ReimportedByChildren() {
+		at := z.Start.Site
+		if len(z.Start.Chain) > 0 {
+			at = z.Start.Chain[0].Site
+		}
+		if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
+			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, int(at.Span.Start)))
+		}
+	}
+	var targets []model.Target
+	for _, rec := range append([]*model.StartRecord{z.Start}, z.MoreStarts...) {
+		targets = append(targets, rec.Obj.Targets...)
+	}
+	targets = append(targets, z.Child.Targets...)
+	for _, t := range targets {
+		if t.Func == nil {
+			continue // a library function: importable
+		}
+		if why := spawnTargetBlocker(t.Func); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// underGuard reports whether sp lies in the body of one of m's main
+// guards.
+func underGuard(m *model.Module, sp syntax.Span) bool {
+	for _, g := range m.Guards {
+		if len(g.Body) > 0 && (syntax.Span{Start: g.Body[0].Pos().Start, End: g.Body[len(g.Body)-1].Pos().End}).Contains(sp) {
+			return true
+		}
+	}
+	return false
+}
+
+// spawnTargetBlocker returns why a spawn child could not run f, or "".
+func spawnTargetBlocker(f *model.Function) string {
+	m := f.Module
+	if f.Lambda != nil {
+		return fmt.Sprintf("the child runs a function defined at the top level: a spawn child cannot receive the lambda at line %d", lineIn(m.Src, int(f.Lambda.Start)))
+	}
+	if strings.Contains(f.QualName, "<locals>") {
+		return fmt.Sprintf("`%s` is defined at the top level: a spawn child cannot import a function defined inside another", f.QualName)
+	}
+	top := -1
+	for i, s := range m.File.Body {
+		if s.Pos().Contains(f.Span()) {
+			top = i
+		}
+	}
+	if top < 0 {
+		return ""
+	}
+	switch m.File.Body[top].(type) {
+	case *syntax.FunctionDef, *syntax.ClassDef:
+	default:
+		return fmt.Sprintf("`%s` is defined at the top level, not inside the statement at line %d, which a spawn child does not run", f.QualName, lineIn(m.Src, int(m.File.Body[top].Pos().Start)))
+	}
+	guarded := guardOnlyGlobals(m)
+	if len(guarded) == 0 {
+		return ""
+	}
+	reads := m.GlobalReads()
+	defs := map[string]int{}
+	for i, s := range m.File.Body {
+		if d, ok := s.(*syntax.FunctionDef); ok {
+			defs[d.Name] = i
+		}
+	}
+	// The statements whose code the child may run: f's, and those of the
+	// top-level functions it calls, transitively.
+	runs := map[int]bool{top: true}
+	for work := []int{top}; len(work) > 0; {
+		i := work[0]
+		work = work[1:]
+		for _, rd := range reads {
+			if rd.Stmt != i || !rd.Deferred {
+				continue
+			}
+			if line, ok := guarded[rd.Name]; ok {
+				who := rd.Func
+				return fmt.Sprintf("`%s` is bound at the top level: only the main guard binds it (line %d), and `%s` reads it (line %d)", rd.Name, line, who, lineIn(m.Src, int(rd.Span.Start)))
+			}
+			if j, ok := defs[rd.Name]; ok && rd.Called && !runs[j] {
+				runs[j] = true
+				work = append(work, j)
+			}
+		}
+	}
+	return ""
+}
+
+// guardOnlyGlobals returns the module-level names that only the main
+// guards bind (or functions, through `global`), with the line of a
+// binding: a spawn child, which imports the module without running the
+// guards, does not have them.
+func guardOnlyGlobals(m *model.Module) map[string]int {
+	outside := map[string]bool{}
+	guards := map[syntax.Stmt]bool{}
+	for _, g := range m.Guards {
+		guards[g.If] = true
+	}
+	out := map[string]int{}
+	for _, s := range m.File.Body {
+		if guards[s] {
+			continue
+		}
+		for n := range model.TopLevelBinds(s) {
+			outside[n] = true
+		}
+	}
+	for _, g := range m.Guards {
+		for _, s := range g.Body {
+			for n := range model.TopLevelBinds(s) {
+				if !outside[n] {
+					out[n] = lineIn(m.Src, int(s.Pos().Start))
+				}
+			}
+		}
+	}
+	for _, f := range m.Funcs {
+		if f.Def == nil {
+			continue
+		}
+		syntax.Inspect(f.Def, func(n syntax.Node) bool {
+			if g, ok := n.(*syntax.Global); ok && !g.Nonlocal {
+				for _, name := range g.Names {
+					if !outside[name] {
+						out[name] = lineIn(m.Src, int(g.Start))
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// nvmlFix makes torch.cuda.is_available() ask NVML instead of initializing
+// the driver, by setting PYTORCH_NVML_BASED_CUDA_CHECK=1 at the top of the
+// module (after its docstring and __future__ imports).
+func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
+	if init.API != "torch.cuda.is_available()" {
+		return fixsafety.Fix{}, false
+	}
+	m := init.Site.Mod
+	at := afterImportOS(m, insertionPoint(m))
+	eol := lineEnding(m.Src)
+	var text strings.Builder
+	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
+		text.WriteString(eol)
+	}
+	if !importsOSBefore(m, at) {
+		text.WriteString("import os" + eol)
+	}
+	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver" + eol)
+	pos := r.prog.File(m).Pos(at)
+	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
+		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
+}
+
+// afterImportOS moves the insertion point at past the module's opening
+// imports when they include `import os` (on lines of their own), so that
+// the inserted line can use it without importing it again.
+func afterImportOS(m *model.Module, at int) int {
+	for _, s := range m.File.Body {
+		if int(s.Pos().Start) < at {
+			continue
+		}
+		switch s := s.(type) {
+		case *syntax.Import:
+			for _, a := range s.Names {
+				if a.Name == "os" && a.AsName == "" {
+					if end := lineEnd(m.Src, int(s.End)); onlyComment(m.Src[s.End:end]) {
+						return end
+					}
+					return at
+				}
+			}
+			continue
+		case *syntax.ImportFrom:
+			continue
+		}
+		break
+	}
+	return at
+}
+
+// importsOSBefore reports whether the module binds os with `import os` at
+// its top level before offset at: the inserted line may use it only then
+// (another `import os` is harmless).
+func importsOSBefore(m *model.Module, at int) bool {
+	for _, b := range m.Scope.Bindings["os"] {
+		if b.Kind == model.BindImport && b.Import() == "os" && b.Scope == m.Scope && int(b.Span.End) <= at {
+			return true
+		}
+	}
+	return false
+}
