@@ -10,7 +10,9 @@ package rules
 // and making torch.cuda.is_available() ask NVML (nvmlFix).
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,28 +34,52 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 		if z.Child.Evidence.Valid() {
 			use = fmt.Sprintf("%s, %s", apiName(z.Child.API), r.where(z.Child.Evidence, at))
 		}
-		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
-			subject, detail, start, use, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method%s, or initialize CUDA after the fork",
+			subject, detail, start, use, versions(z), r.howToSwitch(z.Start, at))
 	case model.ChildUnknown:
-		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method, or initialize CUDA after the fork",
-			subject, detail, start, z.Child.Reason, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method%s, or initialize CUDA after the fork",
+			subject, detail, start, z.Child.Reason, versions(z), r.howToSwitch(z.Start, at))
 	default:
 		what := "the children never touch CUDA"
 		if z.Child.Assumed {
 			what = assumedCPU(z.Child)
 		}
-		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method, or initialize CUDA after the fork",
-			subject, detail, start, what, versions(z))
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, so this works %s, but any CUDA use in the children would fail. Prefer the \"spawn\" start method%s, or initialize CUDA after the fork",
+			subject, detail, start, what, versions(z), r.howToSwitch(z.Start, at))
 	}
 	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
 	var fixes []fixsafety.Fix
 	if f, ok := r.spawnFix(z); ok {
 		fixes = append(fixes, f)
 	}
-	if f, ok := r.nvmlFix(z.Init); ok && at == z.Init.Site {
+	if f, ok := r.nvmlFix(z); ok {
 		fixes = append(fixes, f)
 	}
 	r.report(d, fixes...)
+}
+
+// howToSwitch says, for a message, how the source gives a start another
+// method: " (`DataLoader(..., multiprocessing_context=\"spawn\")`)", or ""
+// for a start that has none (os.fork) or is started by a library.
+func (r reporter) howToSwitch(rec *model.StartRecord, from model.Site) string {
+	how := ""
+	switch {
+	case rec.MethodLit.Valid():
+		how = "`\"spawn\"` in place of the `\"fork\"` at " + r.where(rec.MethodLit, from)
+	case rec.Obj.Kind == model.ObjPool:
+		how = "`multiprocessing.get_context(\"spawn\").Pool(...)`"
+	case rec.Obj.Kind == model.ObjProcess:
+		how = "`multiprocessing.get_context(\"spawn\").Process(...)`"
+	case rec.Obj.Kind == model.ObjExecutor:
+		how = "`ProcessPoolExecutor(..., mp_context=multiprocessing.get_context(\"spawn\"))`"
+	case rec.Obj.Kind == model.ObjLoader:
+		how = "`DataLoader(..., multiprocessing_context=\"spawn\")`"
+	case rec.Obj.Kind == model.ObjSpawn:
+		how = "`start_method=\"spawn\"`"
+	default:
+		return ""
+	}
+	return " (" + how + ")"
 }
 
 // kindPhrase names what a start creates.
@@ -112,7 +138,7 @@ func methodPhrase(rec *model.StartRecord) string {
 // startsRef is startRef for a hazard's first start, counting the others.
 func (r reporter) startsRef(z *model.Hazard, from model.Site) string {
 	s := r.startRef(z.Start, from)
-	switch n := len(z.MoreStarts); n {
+	switch n := len(otherStartSites(z)); n {
 	case 0:
 	case 1:
 		s += " and 1 other place"
@@ -148,12 +174,27 @@ func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInforma
 // moreStartsRelated lists a hazard's further starts.
 func (r reporter) moreStartsRelated(z *model.Hazard) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
-	for _, m := range z.MoreStarts {
+	for _, m := range otherStartSites(z) {
 		verb := "started"
 		if m.Method.String() == "fork" {
 			verb = "forked"
 		}
 		out = append(out, r.related(m.Site, "Children are also %s here (%s)", verb, kindPhrase(m.Obj)))
+	}
+	return out
+}
+
+// otherStartSites are the further starts of a hazard at sites other than
+// its start's, one per site: the places a message names (a site that
+// starts several objects is one place).
+func otherStartSites(z *model.Hazard) []*model.StartRecord {
+	var out []*model.StartRecord
+	seen := map[model.Site]bool{z.Start.Site: true}
+	for _, m := range z.MoreStarts {
+		if !seen[m.Site] {
+			seen[m.Site] = true
+			out = append(out, m)
+		}
 	}
 	return out
 }
@@ -170,30 +211,275 @@ func loopNote(z *model.Hazard) string {
 	return " on the loop's next iteration"
 }
 
-// spawnFix replaces a "fork" start-method literal with "spawn". A spawn
-// child starts a new interpreter, imports the main module without running
-// its guard, and unpickles the function it runs; the fix is display-only
-// when that would break the program (spawnBlocker). It is not offered when
-// the children run code defined in a notebook: spawn children cannot find
-// it (CFL007).
+// spawnFix switches every start of the hazard to the "spawn" start method
+// (a start left forking keeps the finding): a "fork" literal becomes
+// "spawn", and a start that takes the default method is given "spawn"
+// where its object is made (switchDefault). A spawn child starts a new
+// interpreter, imports the main module without running its guard, and
+// unpickles the function it runs and its arguments; the fix is
+// display-only when a start or a function the children run would break
+// under that (spawnBlocker). It is not offered when a start cannot be
+// switched by an edit (os.fork, a method chosen by an expression), nor
+// when the children run code defined in a notebook: spawn children cannot
+// find it (CFL007).
 func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
-	rec := z.Start
-	lit := rec.MethodLit
-	if !lit.Valid() || rec.Method.String() != "fork" || len(model.NotebookTargets(rec.Obj)) > 0 {
-		return fixsafety.Fix{}, false
+	var edits []analysis.TextEdit
+	for _, rec := range hazardStarts(z) {
+		if len(model.NotebookTargets(rec.Obj)) > 0 {
+			return fixsafety.Fix{}, false
+		}
+		es, ok := r.switchEdits(rec)
+		if !ok {
+			return fixsafety.Fix{}, false
+		}
+		for _, e := range es {
+			if !slices.ContainsFunc(edits, func(o analysis.TextEdit) bool {
+				return o.Pos == e.Pos && o.End == e.End && bytes.Equal(o.NewText, e.NewText)
+			}) {
+				edits = append(edits, e)
+			}
+		}
 	}
-	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
-	i := strings.Index(text, "fork")
-	if i < 0 || strings.Count(text, "fork") != 1 {
-		return fixsafety.Fix{}, false
-	}
-	const message = `Use the "spawn" start method`
+	const message = `Use the "spawn" start method (its children re-import the main module; their arguments must pickle)`
 	if why := spawnBlocker(z); why != "" {
 		return fixsafety.DisplayOnly(message + ", once " + why), true
 	}
-	pos, end := r.span(lit)
-	edit := analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}
-	return fixsafety.Unsafe(message, edit), true
+	return fixsafety.Unsafe(message, edits...), true
+}
+
+// hazardStarts are a hazard's start and its further starts.
+func hazardStarts(z *model.Hazard) []*model.StartRecord {
+	return append([]*model.StartRecord{z.Start}, z.MoreStarts...)
+}
+
+// switchEdits returns the edits that make one start use "spawn": its
+// "fork" literal replaced, or, for a start that takes the default method,
+// the method given where its object is made.
+func (r reporter) switchEdits(rec *model.StartRecord) ([]analysis.TextEdit, bool) {
+	if rec.Method.String() != "fork" {
+		return nil, false
+	}
+	if lit := rec.MethodLit; lit.Valid() {
+		text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
+		i := strings.Index(text, "fork")
+		if i < 0 || strings.Count(text, "fork") != 1 {
+			return nil, false
+		}
+		pos, end := r.span(lit)
+		return []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}}, true
+	}
+	if rec.Explicit || rec.Obj.Method.Kind != model.MethodDefault || !rec.Obj.Site.Valid() {
+		return nil, false
+	}
+	return r.switchDefault(rec.Obj)
+}
+
+// spawnModules are the modules whose Pool and Process a context of
+// get_context("spawn") makes instead (torch.multiprocessing re-exports the
+// standard library's), and contextModule the module whose get_context the
+// fix calls for each family.
+var spawnModules = map[string]bool{"multiprocessing": true, "torch.multiprocessing": true, "multiprocess": true}
+
+func contextModule(family string) string {
+	if family == "multiprocess" {
+		return "multiprocess"
+	}
+	return "multiprocessing"
+}
+
+// switchDefault gives "spawn" to an object that takes the default start
+// method, where it is made:
+//
+//	mp.Pool(4)                  → mp.get_context("spawn").Pool(4)
+//	Process(target=f)           → multiprocessing.get_context("spawn").Process(target=f)
+//	ProcessPoolExecutor(4)      → ProcessPoolExecutor(4, mp_context=multiprocessing.get_context("spawn"))
+//	DataLoader(ds, num_workers=4) → DataLoader(ds, num_workers=4, multiprocessing_context="spawn")
+//
+// importing multiprocessing when no top-level import binds it. It declines
+// when the call is not one it can tell apart (a subclass, a name the
+// module binds otherwise, or one a function around the call binds) or
+// already passes the argument, or may pass it through ** or by position.
+func (r reporter) switchDefault(o *model.Object) ([]analysis.TextEdit, bool) {
+	m, at := o.Site.Mod, o.Site.Span
+	call := callAt(m, at)
+	if call == nil {
+		return nil, false
+	}
+	tf := r.prog.File(m)
+	insert := func(off int, text string) analysis.TextEdit {
+		return analysis.TextEdit{Pos: tf.Pos(off), End: tf.Pos(off), NewText: []byte(text)}
+	}
+	switch o.Kind {
+	case model.ObjPool, model.ObjProcess:
+		switch fn := call.Func.(type) {
+		case *syntax.Attribute:
+			// mp.Pool → mp.get_context("spawn").Pool: the module's and a
+			// context's get_context both give the spawn context.
+			if path, ok := importedPath(m, fn.X, at); !ok || !spawnModules[path] || (fn.Attr != "Pool" && fn.Attr != "Process") {
+				return nil, false
+			}
+			return []analysis.TextEdit{insert(int(fn.AttrSpan.Start), `get_context("spawn").`)}, true
+		case *syntax.Name:
+			// Pool, imported from the module → multiprocessing.get_context("spawn").Pool
+			path, ok := importedPath(m, fn, at)
+			i := strings.LastIndexByte(path, '.')
+			if !ok || i < 0 || !spawnModules[path[:i]] {
+				return nil, false
+			}
+			attr := path[i+1:]
+			if attr != "Pool" && attr != "Process" {
+				return nil, false
+			}
+			ref, edits, ok := r.moduleRef(m, contextModule(o.Method.Family), at)
+			if !ok {
+				return nil, false
+			}
+			pos, end := r.span(model.Site{Mod: m, Span: fn.Span})
+			return append(edits, analysis.TextEdit{Pos: pos, End: end, NewText: []byte(ref + `.get_context("spawn").` + attr)}), true
+		}
+		return nil, false
+	case model.ObjExecutor:
+		// ProcessPoolExecutor(max_workers, mp_context, ...)
+		if !canAddKeyword(call, "mp_context", 1) {
+			return nil, false
+		}
+		ref, edits, ok := r.moduleRef(m, contextModule(o.Method.Family), at)
+		if !ok {
+			return nil, false
+		}
+		return append(edits, insert(keywordOffset(call), keywordText(call, `mp_context=`+ref+`.get_context("spawn")`))), true
+	case model.ObjLoader:
+		// torch's DataLoader(dataset, batch_size, shuffle, sampler,
+		// batch_sampler, num_workers, collate_fn, pin_memory, drop_last,
+		// timeout, worker_init_fn, multiprocessing_context, ...); the
+		// loaders of PyG, MONAI and DGL named DataLoader hand it their
+		// keywords.
+		name := ""
+		switch fn := call.Func.(type) {
+		case *syntax.Name:
+			name = fn.ID
+		case *syntax.Attribute:
+			name = fn.Attr
+		}
+		if name != "DataLoader" || !canAddKeyword(call, "multiprocessing_context", 11) {
+			return nil, false
+		}
+		return []analysis.TextEdit{insert(keywordOffset(call), keywordText(call, `multiprocessing_context="spawn"`))}, true
+	}
+	return nil, false
+}
+
+// callAt finds the call whose span is sp in m.
+func callAt(m *model.Module, sp syntax.Span) *syntax.Call {
+	var found *syntax.Call
+	for _, s := range m.File.Body {
+		if !s.Pos().Contains(sp) {
+			continue
+		}
+		syntax.Inspect(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Call); ok && c.Span == sp {
+				found = c
+			}
+			return found == nil && n.Pos().Contains(sp)
+		})
+	}
+	return found
+}
+
+// canAddKeyword reports whether call can be given keyword kw: it does not
+// pass it already, by keyword, through **, or as one of its first
+// positional arguments (kw being the one at index pos).
+func canAddKeyword(call *syntax.Call, kw string, pos int) bool {
+	positional := 0
+	for _, a := range call.Args {
+		switch {
+		case a.Star == 2, a.Keyword == kw:
+			return false
+		case a.Star == 1:
+			positional = pos + 1 // *args may reach it
+		case a.Keyword == "":
+			positional++
+		}
+	}
+	return positional <= pos
+}
+
+// keywordOffset is where a keyword argument is added: after the last
+// argument (before a trailing comma), or inside the empty parentheses.
+func keywordOffset(call *syntax.Call) int {
+	if n := len(call.Args); n > 0 {
+		return int(call.Args[n-1].End)
+	}
+	return int(call.ArgsSpan.Start) + 1
+}
+
+func keywordText(call *syntax.Call, kw string) string {
+	if len(call.Args) > 0 {
+		return ", " + kw
+	}
+	return kw
+}
+
+// importedPath is the dotted path e names through m's top-level imports
+// ("torch.multiprocessing" for `torch.multiprocessing` after `import
+// torch`, "multiprocessing.Pool" for `Pool` after `from multiprocessing
+// import Pool`), when its first name is bound at the top level by one
+// imports of one module only (`import torch` and `import
+// torch.multiprocessing` both bind torch) and not by a function around at.
+func importedPath(m *model.Module, e syntax.Expr, at syntax.Span) (string, bool) {
+	switch e := e.(type) {
+	case *syntax.Name:
+		bs := m.Scope.Bindings[e.ID]
+		if len(bs) == 0 || boundAround(m, at, e.ID) {
+			return "", false
+		}
+		for _, b := range bs {
+			if b.Kind != model.BindImport && b.Kind != model.BindImportFrom || b.Import() != bs[0].Import() {
+				return "", false
+			}
+		}
+		return bs[0].Import(), true
+	case *syntax.Attribute:
+		p, ok := importedPath(m, e.X, at)
+		return p + "." + e.Attr, ok
+	}
+	return "", false
+}
+
+// boundAround reports whether a function whose body holds at binds name
+// (a parameter, or a name its body binds).
+func boundAround(m *model.Module, at syntax.Span, name string) bool {
+	for _, f := range m.Funcs {
+		if f.Def == nil || !f.Def.Span.Contains(at) {
+			continue
+		}
+		for _, p := range f.Def.Params {
+			if p.Name == name {
+				return true
+			}
+		}
+		for _, s := range f.Def.Body() {
+			if model.TopLevelBinds(s)[name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moduleRef returns a name for module mod at at: one a top-level `import`
+// before at binds to it, or mod itself, imported by the edit returned when
+// nothing in the module binds that name.
+func (r reporter) moduleRef(m *model.Module, mod string, at syntax.Span) (string, []analysis.TextEdit, bool) {
+	for name, bs := range m.Scope.Bindings {
+		if len(bs) == 1 && bs[0].Kind == model.BindImport && bs[0].Import() == mod && bs[0].Span.End <= at.Start && !boundAround(m, at, name) {
+			return name, nil, true
+		}
+	}
+	if len(m.Scope.Bindings[mod]) > 0 || boundAround(m, at, mod) {
+		return "", nil, false
+	}
+	return mod, []analysis.TextEdit{r.insertLines(m, insertionPoint(m), "import "+mod)}, true
 }
 
 // spawnBlocker returns what must change before the children can be
@@ -346,25 +632,43 @@ func guardOnlyGlobals(m *model.Module) map[string]int {
 
 // nvmlFix makes torch.cuda.is_available() ask NVML instead of initializing
 // the driver, by setting PYTORCH_NVML_BASED_CUDA_CHECK=1 at the top of the
-// module (after its docstring and __future__ imports).
-func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
-	if init.API != "torch.cuda.is_available()" {
+// module (after its docstring and __future__ imports). It fixes the hazard
+// only when every initialization that may run before the fork is such a
+// check (Hazard.Inits): another one (a `.to(device)`) initializes CUDA
+// regardless, and the fork stays a hazard.
+func (r reporter) nvmlFix(z *model.Hazard) (fixsafety.Fix, bool) {
+	if z.At != z.Init.Site || len(z.Inits) == 0 {
 		return fixsafety.Fix{}, false
 	}
-	m := init.Site.Mod
+	for _, init := range z.Inits {
+		if init.API != "torch.cuda.is_available()" || init.Site.Mod != z.Init.Site.Mod {
+			return fixsafety.Fix{}, false
+		}
+	}
+	m := z.Init.Site.Mod
 	at := afterImportOS(m, insertionPoint(m))
+	var lines []string
+	if !importsOSBefore(m, at) {
+		lines = append(lines, "import os")
+	}
+	lines = append(lines, "os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver")
+	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
+		r.insertLines(m, at, lines...)), true
+}
+
+// insertLines inserts lines at offset at of m (a line start, or the end of
+// the file), each ended with the file's line break.
+func (r reporter) insertLines(m *model.Module, at int, lines ...string) analysis.TextEdit {
 	eol := lineEnding(m.Src)
 	var text strings.Builder
 	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
 		text.WriteString(eol)
 	}
-	if !importsOSBefore(m, at) {
-		text.WriteString("import os" + eol)
+	for _, l := range lines {
+		text.WriteString(l + eol)
 	}
-	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver" + eol)
 	pos := r.prog.File(m).Pos(at)
-	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
-		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}
 }
 
 // afterImportOS moves the insertion point at past the module's opening
