@@ -240,11 +240,13 @@ func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
 			}
 		}
 	}
-	const message = `Use the "spawn" start method (its children re-import the main module; their arguments must pickle)`
+	const message = `Use the "spawn" start method`
 	if why := spawnBlocker(z); why != "" {
 		return fixsafety.DisplayOnly(message + ", once " + why), true
 	}
-	return fixsafety.Unsafe(message, edits...), true
+	// The title states what the fix cannot check: spawnBlocker checked the
+	// guard and the functions the children run, not their arguments.
+	return fixsafety.Unsafe(message+"; the children's arguments must pickle", edits...), true
 }
 
 // hazardStarts are a hazard's start and its further starts.
