@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -125,4 +127,19 @@ func splitLines(text string) []string {
 		text = text[i+1:]
 	}
 	return out
+}
+
+// insertLines inserts lines at offset at of m (a line start, or the end of
+// the file), each ended with the file's line break.
+func (r reporter) insertLines(m *model.Module, at int, lines ...string) analysis.TextEdit {
+	eol := lineEnding(m.Src)
+	var text strings.Builder
+	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
+		text.WriteString(eol)
+	}
+	for _, l := range lines {
+		text.WriteString(l + eol)
+	}
+	pos := r.prog.File(m).Pos(at)
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}
 }

@@ -473,10 +473,16 @@ func boundAround(m *model.Module, at syntax.Span, name string) bool {
 // before at binds to it, or mod itself, imported by the edit returned when
 // nothing in the module binds that name.
 func (r reporter) moduleRef(m *model.Module, mod string, at syntax.Span) (string, []analysis.TextEdit, bool) {
+	// The first such import, whatever the order of the bindings' map.
+	var first *model.Binding
 	for name, bs := range m.Scope.Bindings {
-		if len(bs) == 1 && bs[0].Kind == model.BindImport && bs[0].Import() == mod && bs[0].Span.End <= at.Start && !boundAround(m, at, name) {
-			return name, nil, true
+		if len(bs) == 1 && bs[0].Kind == model.BindImport && bs[0].Import() == mod && bs[0].Span.End <= at.Start && !boundAround(m, at, name) &&
+			(first == nil || bs[0].Span.Start < first.Span.Start) {
+			first = bs[0]
 		}
+	}
+	if first != nil {
+		return first.Name, nil, true
 	}
 	if len(m.Scope.Bindings[mod]) > 0 || boundAround(m, at, mod) {
 		return "", nil, false
@@ -493,17 +499,20 @@ func (r reporter) moduleRef(m *model.Module, mod string, at syntax.Span) (string
 func spawnBlocker(z *model.Hazard) string {
 	// A main module that spawn children do not import (a notebook's kernel,
 	// a package's __main__.py) does not need its start under the guard.
+	// Every start the fix switches must be under it.
 	if z.EntryFunc == nil && z.Entry != nil && z.Entry.ReimportedByChildren() {
-		at := z.Start.Site
-		if len(z.Start.Chain) > 0 {
-			at = z.Start.Chain[0].Site
-		}
-		if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
-			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, int(at.Span.Start)))
+		for _, rec := range hazardStarts(z) {
+			at := rec.Site
+			if len(rec.Chain) > 0 {
+				at = rec.Chain[0].Site
+			}
+			if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
+				return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, int(at.Span.Start)))
+			}
 		}
 	}
 	var targets []model.Target
-	for _, rec := range append([]*model.StartRecord{z.Start}, z.MoreStarts...) {
+	for _, rec := range hazardStarts(z) {
 		targets = append(targets, rec.Obj.Targets...)
 	}
 	targets = append(targets, z.Child.Targets...)
@@ -656,21 +665,6 @@ func (r reporter) nvmlFix(z *model.Hazard) (fixsafety.Fix, bool) {
 	lines = append(lines, "os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver")
 	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
 		r.insertLines(m, at, lines...)), true
-}
-
-// insertLines inserts lines at offset at of m (a line start, or the end of
-// the file), each ended with the file's line break.
-func (r reporter) insertLines(m *model.Module, at int, lines ...string) analysis.TextEdit {
-	eol := lineEnding(m.Src)
-	var text strings.Builder
-	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
-		text.WriteString(eol)
-	}
-	for _, l := range lines {
-		text.WriteString(l + eol)
-	}
-	pos := r.prog.File(m).Pos(at)
-	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}
 }
 
 // afterImportOS moves the insertion point at past the module's opening
