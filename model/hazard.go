@@ -134,8 +134,16 @@ type Hazard struct {
 	EntryFunc *Function
 	// MoreStarts are further process starts with the same cause (the same
 	// initialization, or the same object started again), in the order found
-	// (hazardSet: the order of their ranks).
+	// (hazardSet: the order of their ranks). A start is a site and the
+	// object it starts: a site that starts several objects is here once for
+	// each object Start does not stand for.
 	MoreStarts []*StartRecord
+	// Inits are, for ForkAfterInit, every initialization that may have run
+	// in the process before it forked, Init among them, in the order they
+	// ran, joined over all the starts, entries and configs the hazard
+	// stands for: a fix that neutralizes only Init leaves the others (the
+	// NVML check fixes nothing when a `.to(device)` also ran).
+	Inits []*InitRecord
 
 	rank      hazardRank   // see hazardSet
 	moreRanks []hazardRank // MoreStarts' ranks

@@ -558,7 +558,10 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			// edit of the program makes it touch CUDA, so it is not even
 			// the benign hazard.
 			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
-				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Start: rec, Child: s.childUse(o, st)}, s)
+				// st.inits only grows by append, and a capped slice of it
+				// is never written through (simState.clone).
+				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Inits: st.inits[:len(st.inits):len(st.inits)],
+					Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:
 			s.forkserver(o, rec, st)
@@ -836,28 +839,54 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		return
 	}
 	z.Configs = old.Configs | target.Of(s.cfg)
+	z.Inits = joinInits(old.Inits, z.Inits)
 	if z.rank.less(old.rank) {
 		// z represents from now on, in old's place; old's starts join its
 		// further starts.
 		z.MoreStarts, z.moreRanks = old.MoreStarts, old.moreRanks
 		z.addStart(old.Start, old.rank)
-		z.dropStart(z.Start.Site)
+		z.dropStart(z.Start)
 		h.byKey[key] = z
 		h.list[slices.Index(h.list, old)] = z
 		return
 	}
 	old.Configs = z.Configs
-	if old.Start.Site != z.Start.Site {
+	old.Inits = z.Inits
+	if !sameStart(old.Start, z.Start) {
 		old.addStart(z.Start, z.rank)
 	}
 }
 
+// sameStart reports whether two records are the same start: the same site
+// starting the same object. One site may start several (`for loader in
+// [train, val]:` iterates two DataLoaders), and a fix that switches the
+// start method must reach each of them.
+func sameStart(a, b *StartRecord) bool {
+	return a.Site == b.Site && a.Obj.Site == b.Obj.Site
+}
+
+// joinInits is a's initializations followed by those of b at sites a
+// does not hold: a new list, since a and b may share their arrays with
+// simulation states.
+func joinInits(a, b []*InitRecord) []*InitRecord {
+	out := a
+	for _, r := range b {
+		if !hasInit(a, r.Site) {
+			if len(out) == len(a) {
+				out = slices.Clone(a)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // addStart adds rec, found at rank r, to z's further starts, in the order
-// of their ranks: a start whose site is there already keeps the least rank
-// of the two.
+// of their ranks: a start that is there already keeps the least rank of
+// the two.
 func (z *Hazard) addStart(rec *StartRecord, r hazardRank) {
 	for i, m := range z.MoreStarts {
-		if m.Site == rec.Site {
+		if sameStart(m, rec) {
 			if !r.less(z.moreRanks[i]) {
 				return
 			}
@@ -874,10 +903,10 @@ func (z *Hazard) addStart(rec *StartRecord, r hazardRank) {
 	z.moreRanks = slices.Insert(z.moreRanks, i, r)
 }
 
-// dropStart removes the further start at site, if there is one.
-func (z *Hazard) dropStart(site Site) {
+// dropStart removes the further start that is rec, if there is one.
+func (z *Hazard) dropStart(rec *StartRecord) {
 	for i, m := range z.MoreStarts {
-		if m.Site == site {
+		if sameStart(m, rec) {
 			z.MoreStarts = slices.Delete(z.MoreStarts, i, i+1)
 			z.moreRanks = slices.Delete(z.moreRanks, i, i+1)
 			return

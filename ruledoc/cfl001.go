@@ -65,14 +65,24 @@ if __name__ == "__main__":
     print(torch.cuda.get_device_name(0))
     with mp.get_context("spawn").Pool(4) as pool:
         print(pool.map(work, range(4)))`,
-	FixSafety: `The fix replaces an explicit "fork" start method with "spawn". It is unsafe: spawn
-children re-import the main module and receive their arguments by pickling, so objects that
-cannot be pickled, or top-level code that should not run again, change behaviour. It is only
-shown, never applied, when a spawn child could not run what the fork child ran: the start does
-not run under the main guard, a child runs a lambda or a function it cannot import, or that
-function reads a global only the main guard binds (docs/fixes.md). When the
-initialization is ` + "`torch.cuda.is_available()`" + `, a second unsafe fix sets
-` + "`PYTORCH_NVML_BASED_CUDA_CHECK=1`" + ` so that the check asks NVML instead of the driver.`,
+	FixSafety: `The fix gives every start of the finding the "spawn" start method: an explicit "fork"
+becomes "spawn", and a start that takes the default method is given "spawn" where its object is
+made: ` + "`mp.Pool(4)`" + ` becomes ` + "`mp.get_context(\"spawn\").Pool(4)`" + `, a ` + "`Pool`" + ` or ` + "`Process`" + `
+imported by name becomes ` + "`multiprocessing.get_context(\"spawn\").Pool(...)`" + ` (importing
+` + "`multiprocessing`" + ` when nothing binds it), a ` + "`ProcessPoolExecutor(...)`" + ` is given
+` + "`mp_context=multiprocessing.get_context(\"spawn\")`" + ` and a ` + "`DataLoader(...)`" + `
+` + "`multiprocessing_context=\"spawn\"`" + `. The message says the same for the start it names. It is unsafe: spawn children re-import the
+main module and receive their arguments by pickling, so objects that cannot be pickled, or
+top-level code that should not run again, change behaviour. It is only shown, never applied, when
+a spawn child could not run what the fork child ran: the start does not run under the main guard,
+a child runs a lambda or a function it cannot import, or that function reads a global only the
+main guard binds (docs/fixes.md). It is not offered when a start cannot be switched by an edit
+(` + "`os.fork()`" + `, a ` + "`Process`" + ` subclass, a start method chosen by an expression, a call that may pass
+the argument through ` + "`**`" + `). When every initialization before the fork is
+` + "`torch.cuda.is_available()`" + `, a second unsafe fix sets ` + "`PYTORCH_NVML_BASED_CUDA_CHECK=1`" + ` so that
+the check asks NVML instead of the driver; it is not offered when anything else initializes CUDA
+before the fork (a ` + "`.to(device)`" + ` after the check), since the fork would still follow an
+initialization.`,
 	Versions: `Explicit "fork" start methods, ` + "`os.fork()`" + ` and pools or DataLoaders built on them: every
 version on Linux and macOS (CUDA itself does not run on macOS, so findings are reported for Linux).
 The default start method is "fork" on Linux up to Python 3.13 and "forkserver" from 3.14, so code

@@ -44,7 +44,10 @@ if __name__ == "__main__":
         for (x,) in DataLoader(data, batch_size=8, num_workers=2,
                                multiprocessing_context="spawn", persistent_workers=True):
             model(x.cuda())`,
-	FixSafety: `The fix replaces an explicit "fork" start method with "spawn"; it is unsafe for the
+	FixSafety: `The fixes are CFL001's: the "spawn" start method for every start of the finding,
+given where the start method is chosen or where a default-start object is made
+(` + "`DataLoader(..., multiprocessing_context=\"spawn\")`" + `), and the NVML check when
+` + "`torch.cuda.is_available()`" + ` is the only initialization before the fork. They are unsafe for the
 reasons given under CFL001.`,
 	Versions: `As CFL001: explicit fork everywhere fork exists; the default start method only on
 Python 3.11–3.13 on Linux (and 3.10 when target-version or requires-python includes it).`,

@@ -6,50 +6,48 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
-	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // CFL007 reports processes started from a notebook under spawn or
-// forkserver whose children run code defined in the notebook.
-var CFL007 = &analysis.Analyzer{
-	Name:       "CFL007",
-	Doc:        "report spawn and forkserver children that run a function defined in a notebook\n\n" + ruledoc.CFL007.Summary,
-	URL:        ruledoc.CFL007.URL(),
-	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
-	ResultType: fixsafety.TableType,
-	Run: rule(func(r reporter, z *model.Hazard) {
-		if z.Kind != model.NotebookTarget {
-			return
+// forkserver whose children run code defined in the notebook: a
+// model.NotebookTarget hazard (model/notebook.go). Its message and its
+// display-only fix (move the code into a module) are below; its
+// documentation is ruledoc/cfl007.go.
+var CFL007 = newRule(ruledoc.CFL007, "report spawn and forkserver children that run a function defined in a notebook",
+	func(r reporter, z *model.Hazard) {
+		if z.Kind == model.NotebookTarget {
+			r.reportNotebookTarget(z, ruledoc.CFL007.Code)
 		}
-		at := z.Start.Site
-		names, n := notebookNames(z.Child.Targets)
-		it := "it"
-		if n > 1 {
-			it = "them"
+	})
+
+// reportNotebookTarget reports a NotebookTarget hazard.
+func (r reporter) reportNotebookTarget(z *model.Hazard, code string) {
+	at := z.Start.Site
+	names, n := notebookNames(z.Child.Targets)
+	it := "it"
+	if n > 1 {
+		it = "them"
+	}
+	msg := fmt.Sprintf("The children started at %s run %s, defined in this notebook; a %q child looks %s up in its own `__main__`, which is not the notebook's, and %s %s. Move %s into a module next to the notebook and import %s",
+		r.startsRef(z, at), names, z.Start.Method.String(), it, notebookFailure(z), versions(z), names, it)
+	var defs []analysis.RelatedInformation
+	for _, t := range z.Child.Targets {
+		defs = append(defs, r.related(t.Site, "The children run `%s`", t.Desc))
+		f := t.Func
+		def := model.Site{Mod: f.Module, Span: f.NameSpan()}
+		what := "function"
+		if f.Class != nil {
+			def = model.Site{Mod: f.Module, Span: f.Class.Def.NameSpan}
+			what = "class"
 		}
-		msg := fmt.Sprintf("The children started at %s run %s, defined in this notebook; a %q child looks %s up in its own `__main__`, which is not the notebook's, and %s %s. Move %s into a module next to the notebook and import %s",
-			r.startsRef(z, at), names, z.Start.Method.String(), it, notebookFailure(z), versions(z), names, it)
-		var defs []analysis.RelatedInformation
-		for _, t := range z.Child.Targets {
-			defs = append(defs, r.related(t.Site, "The children run `%s`", t.Desc))
-			f := t.Func
-			def := model.Site{Mod: f.Module, Span: f.NameSpan()}
-			what := "function"
-			if f.Class != nil {
-				def = model.Site{Mod: f.Module, Span: f.Class.Def.NameSpan}
-				what = "class"
-			}
-			defs = append(defs, r.related(def, "`%s` is a %s of the notebook: the children cannot find it", defName(f), what))
-		}
-		d := r.diagnostic(ruledoc.CFL007.Code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z), defs)
-		r.report(d, fixsafety.DisplayOnly(fmt.Sprintf("Move %s into a module next to the notebook (a `%%%%writefile` cell can write it) and import %s from there", names, it)))
-	}),
+		defs = append(defs, r.related(def, "`%s` is a %s of the notebook: the children cannot find it", defName(f), what))
+	}
+	d := r.diagnostic(code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z), defs)
+	r.report(d, fixsafety.DisplayOnly(fmt.Sprintf("Move %s into a module next to the notebook (a `%%%%writefile` cell can write it) and import %s from there", names, it)))
 }
 
 // defName is the name the children look up: a function's, or a method's

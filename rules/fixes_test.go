@@ -259,3 +259,180 @@ func TestNVMLFixUsesOSAfterItsImport(t *testing.T) {
 		}
 	}
 }
+
+// fixesOf checks src (as main.py) and returns the fixes of its findings
+// with the given code.
+func fixesOf(t *testing.T, code, src string) []finding.Fix {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "main.py")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true, Select: []string{"ALL"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []finding.Fix
+	found := false
+	for _, f := range res.Findings {
+		if f.Code == code {
+			found = true
+			out = append(out, f.Fixes...)
+		}
+	}
+	if !found {
+		t.Fatalf("no %s finding in:\n%s\nfindings: %v", code, src, res.Findings)
+	}
+	return out
+}
+
+// TestSpawnFixDefaultStart: a start that takes the default method is
+// given "spawn" where its object is made, importing multiprocessing when
+// nothing binds it; a call the fix cannot tell apart, or one that may
+// already pass the argument, gets no fix, and a target a spawn child
+// cannot receive makes it display-only.
+func TestSpawnFixDefaultStart(t *testing.T) {
+	const worker = "def work(x):\n    return torch.ones(1, device='cuda').item() + x\n\n\n"
+	tests := []struct {
+		name, head, main string
+		// want is the fixed main block, "" when no fix is offered;
+		// imports: the fix imports multiprocessing at the top;
+		// displayOnly: the words the display-only advice must say.
+		want, displayOnly string
+		imports           bool
+		code              string // CFL001 when empty
+	}{
+		{name: "a Pool of the module's alias",
+			head: "import multiprocessing as mp\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with mp.Pool(2) as pool:\n        pool.map(work, range(3))\n",
+			want: "    torch.cuda.init()\n    with mp.get_context(\"spawn\").Pool(2) as pool:\n        pool.map(work, range(3))\n"},
+		{name: "a Pool imported by name: multiprocessing is imported",
+			head: "from multiprocessing import Pool\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with Pool(2) as pool:\n        pool.map(work, range(3))\n",
+			want: "    torch.cuda.init()\n    with multiprocessing.get_context(\"spawn\").Pool(2) as pool:\n        pool.map(work, range(3))\n", imports: true},
+		{name: "a Process of torch.multiprocessing",
+			head: "import torch\nimport torch.multiprocessing\n\n\n",
+			main: "    torch.cuda.init()\n    p = torch.multiprocessing.Process(target=work, args=(1,))\n    p.start()\n",
+			want: "    torch.cuda.init()\n    p = torch.multiprocessing.get_context(\"spawn\").Process(target=work, args=(1,))\n    p.start()\n"},
+		{name: "an executor, with the module's alias",
+			head: "import multiprocessing as mp\nfrom concurrent.futures import ProcessPoolExecutor\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with ProcessPoolExecutor(max_workers=2,) as ex:\n        ex.submit(work, 1)\n",
+			want: "    torch.cuda.init()\n    with ProcessPoolExecutor(max_workers=2, mp_context=mp.get_context(\"spawn\"),) as ex:\n        ex.submit(work, 1)\n"},
+		{name: "an executor, with the first of two imports",
+			head: "import multiprocessing as mp\nimport multiprocessing\nfrom concurrent.futures import ProcessPoolExecutor\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with ProcessPoolExecutor() as ex:\n        ex.submit(work, 1)\n",
+			want: "    torch.cuda.init()\n    with ProcessPoolExecutor(mp_context=mp.get_context(\"spawn\")) as ex:\n        ex.submit(work, 1)\n"},
+		{name: "an executor without arguments",
+			head: "import concurrent.futures\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with concurrent.futures.ProcessPoolExecutor() as ex:\n        ex.submit(work, 1)\n",
+			want: "    torch.cuda.init()\n    with concurrent.futures.ProcessPoolExecutor(mp_context=multiprocessing.get_context(\"spawn\")) as ex:\n        ex.submit(work, 1)\n", imports: true},
+		{name: "an executor given its context by position",
+			head: "from concurrent.futures import ProcessPoolExecutor\nimport torch\n\n\n",
+			main: "    torch.cuda.init()\n    with ProcessPoolExecutor(2, None) as ex:\n        ex.submit(work, 1)\n"},
+		{name: "a Process subclass",
+			head: "import multiprocessing as mp\nimport torch\n\n\nclass Worker(mp.Process):\n    def run(self):\n        work(1)\n\n\n",
+			main: "    torch.cuda.init()\n    w = Worker()\n    w.start()\n"},
+		{name: "the module's name bound again",
+			head: "import multiprocessing as mp\nimport torch\n\nmp = mp.get_context()\n\n\n",
+			main: "    torch.cuda.init()\n    with mp.Pool(2) as pool:\n        pool.map(work, range(3))\n"},
+		{name: "a DataLoader", code: "CFL003",
+			head: "import torch\nfrom torch.utils.data import DataLoader\n\n\n",
+			main: "    torch.cuda.init()\n    for x in DataLoader(list(range(4)), num_workers=2):\n        print(x)\n",
+			want: "    torch.cuda.init()\n    for x in DataLoader(list(range(4)), num_workers=2, multiprocessing_context=\"spawn\"):\n        print(x)\n"},
+		{name: "a DataLoader given its keywords through **", code: "CFL003",
+			head: "import torch\nfrom torch.utils.data import DataLoader\n\n\n",
+			main: "    torch.cuda.init()\n    kw = {'num_workers': 2}\n    for x in DataLoader(list(range(4)), **kw):\n        print(x)\n"},
+		{name: "a function binds the module's name",
+			head: "import multiprocessing\nimport multiprocessing as mp\nimport torch\n\n\ndef run():\n    mp = multiprocessing.get_context()\n    with mp.Pool(2) as pool:\n        pool.map(work, range(3))\n\n\n",
+			main: "    torch.cuda.init()\n    run()\n"},
+		{name: "the start is not under the guard",
+			head:        "import multiprocessing as mp\nimport torch\n\n\n",
+			main:        "    pass\ntorch.cuda.init()\nwith mp.Pool(2) as pool:\n    pool.map(work, range(3))\n",
+			displayOnly: "runs under `if __name__ == \"__main__\":`"},
+		{name: "a second start is not under the guard",
+			head:        "import multiprocessing as mp\nimport torch\n\ntorch.cuda.init()\n\n\n",
+			main:        "    with mp.Pool(2) as pool:\n        pool.map(work, range(3))\nwith mp.Pool(2) as pool:\n    pool.map(work, range(3))\n",
+			displayOnly: "the start at line 14 runs under `if __name__ == \"__main__\":`"},
+		{name: "a lambda target",
+			head:        "import multiprocessing as mp\nimport torch\n\n\n",
+			main:        "    torch.cuda.init()\n    p = mp.Process(target=lambda: work(1))\n    p.start()\n",
+			displayOnly: "a spawn child cannot receive the lambda"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := tt.head + worker + "if __name__ == \"__main__\":\n" + tt.main
+			var spawn *finding.Fix
+			code := tt.code
+			if code == "" {
+				code = "CFL001"
+			}
+			for _, fx := range fixesOf(t, code, src) {
+				if strings.HasPrefix(fx.Message, `Use the "spawn" start method`) {
+					spawn = &fx
+				}
+			}
+			switch {
+			case tt.want == "" && tt.displayOnly == "":
+				if spawn != nil {
+					t.Fatalf("fix offered: %+v", spawn)
+				}
+				return
+			case spawn == nil:
+				t.Fatal("no spawn fix")
+			case tt.displayOnly != "":
+				if spawn.Applicability != finding.DisplayOnly || !strings.Contains(spawn.Message, tt.displayOnly) {
+					t.Fatalf("fix %v %q, want display-only saying %q", spawn.Applicability, spawn.Message, tt.displayOnly)
+				}
+				return
+			case spawn.Applicability != finding.Unsafe:
+				t.Fatalf("fix %v: %s", spawn.Applicability, spawn.Message)
+			}
+			out, err := fix.ApplyEdits([]byte(src), spawn.Edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := tt.head
+			if tt.imports {
+				head = "import multiprocessing\n" + head
+			}
+			if want := head + worker + "if __name__ == \"__main__\":\n" + tt.want; string(out) != want {
+				t.Errorf("fixed:\n%s\nwant:\n%s", out, want)
+			}
+		})
+	}
+}
+
+// TestNVMLFixOnlyWhenItIsTheOnlyInit: setting PYTORCH_NVML_BASED_CUDA_CHECK
+// fixes a fork only when every initialization before it is an
+// availability check; a `.to(device)` after the check initializes CUDA
+// regardless, and the fix is not offered.
+func TestNVMLFixOnlyWhenItIsTheOnlyInit(t *testing.T) {
+	const head = "import multiprocessing as mp\nimport torch\n\n\ndef child():\n    torch.ones(1, device='cuda')\n\n\nif __name__ == '__main__':\n    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+	const tail = "    p = mp.get_context('fork').Process(target=child)\n    p.start()\n"
+	for _, tt := range []struct {
+		name, between string
+		offered       bool
+	}{
+		{"only the check", "", true},
+		{"the check twice", "    print(torch.cuda.is_available())\n", true},
+		{"a model moved to the device", "    model = torch.nn.Linear(2, 2).to(device)\n", false},
+		{"a model moved to the GPU in a branch", "    if device == 'cuda':\n        model = torch.nn.Linear(2, 2).cuda()\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			offered := false
+			for _, fx := range fixesOf(t, "CFL001", head+tt.between+tail) {
+				if strings.Contains(fx.Message, "PYTORCH_NVML_BASED_CUDA_CHECK") {
+					offered = true
+				}
+			}
+			if offered != tt.offered {
+				t.Errorf("NVML fix offered: %v, want %v", offered, tt.offered)
+			}
+		})
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
-	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 )
 
@@ -44,22 +43,6 @@ func (r reporter) report(d analysis.Diagnostic, fixes ...fixsafety.Fix) {
 	}
 	r.fixes.Attach(&d, fixes...)
 	r.pass.Report(d)
-}
-
-// rule is the common shape of a rule's Run: a reporter over the pass's
-// hazards, returning the fix table.
-func rule(report func(r reporter, z *model.Hazard)) func(*analysis.Pass) (any, error) {
-	return func(pass *analysis.Pass) (any, error) {
-		r := newReporter(pass)
-		for _, z := range hazards(pass) {
-			report(r, z)
-		}
-		return r.fixes, nil
-	}
-}
-
-func hazards(pass *analysis.Pass) []*model.Hazard {
-	return pass.ResultOf[forkhazard.Analyzer].(*forkhazard.Result).Hazards
 }
 
 func (r reporter) span(s model.Site) (token.Pos, token.Pos) {
@@ -116,59 +99,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// kindPhrase names what a start creates.
-func kindPhrase(o *model.Object) string {
-	switch o.Kind {
-	case model.ObjProcess:
-		return "a Process"
-	case model.ObjPool:
-		return "Pool workers"
-	case model.ObjExecutor:
-		return "ProcessPoolExecutor workers"
-	case model.ObjLoader:
-		return "DataLoader workers"
-	case model.ObjFork:
-		return "os.fork"
-	case model.ObjManager:
-		return "a Manager process"
-	case model.ObjSpawn:
-		return "torch.multiprocessing workers"
-	}
-	return "processes"
-}
-
-// startRef names a process start for a message read at from:
-// "`ctx.Pool(4)` (line 12: Pool workers, the "fork" start method)".
-func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
-	detail := r.where(rec.Site, from)
-	if rec.Obj.Kind != model.ObjFork {
-		detail += ": " + kindPhrase(rec.Obj)
-		if f := rec.Obj.WorkersFlag; f != "" {
-			detail += fmt.Sprintf(" when `%s` > 0 (its default is 0)", f)
-		}
-		if m := methodPhrase(rec); m != "" {
-			detail += ", " + m
-		}
-	}
-	if rec.Site == rec.Obj.Site && rec.Obj.KeptInContainer() {
-		// A loader starts where it is iterated; one reported where it is
-		// made went into a container the analysis does not follow.
-		detail += "; it is kept in a container, iterated later"
-	}
-	return fmt.Sprintf("`%s` (%s)", source(rec.Site), detail)
-}
-
-// methodPhrase says which start method a start uses and why.
-func methodPhrase(rec *model.StartRecord) string {
-	if rec.Obj.Kind == model.ObjFork {
-		return ""
-	}
-	if rec.Explicit {
-		return fmt.Sprintf("the %q start method", rec.Method.String())
-	}
-	return fmt.Sprintf("the default %q start method", rec.Method.String())
 }
 
 // versions says where a hazard holds: "on Python 3.10–3.13 on Linux".
@@ -228,29 +158,6 @@ func (r reporter) initRelated(init *model.InitRecord) []analysis.RelatedInformat
 	return append(out, r.related(init.Site, "CUDA is initialized here by %s", apiName(init.API)))
 }
 
-// startRelated lists the chain to a process start, the start, and where its
-// start method was chosen.
-func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInformation {
-	out := r.chain(rec.Chain)
-	verb := "started"
-	if rec.Method.String() == "fork" {
-		verb = "forked"
-	}
-	what := kindPhrase(rec.Obj)
-	if m := methodPhrase(rec); m != "" {
-		what += ", " + m
-	}
-	if rec.Obj.Kind == model.ObjLoader && rec.Obj.Site.Valid() && rec.Obj.Site != rec.Site {
-		// Its workers start where it is iterated, not where it is made.
-		out = append(out, r.related(rec.Obj.Site, "The DataLoader is made here"))
-	}
-	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
-	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
-		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
-	}
-	return out
-}
-
 // dedupeRelated drops consecutive duplicates (same position and message).
 func dedupeRelated(in []analysis.RelatedInformation) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
@@ -262,44 +169,6 @@ func dedupeRelated(in []analysis.RelatedInformation) []analysis.RelatedInformati
 		}
 		seen[k] = true
 		out = append(out, ri)
-	}
-	return out
-}
-
-// loopNote explains an init that comes after the start in the source: the
-// fork happens again on the loop's next iteration.
-func loopNote(z *model.Hazard) string {
-	if z.Init == nil || z.Init.Site.Mod != z.Start.Site.Mod || z.Init.Site.Span.Start < z.Start.Site.Span.Start {
-		return ""
-	}
-	if len(z.Init.Chain) > 0 || len(z.Start.Chain) > 0 {
-		return ""
-	}
-	return " on the loop's next iteration"
-}
-
-// startsRef is startRef for a hazard's first start, counting the others.
-func (r reporter) startsRef(z *model.Hazard, from model.Site) string {
-	s := r.startRef(z.Start, from)
-	switch n := len(z.MoreStarts); n {
-	case 0:
-	case 1:
-		s += " and 1 other place"
-	default:
-		s += fmt.Sprintf(" and %d other places", n)
-	}
-	return s
-}
-
-// moreStartsRelated lists a hazard's further starts.
-func (r reporter) moreStartsRelated(z *model.Hazard) []analysis.RelatedInformation {
-	var out []analysis.RelatedInformation
-	for _, m := range z.MoreStarts {
-		verb := "started"
-		if m.Method.String() == "fork" {
-			verb = "forked"
-		}
-		out = append(out, r.related(m.Site, "Children are also %s here (%s)", verb, kindPhrase(m.Obj)))
 	}
 	return out
 }
@@ -321,21 +190,6 @@ func (r reporter) initSubject(z *model.Hazard) (subject, detail string) {
 		}
 	}
 	return fmt.Sprintf("`%s`", source(z.At)), detail
-}
-
-// importDetail says how an import-time initialization is reached from the
-// main module's top level: "" when it is written there, " (in `helper`,
-// which it imports at its top level)", " (in `get_model`, called from its
-// top level at line 95)".
-func (r reporter) importDetail(z *model.Hazard) string {
-	if len(z.Init.Chain) == 0 || z.At != z.Init.Site {
-		return ""
-	}
-	first := z.Init.Chain[0]
-	if first.Import != "" {
-		return fmt.Sprintf(" (in `%s`, which it imports at its top level)", first.Import)
-	}
-	return fmt.Sprintf(" (in `%s`, called from its top level at %s)", first.Func, r.where(first.Site, z.Init.Site))
 }
 
 // diagnostic builds a rule's diagnostic at a site, with the related

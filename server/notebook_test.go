@@ -130,7 +130,7 @@ func TestNotebookSync(t *testing.T) {
 	for _, a := range actions {
 		titles = append(titles, a.Title)
 	}
-	if want := []string{`Use the "spawn" start method (unsafe)`, "Disable CFL001 for this line"}; !reflect.DeepEqual(titles, want) {
+	if want := []string{`Use the "spawn" start method; the children's arguments must pickle (unsafe)`, "Disable CFL001 for this line"}; !reflect.DeepEqual(titles, want) {
 		t.Fatalf("actions %q, want %q", titles, want)
 	}
 	spawn := actions[0].Edit

@@ -222,7 +222,7 @@ func TestCodeActions(t *testing.T) {
 					t.Errorf("action %q: edit %s, want documentChanges=%v at version 1", a.Title, mustJSON(a.Edit), docChanges)
 				}
 			}
-			want := []string{`Use the "spawn" start method (unsafe)`, "Disable CFL001 for this line"}
+			want := []string{`Use the "spawn" start method; the children's arguments must pickle (unsafe)`, "Disable CFL001 for this line"}
 			if !reflect.DeepEqual(titles, want) {
 				t.Fatalf("titles %q, want %q", titles, want)
 			}

@@ -1,5 +1,16 @@
 package rules
 
+// The "move it under the main guard" family: CUDA initialized, or
+// processes started, while the main module is imported, which the
+// forkserver and spawn children do again (model/toplevel.go records the
+// hazards: model.ForkserverInherits for CFL002 and CFL006,
+// model.ReinitInChildren for CFL004, model.StartAtImport for CFL005).
+// Here are their messages, how an import-time initialization is reached
+// (importDetail), and the fix they share, moving the reported top-level
+// statements under `if __name__ == "__main__":` (guardFix), with the
+// def-use checks that withhold it when a name the move binds is read where
+// the moved code no longer runs (guardMove).
+
 import (
 	"bytes"
 	"fmt"
@@ -14,305 +25,107 @@ import (
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
-// Fixes are built here so that every rule offers the same ones the same way.
-// All of them change what the program does at run time (that is the point),
-// so they are unsafe in ruff's sense: --fix applies them only with
-// --unsafe-fixes. A fix that the module's def-use facts (model/defuse.go)
-// say could break the program (a NameError in a child, a function a spawn
-// child cannot import) is display-only instead, its message saying what is
-// in the way (docs/fixes.md). Each edit keeps the file parseable; the fixer
-// re-parses and rolls back otherwise.
-
-// spawnFix replaces a "fork" start-method literal with "spawn". A spawn
-// child starts a new interpreter, imports the main module without running
-// its guard, and unpickles the function it runs; the fix is display-only
-// when that would break the program (spawnBlocker). It is not offered when
-// the children run code defined in a notebook: spawn children cannot find
-// it (CFL007).
-func (r reporter) spawnFix(z *model.Hazard) (fixsafety.Fix, bool) {
-	rec := z.Start
-	lit := rec.MethodLit
-	if !lit.Valid() || rec.Method.String() != "fork" || len(model.NotebookTargets(rec.Obj)) > 0 {
-		return fixsafety.Fix{}, false
+// reportForkserver reports a ForkserverInherits hazard as CFL002 or CFL006.
+func (r reporter) reportForkserver(z *model.Hazard, code string) {
+	at := z.At
+	subject, detail := r.initSubject(z)
+	// What happens to the children, on which versions.
+	children := "children that touch CUDA will fail or hang " + versions(z)
+	switch z.Child.Verdict {
+	case model.ChildUsesCUDA:
+		children = "the children use CUDA and will fail or hang " + versions(z)
+		if z.Child.Evidence.Valid() {
+			children = fmt.Sprintf("the children use CUDA (%s, %s) and will fail or hang %s", apiName(z.Child.API), r.where(z.Child.Evidence, at), versions(z))
+		}
+	case model.ChildUnknown:
+		children = fmt.Sprintf("%s, and children that touch CUDA will fail or hang %s", z.Child.Reason, versions(z))
+	case model.ChildNoCUDA:
+		what := "the children never touch CUDA"
+		if z.Child.Assumed {
+			what = assumedCPU(z.Child)
+		}
+		children = fmt.Sprintf("%s, so this works %s, but any CUDA use in the children would fail", what, versions(z))
 	}
-	text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
-	i := strings.Index(text, "fork")
-	if i < 0 || strings.Count(text, "fork") != 1 {
-		return fixsafety.Fix{}, false
+	var msg string
+	if z.Via == "__main__" {
+		msg = fmt.Sprintf("%s initializes CUDA%s while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s%s. Move it under `if __name__ == \"__main__\":`",
+			subject, detail, r.importDetail(z), r.startsRef(z, at), children, r.processGuardNote(z.Init, at))
+	} else {
+		msg = fmt.Sprintf("%s initializes CUDA%s when `%s` is imported, and `set_forkserver_preload` makes the forkserver import it before forking each child it starts for %s; %s. Initialize CUDA in the children instead",
+			subject, detail, z.Via, r.startsRef(z, at), children)
 	}
-	const message = `Use the "spawn" start method`
-	if why := spawnBlocker(z); why != "" {
-		return fixsafety.DisplayOnly(message + ", once " + why), true
+	d := r.diagnostic(code, at, msg, r.processGuardRelated(z.Init), r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z), r.childRelated(z))
+	var fixes []fixsafety.Fix
+	if z.Via == "__main__" && at.Mod == z.Entry && len(z.Init.Chain) == 0 {
+		if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {
+			fixes = append(fixes, f)
+		}
 	}
-	pos, end := r.span(lit)
-	edit := analysis.TextEdit{Pos: pos, End: end, NewText: []byte(text[:i] + "spawn" + text[i+len("fork"):])}
-	return fixsafety.Unsafe(message, edit), true
+	r.report(d, fixes...)
 }
 
-// spawnBlocker returns what must change before the children can be
-// spawned instead of forked, or "": the process start must run under the
-// main guard (a spawn child imports the main module and would start it
-// again), and each function a child runs must be importable by name (no
-// lambda, no nested function, nothing defined under the guard) and must
-// not read a global that only the main guard binds.
-func spawnBlocker(z *model.Hazard) string {
-	// A main module that spawn children do not import (a notebook's kernel,
-	// a package's __main__.py) does not need its start under the guard.
-	if z.EntryFunc == nil && z.Entry != nil && z.Entry.ReimportedByChildren() {
-		at := z.Start.Site
-		if len(z.Start.Chain) > 0 {
-			at = z.Start.Chain[0].Site
-		}
-		if at.Mod == z.Entry && !underGuard(z.Entry, at.Span) {
-			return fmt.Sprintf("the start at line %d runs under `if __name__ == \"__main__\":` (spawn children import this module and would start it again)", lineIn(at.Mod.Src, int(at.Span.Start)))
-		}
-	}
-	var targets []model.Target
-	for _, rec := range append([]*model.StartRecord{z.Start}, z.MoreStarts...) {
-		targets = append(targets, rec.Obj.Targets...)
-	}
-	targets = append(targets, z.Child.Targets...)
-	for _, t := range targets {
-		if t.Func == nil {
-			continue // a library function: importable
-		}
-		if why := spawnTargetBlocker(t.Func); why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
-// underGuard reports whether sp lies in the body of one of m's main
-// guards.
-func underGuard(m *model.Module, sp syntax.Span) bool {
-	for _, g := range m.Guards {
-		if len(g.Body) > 0 && (syntax.Span{Start: g.Body[0].Pos().Start, End: g.Body[len(g.Body)-1].Pos().End}).Contains(sp) {
-			return true
-		}
-	}
-	return false
-}
-
-// spawnTargetBlocker returns why a spawn child could not run f, or "".
-func spawnTargetBlocker(f *model.Function) string {
-	m := f.Module
-	if f.Lambda != nil {
-		return fmt.Sprintf("the child runs a function defined at the top level: a spawn child cannot receive the lambda at line %d", lineIn(m.Src, int(f.Lambda.Start)))
-	}
-	if strings.Contains(f.QualName, "<locals>") {
-		return fmt.Sprintf("`%s` is defined at the top level: a spawn child cannot import a function defined inside another", f.QualName)
-	}
-	top := -1
-	for i, s := range m.File.Body {
-		if s.Pos().Contains(f.Span()) {
-			top = i
-		}
-	}
-	if top < 0 {
+// processGuardNote says, for an initialization under `if
+// current_process().name == "MainProcess":`, why that guard does not keep it
+// out of the forkserver.
+func (r reporter) processGuardNote(init *model.InitRecord, at model.Site) string {
+	if !init.ProcessGuard.Valid() {
 		return ""
 	}
-	switch m.File.Body[top].(type) {
-	case *syntax.FunctionDef, *syntax.ClassDef:
-	default:
-		return fmt.Sprintf("`%s` is defined at the top level, not inside the statement at line %d, which a spawn child does not run", f.QualName, lineIn(m.Src, int(m.File.Body[top].Pos().Start)))
+	return fmt.Sprintf("; it runs under `if %s:` (%s), which does not keep it out of the forkserver: the server process is itself named MainProcess when it imports the main module",
+		source(init.ProcessGuard), r.where(init.ProcessGuard, at))
+}
+
+func (r reporter) processGuardRelated(init *model.InitRecord) []analysis.RelatedInformation {
+	if !init.ProcessGuard.Valid() {
+		return nil
 	}
-	guarded := guardOnlyGlobals(m)
-	if len(guarded) == 0 {
+	return []analysis.RelatedInformation{r.related(init.ProcessGuard, "This guard is true in the forkserver, which is named MainProcess")}
+}
+
+// reportReinit reports a ReinitInChildren hazard (CFL004).
+func (r reporter) reportReinit(z *model.Hazard, code string) {
+	at := z.At
+	subject, detail := r.initSubject(z)
+	msg := fmt.Sprintf("%s initializes CUDA%s while the main module is imported%s, and every child started at %s re-imports it, initializing CUDA again %s. Move it under `if __name__ == \"__main__\":`",
+		subject, detail, r.importDetail(z), r.startsRef(z, at), versions(z))
+	d := r.diagnostic(code, at, msg, r.initRelated(z.Init), r.startRelated(z.Start), r.moreStartsRelated(z))
+	var fixes []fixsafety.Fix
+	if at.Mod == z.Entry && len(z.Init.Chain) == 0 {
+		if f, ok := r.guardFix(at, "Move the top-level CUDA initialization under `if __name__ == \"__main__\":`"); ok {
+			fixes = append(fixes, f)
+		}
+	}
+	r.report(d, fixes...)
+}
+
+// reportStartAtImport reports a StartAtImport hazard (CFL005).
+func (r reporter) reportStartAtImport(z *model.Hazard, code string) {
+	at := z.At
+	msg := fmt.Sprintf("Children are started at %s at import time, outside `if __name__ == \"__main__\":`; each child re-imports this module and stops with RuntimeError while bootstrapping %s. Move the start under the main guard",
+		r.startsRef(z, at), versions(z))
+	d := r.diagnostic(code, at, msg, r.startRelated(z.Start), r.moreStartsRelated(z))
+	var fixes []fixsafety.Fix
+	if len(z.Start.Chain) == 0 {
+		if f, ok := r.guardFix(at, "Move the process start under `if __name__ == \"__main__\":`"); ok {
+			fixes = append(fixes, f)
+		}
+	}
+	r.report(d, fixes...)
+}
+
+// importDetail says how an import-time initialization is reached from the
+// main module's top level: "" when it is written there, " (in `helper`,
+// which it imports at its top level)", " (in `get_model`, called from its
+// top level at line 95)".
+func (r reporter) importDetail(z *model.Hazard) string {
+	if len(z.Init.Chain) == 0 || z.At != z.Init.Site {
 		return ""
 	}
-	reads := m.GlobalReads()
-	defs := map[string]int{}
-	for i, s := range m.File.Body {
-		if d, ok := s.(*syntax.FunctionDef); ok {
-			defs[d.Name] = i
-		}
+	first := z.Init.Chain[0]
+	if first.Import != "" {
+		return fmt.Sprintf(" (in `%s`, which it imports at its top level)", first.Import)
 	}
-	// The statements whose code the child may run: f's, and those of the
-	// top-level functions it calls, transitively.
-	runs := map[int]bool{top: true}
-	for work := []int{top}; len(work) > 0; {
-		i := work[0]
-		work = work[1:]
-		for _, rd := range reads {
-			if rd.Stmt != i || !rd.Deferred {
-				continue
-			}
-			if line, ok := guarded[rd.Name]; ok {
-				who := rd.Func
-				return fmt.Sprintf("`%s` is bound at the top level: only the main guard binds it (line %d), and `%s` reads it (line %d)", rd.Name, line, who, lineIn(m.Src, int(rd.Span.Start)))
-			}
-			if j, ok := defs[rd.Name]; ok && rd.Called && !runs[j] {
-				runs[j] = true
-				work = append(work, j)
-			}
-		}
-	}
-	return ""
-}
-
-// guardOnlyGlobals returns the module-level names that only the main
-// guards bind (or functions, through `global`), with the line of a
-// binding: a spawn child, which imports the module without running the
-// guards, does not have them.
-func guardOnlyGlobals(m *model.Module) map[string]int {
-	outside := map[string]bool{}
-	guards := map[syntax.Stmt]bool{}
-	for _, g := range m.Guards {
-		guards[g.If] = true
-	}
-	out := map[string]int{}
-	for _, s := range m.File.Body {
-		if guards[s] {
-			continue
-		}
-		for n := range model.TopLevelBinds(s) {
-			outside[n] = true
-		}
-	}
-	for _, g := range m.Guards {
-		for _, s := range g.Body {
-			for n := range model.TopLevelBinds(s) {
-				if !outside[n] {
-					out[n] = lineIn(m.Src, int(s.Pos().Start))
-				}
-			}
-		}
-	}
-	for _, f := range m.Funcs {
-		if f.Def == nil {
-			continue
-		}
-		syntax.Inspect(f.Def, func(n syntax.Node) bool {
-			if g, ok := n.(*syntax.Global); ok && !g.Nonlocal {
-				for _, name := range g.Names {
-					if !outside[name] {
-						out[name] = lineIn(m.Src, int(g.Start))
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out
-}
-
-// nvmlFix makes torch.cuda.is_available() ask NVML instead of initializing
-// the driver, by setting PYTORCH_NVML_BASED_CUDA_CHECK=1 at the top of the
-// module (after its docstring and __future__ imports).
-func (r reporter) nvmlFix(init *model.InitRecord) (fixsafety.Fix, bool) {
-	if init.API != "torch.cuda.is_available()" {
-		return fixsafety.Fix{}, false
-	}
-	m := init.Site.Mod
-	at := afterImportOS(m, insertionPoint(m))
-	eol := lineEnding(m.Src)
-	var text strings.Builder
-	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' && m.Src[at-1] != '\r' {
-		text.WriteString(eol)
-	}
-	if !importsOSBefore(m, at) {
-		text.WriteString("import os" + eol)
-	}
-	text.WriteString("os.environ.setdefault(\"PYTORCH_NVML_BASED_CUDA_CHECK\", \"1\")  # torch.cuda.is_available() asks NVML, not the driver" + eol)
-	pos := r.prog.File(m).Pos(at)
-	return fixsafety.Unsafe("Set PYTORCH_NVML_BASED_CUDA_CHECK=1 so `torch.cuda.is_available()` does not initialize CUDA",
-		analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text.String())}), true
-}
-
-// afterImportOS moves the insertion point at past the module's opening
-// imports when they include `import os` (on lines of their own), so that
-// the inserted line can use it without importing it again.
-func afterImportOS(m *model.Module, at int) int {
-	for _, s := range m.File.Body {
-		if int(s.Pos().Start) < at {
-			continue
-		}
-		switch s := s.(type) {
-		case *syntax.Import:
-			for _, a := range s.Names {
-				if a.Name == "os" && a.AsName == "" {
-					if end := lineEnd(m.Src, int(s.End)); onlyComment(m.Src[s.End:end]) {
-						return end
-					}
-					return at
-				}
-			}
-			continue
-		case *syntax.ImportFrom:
-			continue
-		}
-		break
-	}
-	return at
-}
-
-// importsOSBefore reports whether the module binds os with `import os` at
-// its top level before offset at: the inserted line may use it only then
-// (another `import os` is harmless).
-func importsOSBefore(m *model.Module, at int) bool {
-	for _, b := range m.Scope.Bindings["os"] {
-		if b.Kind == model.BindImport && b.Import() == "os" && b.Scope == m.Scope && int(b.Span.End) <= at {
-			return true
-		}
-	}
-	return false
-}
-
-// insertionPoint is the offset of the start of the module's first
-// statement, or of the line after its docstring and __future__ imports:
-// after the byte order mark, the #! line, the coding declaration and any
-// comments that open the file, where CPython needs them.
-func insertionPoint(m *model.Module) int {
-	at := len(m.Src)
-	if len(m.File.Body) > 0 {
-		at = lineStart(m.Src, int(m.File.Body[0].Pos().Start))
-	} else if bytes.HasPrefix(m.Src, bom) {
-		at = len(bom)
-	}
-	for i, s := range m.File.Body {
-		switch s := s.(type) {
-		case *syntax.ExprStmt:
-			if _, ok := s.X.(*syntax.String); ok && i == 0 {
-				at = lineEnd(m.Src, int(s.End))
-				continue
-			}
-		case *syntax.ImportFrom:
-			if s.Module == "__future__" {
-				at = lineEnd(m.Src, int(s.End))
-				continue
-			}
-		}
-		break
-	}
-	return at
-}
-
-// bom is the UTF-8 byte order mark: code goes after it.
-var bom = []byte("\xef\xbb\xbf")
-
-// lineStart is the offset of the start of the line holding off (after a
-// byte order mark on the first line).
-func lineStart(src []byte, off int) int {
-	start := bytes.LastIndexAny(src[:off], "\r\n") + 1
-	if start == 0 && bytes.HasPrefix(src, bom) && off >= len(bom) {
-		start = len(bom)
-	}
-	return start
-}
-
-// lineEnd is the offset just after the line break ending the line that
-// holds off (\n, \r\n or \r), or the end of src.
-func lineEnd(src []byte, off int) int {
-	i := bytes.IndexAny(src[off:], "\r\n")
-	if i < 0 {
-		return len(src)
-	}
-	i += off
-	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-		i++
-	}
-	return i + 1
+	return fmt.Sprintf(" (in `%s`, called from its top level at %s)", first.Func, r.where(first.Site, z.Init.Site))
 }
 
 // guardFix moves the run of plain top-level statements that starts at
@@ -632,45 +445,6 @@ func (mv *guardMove) callBlocker(rd model.GlobalRead, def int, defs map[string]i
 	return fmt.Sprintf("which is called at line %d by code that may run without the guard", line)
 }
 
-// lineIn returns the 1-based line of off in src.
-func lineIn(src []byte, off int) int {
-	return bytes.Count(src[:off], []byte{'\n'}) + 1
-}
-
-// lineEnding returns the file's line break, taken from its first line:
-// "\r\n", "\r" or "\n" (also for a file without one).
-func lineEnding(src []byte) string {
-	i := bytes.IndexAny(src, "\r\n")
-	switch {
-	case i < 0 || src[i] == '\n':
-		return "\n"
-	case i+1 < len(src) && src[i+1] == '\n':
-		return "\r\n"
-	}
-	return "\r"
-}
-
-// indentUnit is the indentation of the file's first indented line, or four
-// spaces: a new block indents the way the file does.
-func indentUnit(src []byte) string {
-	for _, l := range splitLines(string(src)) {
-		line := []byte(strings.TrimRight(l, "\r\n"))
-		trimmed := bytes.TrimLeft(line, " \t")
-		if len(trimmed) == len(line) || len(bytes.TrimSpace(trimmed)) == 0 || trimmed[0] == '#' {
-			continue
-		}
-		return string(line[:len(line)-len(trimmed)])
-	}
-	return "    "
-}
-
-// onlyComment reports whether b (the rest of a line) holds nothing but
-// white space and a comment.
-func onlyComment(b []byte) bool {
-	t := bytes.TrimSpace(b)
-	return len(t) == 0 || t[0] == '#'
-}
-
 func plainStatement(s syntax.Stmt) bool {
 	switch s.(type) {
 	case *syntax.Assign, *syntax.ExprStmt:
@@ -711,23 +485,4 @@ func indentLines(text, indent, eol string) string {
 		s += eol
 	}
 	return s
-}
-
-// splitLines splits text after each line break (\r\n, \n or a lone \r),
-// keeping the breaks; a last line without one is kept.
-func splitLines(text string) []string {
-	var out []string
-	for len(text) > 0 {
-		i := strings.IndexAny(text, "\r\n")
-		if i < 0 {
-			out = append(out, text)
-			break
-		}
-		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
-			i++
-		}
-		out = append(out, text[:i+1])
-		text = text[i+1:]
-	}
-	return out
 }
