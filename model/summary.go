@@ -473,6 +473,9 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 		}
 		return b.stmts(s.Else)
 	}
+	if b.guardedSetter(s) { // startmethod.go
+		return false
+	}
 	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
 		if !obj.ChildFound {
 			obj.ChildFound = true
