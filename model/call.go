@@ -47,6 +47,9 @@ type effect struct {
 	cond initCondition // effInit, effUse: when it applies
 	once bool          // effStart: only the first start of obj forks (executors, persistent loaders)
 	cuda bool          // effDefaultDevice
+	// block: effDefaultDevice enters a `with torch.device(d):` block (cuda
+	// says d), or, with restore, leaves it.
+	block, restore bool
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool

@@ -227,8 +227,9 @@ func attrResult(v Value, name string) Value {
 // there without device= allocates on d (probes-2026-12.md: `with
 // torch.device('cuda'): m = torch.nn.Linear(2, 2)` initializes CUDA), in
 // the parent and in a child alike. The innermost such block wins; DevNone
-// when none encloses c. A function called from inside the block is not
-// followed: the block is read where it is written.
+// when none encloses c. What functions called inside the block allocate is
+// the simulation's business: the block sets the default device of the
+// simulated process while it runs (summary.go, simulate.go).
 func (ev *evaluator) blockDevice(c *syntax.Call, sc *Scope) Device {
 	withs, ok := sc.Module.withs[sc]
 	if !ok {
@@ -251,16 +252,32 @@ func (ev *evaluator) blockDevice(c *syntax.Call, sc *Scope) Device {
 			continue
 		}
 		for _, it := range w.Items {
-			bd := DevNone
-			for _, v := range ev.expr(it.Value, sc) {
-				if v.Kind == VDevice {
-					bd = bd.join(namedDevice(v))
-				}
-			}
-			if bd != DevNone {
+			if bd := ev.withDevice(it.Value, sc); bd != DevNone {
 				d, inner = bd, w.Span
 			}
 		}
 	}
 	return d
 }
+
+// withDevice is the device a with item makes the default inside its block:
+// the device a torch.device object names (DevUnknown for one the model
+// cannot evaluate), DevNone for an item that is no device.
+func (ev *evaluator) withDevice(item syntax.Expr, sc *Scope) Device {
+	d := DevNone
+	for _, v := range ev.expr(item, sc) {
+		if v.Kind == VDevice {
+			d = d.join(namedDevice(v))
+		}
+	}
+	return d
+}
+
+// outerDevice is the default device a device block replaced.
+type outerDevice uint8
+
+const (
+	outerNone outerDevice = iota // no device block is running
+	outerCPU
+	outerCUDA
+)
