@@ -14,8 +14,9 @@
 // call with "# row: <shape> <name>" (shape as Shape.String prints it);
 // TestEveryRowHasFixture fails until you do. Measured rows cite the probe label
 // of testdata/groundtruth/oracle.json, oracle_extra.json, libraries.json (the
-// libraries above torch) or launchers.json, and the tests check that the
-// row's Effect agrees with the measurement.
+// libraries above torch), launchers.json or probes-2026-12.json (the H100
+// probes of probes-2026-12.md), and the tests check that the row's Effect
+// agrees with the measurement.
 package catalog
 
 import "strings"
@@ -111,10 +112,6 @@ const (
 	// UnlessNVMLCheck: torch.cuda.is_available(), which asks NVML instead of
 	// the driver when PYTORCH_NVML_BASED_CUDA_CHECK=1 is set before the call.
 	UnlessNVMLCheck
-	// UnlessFlag: on every call but one that passes True to one of the
-	// keywords in Entry.Flags (Accelerator(cpu=True),
-	// TrainingArguments(use_cpu=True)).
-	UnlessFlag
 	// DeviceMapArg: only when the argument named by Entry.Device is present
 	// and places weights on a GPU: a placement strategy ("auto",
 	// "balanced", "sequential"), a CUDA device or index, or a dict display
@@ -150,13 +147,26 @@ type ArgRef struct {
 	LikeInput bool
 }
 
+// Switch is an argument whose value turns a row's effect off: the call does
+// nothing to CUDA when the argument is passed and every value it may have
+// is the truth value Off (enabled=False, cpu=True). An absent argument
+// leaves the effect on, as the API's default does. An argument whose value
+// cannot be read neither switches the effect off nor proves it on: the
+// model reports it as a possible CUDA use, naming the argument it could
+// not read (model/initializers.go).
+type Switch struct {
+	Arg ArgRef
+	Off bool
+}
+
 // Evidence says why a row is believed.
 type Evidence struct {
 	// Source is "oracle" (a probe in oracle.json), "oracle_extra" (a probe in
 	// oracle_extra.json, the second harness run for rows that first rested on
 	// docs), "libraries" (a probe in libraries.json, the run of the
 	// libraries above torch), "launchers" (a probe in launchers.json:
-	// transformers, sentence-transformers and the launchers), "forkmatrix" (a
+	// transformers, sentence-transformers and the launchers), "probes" (a
+	// statement of probes-2026-12.json), "forkmatrix" (a
 	// scenario in forkmatrix.json), "docs" (documentation, issue or PR
 	// threads) or "code" (library source).
 	Source string
@@ -174,8 +184,10 @@ type Entry struct {
 	Effect Effect
 	When   Condition
 	Device ArgRef // for DeviceArg, DeviceArgOrDefault, DeviceMapArg and RoleDevice
-	// Flags are the keywords that turn the effect off (UnlessFlag).
-	Flags []string
+	// Off lists the arguments that switch the effect off, whatever the
+	// condition says: torch.autocast("cuda", enabled=False),
+	// Accelerator(cpu=True). See Switch.
+	Off []Switch
 	// AnyReceiver lets a Method row apply where the receiver is a library
 	// class the model knows by name (AutoModel.from_pretrained), not only
 	// where it is an untyped object: its condition names a keyword specific

@@ -19,7 +19,9 @@ type probe struct {
 	Error       string `json:"error"`
 	Loaded      bool   `json:"libcuda_loaded"`
 	Initialized bool   `json:"driver_initialized"`
-	Context     bool   `json:"has_current_ctx"`
+	// Context is nil where the harness did not record it (probes-2026-12):
+	// either initializing effect agrees with such a probe.
+	Context *bool `json:"has_current_ctx"`
 }
 
 // probeFiles are the files of each measured evidence source. The oracle
@@ -31,6 +33,7 @@ var probeFiles = map[string]string{
 	"oracle_extra": "oracle_extra.json",
 	"libraries":    "libraries.json",
 	"launchers":    "launchers.json",
+	"probes":       "probes-2026-12.json",
 }
 
 func loadProbes(t *testing.T, file string) map[string]probe {
@@ -97,7 +100,9 @@ func measuredEffect(p probe) []Effect {
 	switch {
 	case !p.Initialized:
 		return []Effect{NoEffect, Uses}
-	case p.Context:
+	case p.Context == nil:
+		return []Effect{InitDriver, InitContext}
+	case *p.Context:
 		return []Effect{InitContext}
 	default:
 		return []Effect{InitDriver}
@@ -113,7 +118,7 @@ func agrees(e Effect, p probe) bool {
 	return false
 }
 
-var knownSources = map[string]bool{"oracle": true, "oracle_extra": true, "libraries": true, "launchers": true,
+var knownSources = map[string]bool{"oracle": true, "oracle_extra": true, "libraries": true, "launchers": true, "probes": true,
 	"forkmatrix": true, "docs": true, "code": true}
 
 var codeRef = regexp.MustCompile(`^[\w.-]+/[\w.-]+ \S+`)
@@ -139,7 +144,7 @@ func TestEvidence(t *testing.T) {
 			return
 		}
 		switch ev.Source {
-		case "oracle", "oracle_extra", "libraries", "launchers":
+		case "oracle", "oracle_extra", "libraries", "launchers", "probes":
 			p, ok := probes[ev.Source][ev.Ref]
 			switch {
 			case !ok:
@@ -150,7 +155,7 @@ func TestEvidence(t *testing.T) {
 				t.Errorf("%s: Silent cites %q, which initialized the driver", id, ev.Ref)
 			case !silent && !agrees(r.Effect, p):
 				t.Errorf("%s: Effect %v, but %q measured init=%v ctx=%v (want one of %v)",
-					id, r.Effect, ev.Ref, p.Initialized, p.Context, measuredEffect(p))
+					id, r.Effect, ev.Ref, p.Initialized, p.Context != nil && *p.Context, measuredEffect(p))
 			}
 		case "forkmatrix":
 			s, ok := fm[ev.Ref]
@@ -212,7 +217,7 @@ func TestEveryProbeIsCited(t *testing.T) {
 	// libraries.json is left out: it measured imports and constructors of
 	// libraries that have no rows (timm, torchvision, jax...), kept whole
 	// as the run's record.
-	for _, file := range []string{"oracle", "oracle_extra", "launchers"} {
+	for _, file := range []string{"oracle", "oracle_extra", "launchers", "probes"} {
 		var missing []string
 		for k, p := range loadProbes(t, probeFiles[file]) {
 			if p.Error != "" || cited[file+"\x00"+k] {
@@ -321,7 +326,8 @@ func TestLookup(t *testing.T) {
 		// unknown names
 		{Call, "os.getpid", false, "", 0},
 		{Call, "torchvision.models.resnet18", false, "", 0},
-		{Call, "torch.nn.Linear", false, "", 0},
+		{Call, "torch.nn.Linear", true, "torch.nn.Linear", InitContext},
+		{Call, "torch.nn.Dropout", false, "", 0},
 	}
 	for _, tt := range tests {
 		e, ok := Lookup(tt.shape, Canonical(tt.name))
@@ -433,8 +439,13 @@ func TestRowsWellFormed(t *testing.T) {
 		if root := strings.SplitN(r.Name, ".", 2)[0]; r.Effect.TouchesCUDA() && r.Shape != Method && !libs[root] && !slices.Contains(LocalFirst(), root) {
 			t.Errorf("%s: touches CUDA, but %q is in neither Libraries() nor LocalFirst()", id, root)
 		}
-		if (r.When == UnlessFlag) != (len(r.Flags) > 0) {
-			t.Errorf("%s: Flags are for UnlessFlag rows, and such a row needs them", id)
+		if len(r.Off) > 0 && !r.Effect.Initializes() {
+			t.Errorf("%s: a switch on a row that never initializes", id)
+		}
+		for _, sw := range r.Off {
+			if sw.Arg.Keyword == "" && sw.Arg.Pos < 0 {
+				t.Errorf("%s: a switch that names no argument", id)
+			}
 		}
 		if r.AnyReceiver && (r.Shape != Method || r.When == Always) {
 			t.Errorf("%s: AnyReceiver is for a Method row whose condition tells the API apart", id)
@@ -611,7 +622,7 @@ func TestEveryRowHasFixture(t *testing.T) {
 				continue
 			}
 			wants := strings.Contains(lines[j], want)
-			if r.When == Always && wants != r.Effect.Initializes() {
+			if r.When == Always && len(r.Off) == 0 && wants != r.Effect.Initializes() {
 				t.Errorf("%s:%d: %s is %v, but the tagged line %s", f, j+1, id, r.Effect,
 					map[bool]string{true: "expects CFL001", false: "expects no finding"}[wants])
 			}

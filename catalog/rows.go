@@ -13,6 +13,10 @@ func launch(probe string) Evidence { return Evidence{Source: "launchers", Ref: p
 func docs(url string) Evidence     { return Evidence{Source: "docs", Ref: url} }
 func code(path string) Evidence    { return Evidence{Source: "code", Ref: path} }
 
+// probes cites a statement of the H100 probes of 2026-12-07
+// (testdata/groundtruth/probes-2026-12.md, transcribed in probes-2026-12.json).
+func probes(statement string) Evidence { return Evidence{Source: "probes", Ref: statement} }
+
 // Argument references used by several rows.
 var (
 	deviceKw     = ArgRef{Pos: -1, Keyword: "device"} // torch factories: device= is keyword-only
@@ -21,9 +25,23 @@ var (
 	likeDevice   = ArgRef{Pos: -1, Keyword: "device", LikeInput: true} // torch.*_like(x, device=)
 )
 
+// Switches used by several rows.
+var (
+	// cpuFlags keep transformers' training arguments on the CPU.
+	cpuFlags = []Switch{{Arg: ArgRef{Pos: -1, Keyword: "use_cpu"}, Off: true}, {Arg: ArgRef{Pos: -1, Keyword: "no_cuda"}, Off: true}}
+)
+
+// disabled is the switch of an API that does nothing with enabled=False,
+// the argument at position pos.
+func disabled(pos int) []Switch {
+	return []Switch{{Arg: ArgRef{Pos: pos, Keyword: "enabled"}, Off: false}}
+}
+
 const (
 	torchFactoryNote = "allocates on the device; with no device argument, on the default device set by torch.set_default_device"
 	torchLikeNote    = "without device= the result lives where the input does (the input's CUDA use was already seen)"
+	torchModuleNote  = "allocates its parameters on device=, or on the default device: under `with torch.device(\"cuda\")` or after torch.set_default_device(\"cuda\") it initializes"
+	torchModuleCode  = "pytorch/pytorch torch/nn/modules (each layer's __init__ takes factory_kwargs device= and allocates its parameters with torch.empty on it; torch.nn.Linear measured)"
 	pinMemoryNote    = "pin_memory=True alone also initializes (oracle_extra 'torch: torch.zeros(1, pin_memory=True)'); no condition models that yet"
 )
 
@@ -35,9 +53,11 @@ var rows = []Entry{
 		Evidence: oracle("torch: import torch"), Note: "loads libcuda but does not initialize it"},
 	{Name: "torch.cuda.is_available", Shape: Call, Lib: "torch", Effect: InitDriver, When: UnlessNVMLCheck,
 		Evidence: oracle("torch: torch.cuda.is_available()"),
-		Also:     []Evidence{fork("torch: fork: parent driver-only init, child uses")},
-		Silent:   []Evidence{oracle("torch: is_available() with PYTORCH_NVML_BASED_CUDA_CHECK=1")},
-		Note:     "driver-only init, yet a child forked afterwards cannot use CUDA; with PYTORCH_NVML_BASED_CUDA_CHECK=1 set before the call it asks NVML instead"},
+		Also: []Evidence{fork("torch: fork: parent driver-only init, child uses"),
+			probes("torch.cuda.is_available() with nothing imported before")},
+		Silent: []Evidence{oracle("torch: is_available() with PYTORCH_NVML_BASED_CUDA_CHECK=1"),
+			probes("import lightning; torch.cuda.is_available()"), probes("import pytorch_lightning; torch.cuda.is_available()")},
+		Note: "driver-only init, yet a child forked afterwards cannot use CUDA; with PYTORCH_NVML_BASED_CUDA_CHECK=1 set before the call it asks NVML instead"},
 	{Name: "torch.cuda.device_count", Shape: Call, Lib: "torch", Effect: NoEffect,
 		Evidence: oracle("torch: torch.cuda.device_count()"),
 		Note:     "counts through NVML; falls back to cudaGetDeviceCount (which initializes) only when NVML is unusable"},
@@ -52,13 +72,15 @@ var rows = []Entry{
 	{Name: "torch.cuda.get_device_properties", Shape: Call, Lib: "torch", Effect: InitDriver,
 		Evidence: oracle("torch: torch.cuda.get_device_properties(0)")},
 	{Name: "torch.cuda.get_device_capability", Shape: Call, Lib: "torch", Effect: InitDriver,
-		Evidence: oracle("torch: torch.cuda.get_device_capability()")},
+		Evidence: oracle("torch: torch.cuda.get_device_capability()"),
+		Also:     []Evidence{probes("torch.cuda.get_device_capability()")}},
 	{Name: "torch.cuda.current_device", Shape: Call, Lib: "torch", Effect: InitDriver,
 		Evidence: oracle("torch: torch.cuda.current_device()")},
 	{Name: "torch.cuda.get_arch_list", Shape: Call, Lib: "torch", Effect: InitDriver,
 		Evidence: oracle("torch: torch.cuda.get_arch_list()")},
 	{Name: "torch.cuda.is_bf16_supported", Shape: Call, Lib: "torch", Effect: InitDriver,
-		Evidence: oracle("torch: torch.cuda.is_bf16_supported()")},
+		Evidence: oracle("torch: torch.cuda.is_bf16_supported()"),
+		Also:     []Evidence{probes("torch.cuda.is_bf16_supported()")}},
 	{Name: "torch.cuda.utilization", Shape: Call, Lib: "torch", Effect: InitDriver,
 		Evidence: extra("torch: torch.cuda.utilization()"),
 		Note:     "an NVML query, but it resolves the current device through torch.cuda.current_device first"},
@@ -70,7 +92,8 @@ var rows = []Entry{
 	{Name: "torch.backends.cudnn.version", Shape: Call, Lib: "torch", Effect: InitDriver,
 		Evidence: oracle("torch: torch.backends.cudnn.version()"), Note: "unlike cudnn.is_available()"},
 	{Name: "torch.backends.cudnn.is_available", Shape: Call, Lib: "torch", Effect: NoEffect,
-		Evidence: oracle("torch: torch.backends.cudnn.is_available()")},
+		Evidence: oracle("torch: torch.backends.cudnn.is_available()"),
+		Also:     []Evidence{probes("torch.backends.cudnn.is_available()")}},
 	{Name: "torch.backends.cudnn.benchmark", Shape: Attr, Lib: "torch", Effect: NoEffect,
 		Evidence: extra("torch: torch.backends.cudnn.benchmark = True"), Note: "a flag; setting it touches nothing"},
 	{Name: "torch.backends.cudnn.deterministic", Shape: Attr, Lib: "torch", Effect: NoEffect,
@@ -160,19 +183,27 @@ var rows = []Entry{
 		Evidence: extra("torch: torch.cuda.set_per_process_memory_fraction(0.5)")},
 
 	// torch: mixed precision
-	{Name: "torch.amp.GradScaler", Shape: Call, Lib: "torch", Effect: InitDriver, When: DeviceArg, Device: scalerDevice,
+	{Name: "torch.amp.GradScaler", Shape: Call, Lib: "torch", Effect: InitDriver, When: DeviceArg, Device: scalerDevice, Off: disabled(5),
 		Evidence: oracle("torch: torch.amp.GradScaler('cuda')"),
-		Silent:   []Evidence{extra("torch: torch.amp.GradScaler('cpu')")},
-		Note:     "device defaults to 'cuda'; __init__ asks torch.cuda.is_available()"},
-	{Name: "torch.cuda.amp.GradScaler", Shape: Call, Lib: "torch", Effect: InitDriver,
+		Silent: []Evidence{extra("torch: torch.amp.GradScaler('cpu')"),
+			probes("torch.amp.GradScaler('cuda', enabled=False)")},
+		Note: "device defaults to 'cuda'; __init__ asks torch.cuda.is_available(), unless enabled=False"},
+	{Name: "torch.cuda.amp.GradScaler", Shape: Call, Lib: "torch", Effect: InitDriver, Off: disabled(4),
 		Evidence: extra("torch: torch.cuda.amp.GradScaler()"),
-		Note:     "deprecated spelling, always CUDA; its first parameter is init_scale, so it is not an alias of torch.amp.GradScaler"},
-	{Name: "torch.autocast", Shape: Call, Lib: "torch", Effect: InitDriver, When: DeviceArg, Device: ArgRef{Pos: 0, Keyword: "device_type"},
+		Note: "deprecated spelling, always CUDA; its first parameter is init_scale, so it is not an alias of torch.amp.GradScaler; " +
+			"enabled=False is read as for torch.amp.GradScaler, which it builds (measured there)"},
+	{Name: "torch.autocast", Shape: Call, Lib: "torch", Effect: InitDriver, When: DeviceArg, Device: ArgRef{Pos: 0, Keyword: "device_type"}, Off: disabled(2),
 		Evidence: extra("torch: with torch.autocast('cuda')"),
-		Silent:   []Evidence{extra("torch: with torch.autocast('cpu')")},
-		Note:     "checks torch.cuda.is_available() for device_type 'cuda'"},
-	{Name: "torch.cuda.amp.autocast", Shape: Call, Lib: "torch", Effect: InitDriver,
-		Evidence: extra("torch: with torch.cuda.amp.autocast()"), Note: "deprecated spelling, always CUDA"},
+		Also:     []Evidence{probes("torch.amp.autocast('cuda', enabled=True)")},
+		Silent: []Evidence{extra("torch: with torch.autocast('cpu')"),
+			probes("torch.amp.autocast('cuda', enabled=False)"),
+			probes(`@torch.amp.autocast("cuda", enabled=False)`),
+			probes("torch.autocast(device_type='cuda', enabled=False)")},
+		Note: "checks torch.cuda.is_available() for device_type 'cuda', unless enabled=False (then it checks nothing), " +
+			"as a call, in a with statement and as a decorator"},
+	{Name: "torch.cuda.amp.autocast", Shape: Call, Lib: "torch", Effect: InitDriver, Off: disabled(0),
+		Evidence: extra("torch: with torch.cuda.amp.autocast()"),
+		Note:     "deprecated spelling, always CUDA; it builds torch.autocast('cuda', enabled=...), so enabled=False is read as there"},
 
 	// torch: tensors and modules placed on a device
 	{Name: "torch.zeros", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
@@ -224,7 +255,23 @@ var rows = []Entry{
 		Evidence: code("pytorch/pytorch torch/_torch_docs.py (*_like factories take device=; zeros_like measured)"), Note: torchLikeNote},
 	{Name: "torch.set_default_device", Shape: Call, Lib: "torch", Effect: NoEffect, Role: RoleSetDefaultDevice, Device: devicePos0,
 		Evidence: oracle("torch: torch.set_default_device('cuda')"),
+		Also:     []Evidence{probes("torch.set_default_device('cuda') (nothing allocated after it)")},
 		Note:     "initializes nothing by itself; later factory calls without device= allocate on CUDA"},
+	{Name: "torch.set_default_tensor_type", Shape: Call, Lib: "torch", Effect: NoEffect, Role: RoleSetDefaultDevice, Device: ArgRef{Pos: 0, Keyword: "t"},
+		Evidence: probes("torch.set_default_tensor_type('torch.cuda.FloatTensor') (nothing allocated after it)"),
+		Note: "initializes nothing by itself; with a torch.cuda tensor type later factory calls allocate on CUDA " +
+			"(probes-2026-12.md: fork workers calling torch.zeros after it in the parent work, each initializing its own)"},
+	{Name: "torch.get_default_device", Shape: Call, Lib: "torch", Effect: NoEffect,
+		Evidence: probes("torch.get_default_device()")},
+	{Name: "torch.nn.Linear", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
+		Evidence: probes("with torch.device('cuda'): m = torch.nn.Linear(2, 2)"),
+		Note:     torchModuleNote},
+	{Name: "torch.nn.Conv2d", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
+		Evidence: code(torchModuleCode), Note: torchModuleNote},
+	{Name: "torch.nn.Embedding", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
+		Evidence: code(torchModuleCode), Note: torchModuleNote},
+	{Name: "torch.nn.LayerNorm", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArgOrDefault, Device: deviceKw,
+		Evidence: code(torchModuleCode), Note: torchModuleNote},
 	{Name: "torch.load", Shape: Call, Lib: "torch", Effect: InitContext, When: DeviceArg, Device: ArgRef{Pos: 1, Keyword: "map_location"},
 		Evidence: extra("torch: torch.load(map_location='cuda') of cpu tensor"),
 		Silent:   []Evidence{oracle("torch: torch.load(map_location='cpu') of cpu tensor")},
@@ -724,13 +771,13 @@ var rows = []Entry{
 		Evidence: libs("accelerate: import accelerate"),
 		Also: []Evidence{libs("accelerate: from accelerate import notebook_launcher"),
 			launch("accelerate: import accelerate.launchers")}},
-	{Name: "accelerate.Accelerator", Shape: Call, Lib: "accelerate", Effect: InitDriver, When: UnlessFlag, Flags: []string{"cpu"},
+	{Name: "accelerate.Accelerator", Shape: Call, Lib: "accelerate", Effect: InitDriver, Off: []Switch{{Arg: ArgRef{Pos: -1, Keyword: "cpu"}, Off: true}},
 		Evidence: libs("accelerate: from accelerate import Accelerator; a = Accelerator()"),
 		Also:     []Evidence{libs("accelerate: from accelerate import Accelerator; a = Accelerator(); a.device")},
 		Silent:   []Evidence{libs("accelerate: from accelerate import Accelerator; a = Accelerator(cpu=True)")},
 		Note: "driver-only init that torch.cuda.is_initialized() does not see; model.to(accelerator.device) then creates a context " +
 			"(libraries 'Accelerator(); torch.nn.Linear(2, 2).to(a.device)'); Accelerator(cpu=True) initializes nothing"},
-	{Name: "accelerate.PartialState", Shape: Call, Lib: "accelerate", Effect: InitDriver, When: UnlessFlag, Flags: []string{"cpu"},
+	{Name: "accelerate.PartialState", Shape: Call, Lib: "accelerate", Effect: InitDriver, Off: []Switch{{Arg: ArgRef{Pos: -1, Keyword: "cpu"}, Off: true}},
 		Evidence: libs("accelerate: from accelerate import PartialState; PartialState()"),
 		Note:     "PartialState(cpu=True) is read like Accelerator(cpu=True) (accelerate/state.py); only PartialState() was measured"},
 	{Name: "accelerate.utils.set_seed", Shape: Call, Lib: "accelerate", Effect: NoEffect,
@@ -742,6 +789,7 @@ var rows = []Entry{
 	{Name: "lightning", Shape: Import, Lib: "lightning", Effect: NoEffect, Role: RoleNVMLCheck,
 		Evidence: libs("lightning: import lightning"),
 		Also: []Evidence{libs("lightning: import pytorch_lightning"),
+			probes("import lightning; torch.cuda.is_available()"), probes("import pytorch_lightning; torch.cuda.is_available()"),
 			code("Lightning-AI/pytorch-lightning src/lightning/fabric/__init__.py (os.environ[\"PYTORCH_NVML_BASED_CUDA_CHECK\"] = \"1\" at import)")},
 		Note: "sets PYTORCH_NVML_BASED_CUDA_CHECK=1 for the process: a later torch.cuda.is_available() asks NVML and initializes nothing " +
 			"(launchers.json 'lightning: Trainer(strategy='ddp_fork').fit after is_available()': the forked child trained on cuda:0)"},
@@ -796,13 +844,11 @@ var rows = []Entry{
 		Evidence: libs("transformers: import transformers; transformers.utils.is_torch_bf16_gpu_available()")},
 	{Name: "transformers.utils.is_torch_tf32_available", Shape: Call, Lib: "transformers", Effect: InitDriver,
 		Evidence: libs("transformers: import transformers; transformers.utils.is_torch_tf32_available()")},
-	{Name: "transformers.TrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, When: UnlessFlag,
-		Flags:    []string{"use_cpu", "no_cuda"},
+	{Name: "transformers.TrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, Off: cpuFlags,
 		Evidence: libs("transformers: from transformers import TrainingArguments; TrainingArguments(output_dir=<scratch dir>)"),
 		Also:     []Evidence{libs("transformers: from transformers import TrainingArguments; TrainingArguments(output_dir=<scratch dir>).device")},
 		Note:     "construction sets up the device (a context); use_cpu=True (no_cuda=True before transformers 4.38) keeps it on the CPU, read from training_args.py, not measured"},
-	{Name: "transformers.Seq2SeqTrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, When: UnlessFlag,
-		Flags:    []string{"use_cpu", "no_cuda"},
+	{Name: "transformers.Seq2SeqTrainingArguments", Shape: Call, Lib: "transformers", Effect: InitContext, Off: cpuFlags,
 		Evidence: code("huggingface/transformers src/transformers/training_args_seq2seq.py (a dataclass subclass of TrainingArguments: its __post_init__ sets up the device, measured InitContext)")},
 	{Name: "transformers.set_seed", Shape: Call, Lib: "transformers", Effect: NoEffect,
 		Evidence: libs("transformers: import transformers; transformers.set_seed(0)")},

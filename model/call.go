@@ -47,6 +47,9 @@ type effect struct {
 	cond initCondition // effInit, effUse: when it applies
 	once bool          // effStart: only the first start of obj forks (executors, persistent loaders)
 	cuda bool          // effDefaultDevice
+	// block: effDefaultDevice enters a `with torch.device(d):` block (cuda
+	// says d), or, with restore, leaves it.
+	block, restore bool
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
@@ -565,17 +568,36 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 	case catalog.DeviceArgOrDefault:
 		dev = ev.deviceArg(e.Device, c, sc, DevDefault)
 		if dev == DevDefault {
-			cond = condDefaultDevice
+			// Under `with torch.device(d):` the default is d (device.go);
+			// elsewhere it is what the simulation knows of
+			// set_default_device.
+			if b := ev.blockDevice(c, sc); b != DevNone {
+				dev = b
+			} else {
+				cond = condDefaultDevice
+			}
 		}
 	case catalog.UnlessNVMLCheck:
 		cond = condNoNVMLCheck
-	case catalog.UnlessFlag, catalog.DeviceMapArg:
+	case catalog.DeviceMapArg:
 		if !ev.conditionHolds(e, c, sc) { // initializers.go
 			dev = DevNone
 		}
 	}
 	name := strings.TrimPrefix(api, ".") + "()"
 	applies := dev == DevCUDA || cond == condDefaultDevice
+	if applies && e.Effect != catalog.NoEffect {
+		// A switch argument turns it off (enabled=False); one the model
+		// cannot evaluate proves no initialization, so none is recorded,
+		// but a child that makes the call may use CUDA there.
+		switch state, arg := ev.switched(e, c, sc); state { // initializers.go
+		case switchUnseen:
+			r.effect(effect{kind: effMaybeUse, api: fmt.Sprintf("`%s`, whose `%s` could not be evaluated", displayAPI(api, e), arg), site: site})
+			fallthrough
+		case switchOff:
+			dev, cond, applies = DevNone, condAlways, false
+		}
+	}
 	if !applies || e.Effect == catalog.NoEffect {
 		// A method that names no device (x.to(torch.float16)) keeps the
 		// receiver's; one that names the CPU or a device the model cannot

@@ -283,7 +283,7 @@ func (s *simulator) record(key runKey, run *callRun) {
 // sameAs reports whether two states are equal in everything the
 // simulation reads.
 func (s *simState) sameAs(o *simState) bool {
-	if s.ended != o.ended || s.defaultCUDA != o.defaultCUDA || s.nvml != o.nvml || s.phase != o.phase ||
+	if s.ended != o.ended || s.defaultCUDA != o.defaultCUDA || s.outerDefault != o.outerDefault || s.nvml != o.nvml || s.phase != o.phase ||
 		!slices.Equal(s.inits, o.inits) || !s.sure.equal(o.sure) ||
 		!s.imported.equal(o.imported) || !s.startedOnce.equal(o.startedOnce) ||
 		!maps.Equal(s.methods, o.methods) || !maps.Equal(s.methodLits, o.methodLits) ||

@@ -110,7 +110,9 @@ func namedDevice(v Value) Device {
 	switch v.Kind {
 	case VStr:
 		switch {
-		case strings.HasPrefix(v.Str, "cuda"):
+		case strings.HasPrefix(v.Str, "cuda"), strings.HasPrefix(v.Str, "torch.cuda."):
+			// "torch.cuda.FloatTensor" names a CUDA tensor type
+			// (set_default_tensor_type).
 			return DevCUDA
 		case v.Interp && v.Str == "":
 			return DevUnknown // f"{device}"
@@ -219,3 +221,63 @@ func attrResult(v Value, name string) Value {
 	}
 	return Value{Kind: VUnknown, Dev: v.Dev}
 }
+
+// blockDevice is the default device that `with torch.device(d):` blocks
+// enclosing call c in its own scope give it: a factory or a module built
+// there without device= allocates on d (probes-2026-12.md: `with
+// torch.device('cuda'): m = torch.nn.Linear(2, 2)` initializes CUDA), in
+// the parent and in a child alike. The innermost such block wins; DevNone
+// when none encloses c. What functions called inside the block allocate is
+// the simulation's business: the block sets the default device of the
+// simulated process while it runs (summary.go, simulate.go).
+func (ev *evaluator) blockDevice(c *syntax.Call, sc *Scope) Device {
+	withs, ok := sc.Module.withs[sc]
+	if !ok {
+		eachBlock(sc.body(), false, func(block []syntax.Stmt, _ bool) { // dominance.go
+			for _, s := range block {
+				if w, ok := s.(*syntax.With); ok {
+					withs = append(withs, w)
+				}
+			}
+		})
+		if sc.Module.withs == nil {
+			sc.Module.withs = map[*Scope][]*syntax.With{}
+		}
+		sc.Module.withs[sc] = withs
+	}
+	at := c.Pos().Start
+	d, inner := DevNone, syntax.Span{Start: -1, End: 1<<31 - 1}
+	for _, w := range withs {
+		if len(w.Body) == 0 || at < w.Body[0].Pos().Start || at >= w.Span.End || w.Span.Len() > inner.Len() {
+			continue
+		}
+		for _, it := range w.Items {
+			if bd := ev.withDevice(it.Value, sc); bd != DevNone {
+				d, inner = bd, w.Span
+			}
+		}
+	}
+	return d
+}
+
+// withDevice is the device a with item makes the default inside its block:
+// the device a torch.device object names (DevUnknown for one the model
+// cannot evaluate), DevNone for an item that is no device.
+func (ev *evaluator) withDevice(item syntax.Expr, sc *Scope) Device {
+	d := DevNone
+	for _, v := range ev.expr(item, sc) {
+		if v.Kind == VDevice {
+			d = d.join(namedDevice(v))
+		}
+	}
+	return d
+}
+
+// outerDevice is the default device a device block replaced.
+type outerDevice uint8
+
+const (
+	outerNone outerDevice = iota // no device block is running
+	outerCPU
+	outerCUDA
+)

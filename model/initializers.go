@@ -8,12 +8,12 @@ import (
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
-// This file reads the conditions of the catalog rows of the libraries above
-// torch: a flag that keeps a library on the CPU (Accelerator(cpu=True)), and
-// a device map that places weights on a GPU (from_pretrained(...,
-// device_map="auto")); and it keeps the rows of a library that the checked
-// project holds itself out of that project (shadowed). catalogEffect
-// (call.go) asks both.
+// This file reads the arguments that decide whether a catalog row applies:
+// the switches that turn an initializer off (torch.autocast("cuda",
+// enabled=False), Accelerator(cpu=True)), and a device map that places
+// weights on a GPU (from_pretrained(..., device_map="auto")); and it keeps
+// the rows of a library that the checked project holds itself out of that
+// project (shadowed). catalogEffect (call.go) asks all three.
 
 // shadowed reports whether a catalog row belongs to a library that is read
 // from source where the checked project holds it (catalog.LocalFirst), and
@@ -31,24 +31,58 @@ func (ev *evaluator) shadowed(e *catalog.Entry, sc *Scope) bool {
 }
 
 // conditionHolds reports whether a call meets the condition of a row of
-// kind UnlessFlag or DeviceMapArg.
+// kind DeviceMapArg.
 func (ev *evaluator) conditionHolds(e *catalog.Entry, c *syntax.Call, sc *Scope) bool {
-	switch e.When {
-	case catalog.UnlessFlag:
-		// Only a flag that is always set stops it: Accelerator(cpu=args.cpu)
-		// with --cpu a store_true option initializes CUDA in the default run.
-		for _, kw := range e.Flags {
-			if arg := argExpr(c, -1, kw); arg != nil {
-				if t, known := truthOfAll(ev.expr(arg, sc)); known && t {
-					return false
-				}
-			}
-		}
-		return true
-	case catalog.DeviceMapArg:
+	if e.When == catalog.DeviceMapArg {
 		return ev.placesOnGPU(argExpr(c, e.Device.Pos, e.Device.Keyword), sc)
 	}
 	return true
+}
+
+// switchState is what a call's switch arguments (catalog.Switch) say.
+type switchState uint8
+
+const (
+	switchOn     switchState = iota // no switch passed, or one that may leave the effect on
+	switchOff                       // a switch is passed, and every value it may have turns the effect off
+	switchUnseen                    // a switch is passed whose value could not be evaluated
+)
+
+// switched reads the switches of row e in call c. Only a switch whose every
+// value turns the effect off stops it: Accelerator(cpu=args.cpu) with --cpu
+// a store_true option initializes CUDA in the default run. A value the model
+// cannot evaluate (enabled=self.use_amp) proves neither: it is reported as
+// unseen, with the argument as written (keyword=source), unless another
+// value of it enables the effect.
+func (ev *evaluator) switched(e *catalog.Entry, c *syntax.Call, sc *Scope) (switchState, string) {
+	unseen := ""
+	for _, sw := range e.Off {
+		arg := argExpr(c, sw.Arg.Pos, sw.Arg.Keyword)
+		if arg == nil {
+			continue
+		}
+		vals := ev.expr(arg, sc)
+		off, on := len(vals) > 0, false
+		for _, v := range vals {
+			t, known := truthOf(v)
+			switch {
+			case !known:
+				off = false
+			case t != sw.Off:
+				off, on = false, true
+			}
+		}
+		switch {
+		case off:
+			return switchOff, ""
+		case !on && unseen == "":
+			unseen = sw.Arg.Keyword + "=" + sourceText(sc.Module, arg)
+		}
+	}
+	if unseen != "" {
+		return switchUnseen, unseen
+	}
+	return switchOn, ""
 }
 
 // cpuPlacements are the device-map strings that keep weights off the GPUs.

@@ -18,7 +18,8 @@ func TestInitializerConditions(t *testing.T) {
 		{`accelerate.Accelerator(mixed_precision="fp16")`, true},
 		{`accelerate.Accelerator(cpu=True)`, false},
 		{`accelerate.Accelerator(cpu=False)`, true},
-		{`accelerate.Accelerator(cpu=flag)`, true}, // unknown: assume the default
+		// unknown: proves no initialization (a possible use, TestSwitches)
+		{`accelerate.Accelerator(cpu=flag)`, false},
 		{`transformers.TrainingArguments(output_dir="o")`, true},
 		{`transformers.TrainingArguments(output_dir="o", use_cpu=True)`, false},
 		{`transformers.TrainingArguments(output_dir="o", no_cuda=True)`, false},
@@ -74,6 +75,50 @@ func TestLocalFirstRowsStayOutOfTheirProject(t *testing.T) {
 		}
 		if got != tt.init {
 			t.Errorf("files %v: initializes %v, want %v", len(tt.files), got, tt.init)
+		}
+	}
+}
+
+// TestSwitches checks the arguments that switch an initializer off
+// (catalog.Switch): a literal or a resolved constant that turns it off
+// stops it, one that leaves it on keeps it, and one the model cannot
+// evaluate records no initialization but a possible use naming it.
+func TestSwitches(t *testing.T) {
+	tests := []struct {
+		call  string
+		init  bool
+		maybe string // the possible use's text, "" for none
+	}{
+		{`torch.autocast("cuda")`, true, ""},
+		{`torch.autocast("cuda", enabled=False)`, false, ""},
+		{`torch.autocast("cuda", torch.float16, False)`, false, ""},
+		{`torch.autocast("cuda", enabled=OFF)`, false, ""},
+		{`torch.autocast("cuda", enabled=ON)`, true, ""},
+		{`torch.autocast("cuda", enabled=OFF or ON)`, true, ""},
+		{`torch.autocast("cpu", enabled=True)`, false, ""},
+		{`torch.amp.autocast(device_type="cuda", enabled=False)`, false, ""},
+		{`torch.autocast("cuda", enabled=cfg.amp)`, false, "`torch.autocast()`, whose `enabled=cfg.amp` could not be evaluated"},
+		{`torch.cuda.amp.autocast(False)`, false, ""},
+		{`torch.amp.GradScaler("cuda", enabled=False)`, false, ""},
+		{`torch.amp.GradScaler(enabled=OFF)`, false, ""},
+		{`torch.amp.GradScaler("cuda", 2.0**16, 2.0, 0.5, 2000, False)`, false, ""},
+		{`torch.amp.GradScaler("cuda", 2.0**16, 2.0, 0.5, 2000, True)`, true, ""},
+		{`torch.cuda.amp.GradScaler(enabled=False)`, false, ""},
+		{`transformers.TrainingArguments("out", use_cpu=True)`, false, ""},
+		{`transformers.TrainingArguments("out", no_cuda=ON)`, false, ""},
+	}
+	for _, tt := range tests {
+		src := "import sys, torch, transformers\nOFF = False\nON = True\ncfg = sys.modules[__name__]\n" + tt.call + "\n"
+		r, _ := resolveLast(t, src)
+		init, maybe := false, ""
+		for _, e := range r.effects {
+			init = init || e.kind == effInit
+			if e.kind == effMaybeUse {
+				maybe = e.api
+			}
+		}
+		if init != tt.init || maybe != tt.maybe {
+			t.Errorf("%s: initializes %v, possible use %q; want %v, %q", tt.call, init, maybe, tt.init, tt.maybe)
 		}
 	}
 }

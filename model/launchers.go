@@ -40,7 +40,9 @@ func (ev *evaluator) launcherCall(r *callResult, api *procapi.API, family string
 		return true
 	case procapi.Trainer:
 		spec, ok := ev.namedMethod(api, family, c, sc)
-		if !ok {
+		if !ok || api.Workers.IsSet() && !ev.startsWorkers(api, c, sc) {
+			// joblib's Parallel(backend="multiprocessing") with one job
+			// runs them in the calling process.
 			return false
 		}
 		onCPU := ev.namesCPU(argOf(c, api.Device), sc)
@@ -68,8 +70,10 @@ func (ev *evaluator) launcherCall(r *callResult, api *procapi.API, family string
 }
 
 // startsWorkers reports whether a call of a row with a Workers count starts
-// processes: the count is present and not a literal below MinWorkers (or
-// zero, or None). A count the model cannot read is taken to start them.
+// processes: the count is present and not a literal from 0 to below
+// MinWorkers, or None. A negative count starts them (joblib counts it back
+// from the CPUs; elsewhere it is an error), and so does a count the model
+// cannot read.
 func (ev *evaluator) startsWorkers(api *procapi.API, c *syntax.Call, sc *Scope) bool {
 	w := argOf(c, api.Workers)
 	if w == nil {
@@ -79,7 +83,7 @@ func (ev *evaluator) startsWorkers(api *procapi.API, c *syntax.Call, sc *Scope) 
 	vals := ev.expr(w, sc)
 	for _, v := range vals {
 		switch {
-		case v.Kind == VInt && v.Int < least:
+		case v.Kind == VInt && v.Int >= 0 && v.Int < least:
 		case v.Kind == VConst && v.Int == int(syntax.ConstNone):
 		default:
 			return true

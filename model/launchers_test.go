@@ -138,6 +138,12 @@ func TestJoblibParallel(t *testing.T) {
 		{`joblib.Parallel(n_jobs=2)(joblib.delayed(work)(i) for i in range(4))`, false},
 		{`joblib.Parallel(n_jobs=2, backend="loky")(joblib.delayed(work)(i) for i in range(4))`, false},
 		{`joblib.Parallel(n_jobs=2, backend="threading")(joblib.delayed(work)(i) for i in range(4))`, false},
+		// One job, the default, runs them in the calling process.
+		{`joblib.Parallel(backend="multiprocessing")(joblib.delayed(work)(i) for i in range(4))`, false},
+		{`joblib.Parallel(n_jobs=1, backend="multiprocessing")(joblib.delayed(work)(i) for i in range(4))`, false},
+		{`joblib.Parallel(n_jobs=None, backend="multiprocessing")(joblib.delayed(work)(i) for i in range(4))`, false},
+		{`joblib.Parallel(n_jobs=-1, backend="multiprocessing")(joblib.delayed(work)(i) for i in range(4))`, true},
+		{`joblib.Parallel(n_jobs=jobs, backend="multiprocessing")(joblib.delayed(work)(i) for i in range(4))`, true},
 	}
 	for _, tt := range tests {
 		l := launch(t, tt.src+"\n")

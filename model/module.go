@@ -37,6 +37,9 @@ type Module struct {
 	// the call's span, so that every evaluation of the same expression sees
 	// the same object.
 	objects map[syntax.Span]*Object
+	// withs are the with statements of each scope's own body, found once a
+	// factory call there is asked for its device (device.go).
+	withs map[*Scope][]*syntax.With
 	// setsUpGroup: the source names init_process_group, so its functions
 	// may set up a process group (processgroup.go); read once, as bytes,
 	// because the question is asked at every local call.

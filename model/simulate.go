@@ -43,11 +43,14 @@ type simState struct {
 	sure cowSet[siteSetKey]
 	methodState
 	defaultCUDA bool
-	preload     map[string][]string
-	nvml        bool
-	imported    cowSet[moduleSetKey]
-	startedOnce cowSet[objectSetKey]
-	phase       Phase
+	// outerDefault is the default device a `with torch.device(d):` block
+	// being run replaced, restored when it ends.
+	outerDefault outerDevice
+	preload      map[string][]string
+	nvml         bool
+	imported     cowSet[moduleSetKey]
+	startedOnce  cowSet[objectSetKey]
+	phase        Phase
 	// ended: this path left the function or the loop pass (a jump); the
 	// rest of the events on it do not run.
 	ended bool
@@ -102,6 +105,7 @@ func (s *simState) join(others ...*simState) {
 		s.sure.intersect(o.sure)
 		s.methodState.join(o.methodState)
 		s.defaultCUDA = s.defaultCUDA || o.defaultCUDA
+		s.outerDefault = max(s.outerDefault, o.outerDefault)
 		for k, v := range o.preload {
 			if s.preload == nil {
 				s.preload = map[string][]string{}
@@ -466,7 +470,23 @@ func (s *simulator) effect(e *effect, st *simState) {
 			st.setMethod(e.method())
 		}
 	case effDefaultDevice:
-		st.defaultCUDA = e.cuda
+		switch {
+		case e.restore:
+			// Leaving a `with torch.device(d):` block restores the
+			// default it replaced (of the innermost block: nested
+			// device blocks restore the outermost's).
+			st.defaultCUDA, st.outerDefault = st.outerDefault == outerCUDA, outerNone
+		case e.block:
+			if st.outerDefault == outerNone {
+				st.outerDefault = outerCPU
+				if st.defaultCUDA {
+					st.outerDefault = outerCUDA
+				}
+			}
+			st.defaultCUDA = e.cuda
+		default:
+			st.defaultCUDA = e.cuda
+		}
 	case effPreload:
 		if st.preload == nil {
 			st.preload = map[string][]string{}

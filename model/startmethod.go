@@ -1,9 +1,11 @@
 package model
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/cudaforklint/cudaforklint/syntax"
 	"github.com/cudaforklint/cudaforklint/target"
-	"sort"
 )
 
 // Start methods: how each process start makes its children. A start uses
@@ -218,4 +220,102 @@ func (ev *evaluator) wrappedContexts(v Value) []MethodSpec {
 		}
 	}
 	return specs
+}
+
+// A test of the start method chosen so far guards many setters: `if
+// mp.get_start_method(allow_none=True) is None: mp.set_start_method("spawn")`
+// sets it only where nothing chose one yet, and `if mp.get_start_method() !=
+// "spawn": mp.set_start_method("spawn", force=True)` leaves it "spawn"
+// either way. The model cannot evaluate the query, which depends on what
+// ran before; read as an unknown test, one arm would keep the default method
+// and every later fork would be reported. methodGuard reads such a test, and
+// the builder (guardedSetter) runs the arm as the process would.
+
+// methodGuardKind is what an if test on the chosen start method says of
+// its body.
+type methodGuardKind uint8
+
+const (
+	noMethodGuard    methodGuardKind = iota
+	runsWhenUnset                    // `q is None`, `q == None`, `not q`: the body runs while no method is chosen
+	runsWhenSet                      // `q is not None`, `q != None`, `q`: the else arm runs while none is
+	runsUnlessMethod                 // `q != "spawn"`: after the body, the method is the one it sets
+)
+
+// methodGuard classifies an if test on get_start_method's result (the call
+// itself or a name bound to it).
+func (ev *evaluator) methodGuard(test syntax.Expr, sc *Scope) methodGuardKind {
+	switch t := test.(type) {
+	case *syntax.UnaryOp:
+		if t.Op == "not" && ev.isMethodQuery(t.X, sc) {
+			return runsWhenUnset
+		}
+	case *syntax.Compare:
+		if len(t.Ops) != 1 || !ev.isMethodQuery(t.Left, sc) {
+			return noMethodGuard
+		}
+		c, isConst := t.Comparators[0].(*syntax.Constant)
+		none := isConst && c.Kind == syntax.ConstNone
+		_, isStr := t.Comparators[0].(*syntax.String)
+		switch op := t.Ops[0]; {
+		case none && (op == "is" || op == "=="):
+			return runsWhenUnset
+		case none && (op == "is not" || op == "!="):
+			return runsWhenSet
+		case !none && (op == "!=" || op == "is not") && (isStr || !isConst):
+			return runsUnlessMethod
+		}
+	default:
+		if ev.isMethodQuery(test, sc) {
+			return runsWhenSet
+		}
+	}
+	return noMethodGuard
+}
+
+// isMethodQuery reports whether e is the result of get_start_method (of
+// multiprocessing, torch.multiprocessing, multiprocess or a context).
+func (ev *evaluator) isMethodQuery(e syntax.Expr, sc *Scope) bool {
+	for _, v := range ev.expr(e, sc) {
+		if v.Kind == VPath && strings.HasSuffix(v.Path, ".get_start_method()") {
+			return true
+		}
+	}
+	return false
+}
+
+// guardedSetter builds an if statement whose test is on the chosen start
+// method (methodGuard); it reports false for any other if. The arm that
+// runs while no method is chosen has its setters marked ifUnset and runs on
+// every path; the other arm may run or not.
+func (b *builder) guardedSetter(s *syntax.If) (handled bool) {
+	g := b.ev.methodGuard(s.Test, b.sc)
+	if g == noMethodGuard {
+		return false
+	}
+	always, maybe := s.Body, s.Else
+	if g == runsWhenSet {
+		always, maybe = s.Else, s.Body
+	}
+	n := len(b.out)
+	b.stmts(always)
+	if g != runsUnlessMethod {
+		markIfUnset(b.out[n:])
+	}
+	b.branch([][]event{b.sub(func() { b.stmts(maybe) }), nil})
+	return true
+}
+
+// markIfUnset makes the start-method setters among events (and nested in
+// them) set the method only where none is chosen yet.
+func markIfUnset(events []event) {
+	for i := range events {
+		e := &events[i]
+		if e.kind == evEffect && e.eff.kind == effSetMethod {
+			e.eff.ifUnset = true
+		}
+		for _, arm := range e.arms {
+			markIfUnset(arm)
+		}
+	}
 }

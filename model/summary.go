@@ -314,15 +314,24 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		b.stmts(s.Else)
 	case *syntax.With:
 		nvml := false
+		dev := DevNone
 		for _, it := range s.Items {
 			b.expr(it.Value)
 			b.enter(it.Value)
 			nvml = nvml || setsNVMLCheck(it.Value)
+			dev = dev.join(b.ev.withDevice(it.Value, b.sc)) // device.go
 		}
 		if nvml {
 			b.effect(effect{kind: effNVMLCheck, site: Site{b.m, s.Span}})
 		}
+		block := dev == DevCUDA || dev == DevCPU
+		if block {
+			b.effect(effect{kind: effDefaultDevice, block: true, cuda: dev == DevCUDA, site: Site{b.m, s.Span}})
+		}
 		b.stmts(s.Body)
+		if block {
+			b.effect(effect{kind: effDefaultDevice, block: true, restore: true, site: Site{b.m, s.Span}})
+		}
 		if nvml {
 			b.effect(effect{kind: effNVMLRestore, site: Site{b.m, s.Span}})
 		}
@@ -472,6 +481,9 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 			return b.stmts(s.Body)
 		}
 		return b.stmts(s.Else)
+	}
+	if b.guardedSetter(s) { // startmethod.go
+		return false
 	}
 	if obj, childArm, parentArm, ok := b.forkTest(s); ok {
 		if !obj.ChildFound {

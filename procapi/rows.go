@@ -189,9 +189,12 @@ var rows = []API{
 			"A strategy object (DDPStrategy(start_method=\"fork\")) and the interactive default (strategy=\"auto\" in a notebook forks) are not read"},
 	{Kind: Trainer, Family: "multiprocessing", Names: []string{"joblib.Parallel"},
 		Method: pos(1, "backend"), MethodNames: map[string]string{"multiprocessing": ""},
+		Workers: pos(0, "n_jobs"), MinWorkers: 2,
 		Evidence: "https://joblib.readthedocs.io/en/stable/parallel.html; launchers.json 'joblib: Parallel(backend='multiprocessing') after is_available(), child uses CUDA'",
 		Note: "backend=\"multiprocessing\" runs the delayed functions in a multiprocessing Pool (forked on Linux before 3.14: measured); " +
-			"the default loky backend starts fresh interpreters (measured: no fork) and threading none"},
+			"the default loky backend starts fresh interpreters (measured: no fork) and threading none. " +
+			"n_jobs defaults to None, one job, which runs them in the calling process (https://joblib.readthedocs.io/en/stable/generated/joblib.Parallel.html); " +
+			"a negative n_jobs counts from the CPUs and starts workers; a parallel_config around the call is not read"},
 	{Kind: MapAny, Family: "multiprocess", Names: []string{"map", "filter"}, Common: true,
 		Workers: kw("num_proc"), MinWorkers: 2, Targets: []Arg{pos(0, "function")},
 		Evidence: "huggingface/datasets src/datasets/arrow_dataset.py (map and filter with num_proc > 1 run the function in a multiprocess Pool of num_proc workers, multiprocess's default context)",

@@ -515,6 +515,46 @@ def probe_autocast_cpu():
     fork_worker()
 
 
+def probe_grad_scaler_disabled():
+    # row: call torch.amp.GradScaler
+    # evidence: probes "torch.amp.GradScaler('cuda', enabled=False)"
+    scaler = torch.amp.GradScaler("cuda", enabled=False)
+    print(scaler)
+    fork_worker()
+
+
+def probe_cuda_amp_grad_scaler_disabled():
+    # row: call torch.cuda.amp.GradScaler
+    # evidence: probes "torch.amp.GradScaler('cuda', enabled=False)"
+    scaler = torch.cuda.amp.GradScaler(enabled=False)
+    print(scaler)
+    fork_worker()
+
+
+def probe_autocast_enabled():
+    # row: call torch.autocast
+    # evidence: probes "torch.amp.autocast('cuda', enabled=True)"
+    with torch.amp.autocast("cuda", enabled=True):  # want "CFL001"
+        pass
+    fork_worker()
+
+
+def probe_autocast_disabled():
+    # row: call torch.autocast
+    # evidence: probes "torch.autocast(device_type='cuda', enabled=False)"
+    with torch.autocast(device_type="cuda", enabled=False):
+        pass
+    fork_worker()
+
+
+def probe_cuda_amp_autocast_disabled():
+    # row: call torch.cuda.amp.autocast
+    # evidence: probes "torch.amp.autocast('cuda', enabled=False)"
+    with torch.cuda.amp.autocast(enabled=False):
+        pass
+    fork_worker()
+
+
 def probe_cuda_amp_autocast():
     # row: call torch.cuda.amp.autocast
     # evidence: oracle_extra "torch: with torch.cuda.amp.autocast()"
@@ -550,6 +590,56 @@ def probe_zeros_after_set_default_device():
     # evidence: oracle "torch: torch.zeros(1, device='cuda')"
     buf = torch.zeros(1)  # want "CFL001"
     print(buf)
+    fork_worker()
+
+
+def probe_default_tensor_type():
+    # row: call torch.set_default_tensor_type
+    # evidence: probes "torch.set_default_tensor_type('torch.cuda.FloatTensor') (nothing allocated after it)"
+    torch.set_default_tensor_type("torch.cuda.FloatTensor")
+    fork_worker()
+
+
+def probe_get_default_device():
+    # row: call torch.get_default_device
+    # evidence: probes "torch.get_default_device()"
+    print(torch.get_default_device())
+    fork_worker()
+
+
+def probe_linear_under_cuda_device():
+    with torch.device("cuda"):
+        # row: call torch.nn.Linear
+        # evidence: probes "with torch.device('cuda'): m = torch.nn.Linear(2, 2)"
+        m = torch.nn.Linear(2, 2)  # want "CFL001"
+    print(m)
+    fork_worker()
+
+
+def probe_linear_cpu():
+    # row: call torch.nn.Linear
+    # evidence: probes "with torch.device('cuda'): m = torch.nn.Linear(2, 2)"
+    m = torch.nn.Linear(2, 2)
+    print(m)
+    fork_worker()
+
+
+def probe_layers_on_cuda():
+    # row: call torch.nn.Conv2d
+    # evidence: code "pytorch/pytorch torch/nn/modules"
+    conv = torch.nn.Conv2d(3, 8, 3, device="cuda")  # want "CFL001"
+    print(conv)
+    fork_worker()
+
+
+def probe_layers_on_cpu():
+    # row: call torch.nn.Embedding
+    # evidence: code "pytorch/pytorch torch/nn/modules"
+    emb = torch.nn.Embedding(10, 4)
+    # row: call torch.nn.LayerNorm
+    # evidence: code "pytorch/pytorch torch/nn/modules"
+    norm = torch.nn.LayerNorm(4, device="cpu")
+    print(emb, norm)
     fork_worker()
 
 
