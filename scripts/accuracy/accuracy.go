@@ -1,13 +1,18 @@
 //go:build ignore
 
-// accuracy regenerates docs/accuracy.md: cudaforklint's findings on public
-// repositories of CUDA + multiprocessing code, each judged by hand (true,
-// false, debatable, with one line of why), and the known hazards of those
+// accuracy regenerates docs/accuracy.md, a reference page of
+// cudaforklint's accuracy on public repositories of CUDA + multiprocessing
+// code, and docs/accuracy-findings.md, every finding judged by hand (true,
+// false, debatable, with one line of why) and the known hazards of those
 // repositories it reports or misses. The repositories' code is never
 // committed: fetch them, check each out at the commit repos.tsv names into
 // CORPUS/<owner+name>/, then run
 //
-//	go run scripts/accuracy/accuracy.go -corpus CORPUS [-batch-corpus DIR,...] [-bin cudaforklint] [-out docs/accuracy.md]
+//	go run scripts/accuracy/accuracy.go -corpus CORPUS [-batch-corpus DIR,...] [-bin cudaforklint] [-unrecorded-batches]
+//
+// The reference page also shows the last row of parsediff.tsv, the syntax
+// layer's differential comparison against CPython over the corpus
+// (parsediff.go).
 //
 // The judgments (judgments.tsv) and the known hazards (hazards.tsv) are
 // keyed by repository, path, line and code. A finding no judgment covers is
@@ -91,7 +96,9 @@ type finding struct {
 func main() {
 	corpus := flag.String("corpus", "", "directory holding the checked-out repositories (owner+name)")
 	bin := flag.String("bin", "", "cudaforklint binary (default: build ./cmd/cudaforklint)")
-	out := flag.String("out", "docs/accuracy.md", "the report to write")
+	out := flag.String("out", "docs/accuracy.md", "the reference page to write")
+	findingsOut := flag.String("findings", "docs/accuracy-findings.md", "the page of every finding to write (linked from -out by its base name)")
+	unrecorded := flag.Bool("unrecorded-batches", false, "also run the batches whose first run is not recorded yet")
 	dir := flag.String("data", "scripts/accuracy", "directory of repos.tsv, batches.tsv, judgments.tsv, hazards.tsv, firstrun.tsv")
 	batchCorpus := flag.String("batch-corpus", "", "more directories (comma-separated) holding the batches' repositories, searched after -corpus")
 	runBatch := flag.String("run-batch", "", "run the repositories of this batch as users do and write their outputs under -results")
@@ -164,9 +171,18 @@ func main() {
 	firsts := readFirstRuns(filepath.Join(*dir, "firstrun.tsv"))
 	for _, b := range readBatches(filepath.Join(*dir, "batches.tsv")) {
 		br := batchResult{name: b.name, first: firsts[b.name]}
+		// A batch's first run is made with -run-batch and recorded once
+		// judged; running it here first would show its findings before
+		// that, so the first run would no longer be one on unseen code.
+		skip := len(br.first) == 0 && !*unrecorded
+		if skip {
+			fmt.Fprintf(os.Stderr, "accuracy: batch %s: no first run recorded; not run (-unrecorded-batches runs it)\n", b.name)
+		}
 		for _, r := range b.repos {
 			rr := repoResult{repo: r, py: -1, ipynb: -1}
-			if root := find(r.name, dirs(*corpus, *batchCorpus)); root == "" {
+			if skip {
+				br.missing++
+			} else if root := find(r.name, dirs(*corpus, *batchCorpus)); root == "" {
 				fmt.Fprintf(os.Stderr, "accuracy: batch %s: %s is not checked out; its current numbers are left out\n", b.name, r.name)
 				br.missing++
 			} else {
@@ -189,16 +205,19 @@ func main() {
 	}
 	sort.Strings(rep.stale)
 	rep.hazards = hazards
-	text := rep.render()
-	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+	page, list := rep.render(filepath.Base(*findingsOut), readParserDiff(filepath.Join(*dir, "parsediff.tsv")))
+	if err := os.WriteFile(*out, []byte(page), 0o644); err != nil {
+		fail("%v", err)
+	}
+	if err := os.WriteFile(*findingsOut, []byte(list), 0o644); err != nil {
 		fail("%v", err)
 	}
 	n := rep.unjudged()
-	fmt.Printf("wrote %s: %d findings, %d unjudged, %d stale judgments, %d/%d known hazards reported\n",
-		*out, rep.total(), n, len(rep.stale), rep.found(), len(hazards))
+	fmt.Printf("wrote %s and %s: %d findings, %d unjudged, %d stale judgments, %d/%d known hazards reported\n",
+		*out, *findingsOut, rep.total(), n, len(rep.stale), rep.found(), len(hazards))
 	for _, b := range rep.batches {
 		t := b.current()
-		fmt.Printf("batch %s (as users): %d findings, %d unjudged, %d of %d repositories not checked out\n",
+		fmt.Printf("batch %s (as users): %d findings, %d unjudged, %d of %d repositories not run\n",
 			b.name, t.all, t.u, b.missing, len(b.repos))
 	}
 	if n > 0 {
@@ -652,18 +671,6 @@ func (r *report) total() (n int) {
 	return n
 }
 
-// benign counts the findings of the off-by-default benign rules.
-func (r *report) benign() (n int) {
-	for _, rr := range r.repos {
-		for _, x := range rr.rows {
-			if x.code == "CFL003" || x.code == "CFL006" {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 func (r *report) unjudged() (n int) {
 	for _, rr := range r.repos {
 		for _, x := range rr.rows {
@@ -712,91 +719,93 @@ func (t tally) precision() string {
 	return fmt.Sprintf("%.0f %%", 100*float64(t.t)/float64(t.t+t.f))
 }
 
-func (r *report) render() string {
+// render returns the two pages: the reference page (what is measured, how
+// to run it, the summary, batches, per-repository, per-rule, known-hazard
+// and parser sections) and the list of every finding.
+func (r *report) render(findingsPage string, diff *parserDiff) (page, findings string) {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Accuracy on real code\n\n")
-	p("<!-- Generated by `go run scripts/accuracy/accuracy.go -corpus CORPUS`; edit scripts/accuracy/*.tsv, not this file. -->\n\n")
-	p("cudaforklint `check --select ALL` over %d public repositories of CUDA + multiprocessing code, every finding\n", len(r.repos))
-	p("judged by reading the code (the initialization, the start, what the children run) against the measured ground\n")
-	p("truth (`testdata/groundtruth/`): **true** (the hazard is real, in the category reported), **false**, or\n")
-	p("**debatable** (real only under conditions the code does not settle). Precision is true / (true + false).\n")
-	p("The known hazards are the real ones found by hunting with greps for process starts (and by reading\n")
-	p("the notebooks); each row says whether the tool reports it. How to regenerate: `scripts/accuracy/README.md`.\n\n")
-	p("How the judging was done: every finding of a default rule was read in the repository. The off-by-default\n")
-	p("benign rules (CFL003, CFL006; %d findings) were judged by the children's verdict the message states —\n", r.benign())
-	p("true when the model read the children's code and found it on the CPU, debatable when it could not see it —\n")
-	p("with a sample read in each repository. The repositories marked *held out* were first run on the date their\n")
-	p("description gives, after the model changes of issue #9; the others were the development set those changes\n")
-	p("were tuned on. The tables below are for the current build; what each held-out round found at its first run\n")
-	p("is recorded here, because the fixes that followed it are tuned on it:\n\n")
-	p("- 2026-12-02, 15 repositories: at the end of that day 3 false default-rule errors remained (stable-diffusion's\n")
-	p("  knn2img CFL001 and CFL002, composer's ensure_tuple CFL005); fixed on 2026-12-03 (argument tuples built in two\n")
-	p("  branches, assignments that dominate a use, isinstance(x, Sequence)).\n")
-	p("- 2026-12-03, 8 repositories, first run at commit 523dd93: 31 default-rule findings, 21 true, **5 false**\n")
-	p("  (allennlp's distributed-test harness ×3: start method and worker guard decided by the device ids; DETR:\n")
-	p("  masks = torch.as_tensor(masks) of a numpy array; a DGL notebook's spawn behind len(devices[:1]) > 1), 5\n")
-	p("  debatable; 10 default-rule hazards missed (partial(DataLoader, ...) ×9, DGL's GraphDataLoader). Fixed since,\n")
-	p("  in the model, not per repository: all of them but one allennlp CFL001 (the DGL notebook's CFL007 since\n")
-	p("  len(xs[:k]) is at most k). Recognizing GraphDataLoader first brought two new false errors (Graphormer: a\n")
-	p("  collate_fn's batch of unknown device), which the collate_fn's samples (they live where the dataset's data\n")
-	p("  do) removed. The allennlp CFL001 is narrower than it was: its workers call the metric object (`__call__`)\n")
-	p("  with the `**kwargs` of their rank, now read as CPU tensors, and the process group's gloo backend now decides\n")
-	p("  `dist.get_backend() != \"nccl\"` in the code they call. It went on 2026-12-03 (fourth session) with values\n")
-	p("  the model got wrong in the metrics: stores into instance attributes evaluated in the contexts of the calls\n")
-	p("  that make them, `torch.*_like` on its input's device, pytest's parametrize, bindings after a use, None's\n")
-	p("  attributes; returns that end their paths then removed two false CFL001 in datasets' formatters that one of\n")
-	p("  those fixes had uncovered. Reading callable objects' `__call__` made five DataLoader findings (timm ×2, open_clip ×2,\n")
-	p("  DensePose) errors about values of unknown device deep in dataset code; workers are now assumed to stay on the CPU\n")
-	p("  there, as they are when the dataset cannot be seen, and the message says so (CFL003).\n")
-	p("- 2026-12-03, third round, 5 repositories (accelerate, guided-diffusion, DiT, EDM, DeiT), first run at commit\n")
-	p("  adaca17, after the second round's fixes: 1 default-rule finding, debatable (accelerate's notebook_launcher:\n")
-	p("  is_available() before the fork only in a Colab kernel with several GPUs), **0 false**; CFL003 13 true,\n")
-	p("  4 debatable; 2 CFL003 hazards missed (Accelerator(cpu=args.cpu) leaves the device unknown; webdataset's\n")
-	p("  WebLoader and a main reached only through fire.Fire). Fixed since: both (a flag stops an initializer only\n")
-	p("  when it is always set; WebLoader is a loader row and fire.Fire runs its component). Resolving star imports\n")
-	p("  of local modules, for a round-2 miss (DGL's NGCF), found 14 more benign forks, all true or assumed-CPU.\n")
-	p("- The last known miss, DGL's shared-memory test (CFL003: its tensor backend is a module importlib chooses at\n")
-	p("  run time and `globals()[api] = mod.__dict__[api]` copies in), is reported since the fifth session: DGL is\n")
-	p("  checked with `src = [\"tests\"]`, the directory its CI puts on PYTHONPATH, and the model follows computed\n")
-	p("  imports and computed module attributes. Checking DGL with `python` in src too (its library as local code)\n")
-	p("  is not part of this evaluation: it adds about 50 findings, among them CFL001s through the library's frame\n")
-	p("  storage that were not judged.\n")
-	p("- 2026-12-03, fourth round, 6 repositories (YOLOX, latent-diffusion, pytorch3d, LAVIS, open_flamingo, xformers),\n")
-	p("  first run at commit d68b681: 5 default-rule findings, 3 true (LAVIS: two unguarded download scripts' Pools,\n")
-	p("  CFL005; is_available() in a default argument of the library its train.py imports, CFL004), **2 false**\n")
-	p("  (xformers' tests: a ProcessPoolExecutor over the harness's own context class, which wraps the spawn context,\n")
-	p("  read as the default fork); 2 CFL003 hazards missed (open_flamingo's loaders kept in a DataInfo dataclass;\n")
-	p("  YOLOX's experiment class, imported by a name or a file given on the command line). Fixed since: the false\n")
-	p("  errors (a local class used as a context takes the method it wraps) and open_flamingo (dataclasses get the\n")
-	p("  __init__ Python generates), and YOLOX: its experiment modules are found by an import hook of its own (a\n")
-	p("  MetaPathFinder mapping yolox.exp.default.<name> to exps/default/<name>.py) or loaded from a path on the\n")
-	p("  command line, which no static reading follows; `main(exp: Exp, args)`'s annotation now stands for the value\n")
-	p("  the model cannot see, and the loader's options, unpacked from a dict, are read.\n")
-	p("- Reading options unpacked from a dict (`DataLoader(ds, **kwargs)`, for YOLOX) added 45 findings in the\n")
-	p("  development set that the hunts had not listed: 42 in PyG's examples and benchmarks (`kwargs = {'batch_size':\n")
-	p("  1024, 'num_workers': 6, ...}` then `NeighborLoader(data, **kwargs)` in unguarded scripts: CFL005, and the\n")
-	p("  import-time initialization of torch_geometric before those workers) and 3 in timm, of which 2 CFL001 are\n")
-	p("  debatable: the workers run a TensorFlow preprocessing session only with --tf-preprocessing, off by default.\n\n")
-	p("Generated %s.\n\n", time.Now().UTC().Format("2006-01-02"))
+	p("<!-- Generated by `go run scripts/accuracy/accuracy.go`; edit scripts/accuracy/*.tsv, not this file. -->\n\n")
+	p("How often cudaforklint's findings are right on public repositories of CUDA + multiprocessing code,\n")
+	p("and which of their known hazards it reports. Every finding is judged by reading the code; the\n")
+	p("verdict and the reason for each are in [the list of every finding](%s).\n\n", findingsPage)
+
+	p("## What is measured\n\n")
+	p("- **The corpus**: %d repositories (`scripts/accuracy/repos.tsv`) checked with every rule\n", len(r.repos))
+	p("  (`check --select ALL --no-respect-gitignore`), and `src` set where the project's CI sets `PYTHONPATH`.\n")
+	p("  Those marked *held out* were first run after the model was tuned on the others (the development set).\n")
+	p("- **Batches run as users run it** (`batches.tsv`): repositories the tool had never been run on, checked\n")
+	p("  with `check --no-cache --format json .` from their root, default rules, their own configuration. A\n")
+	p("  batch's first run is recorded once (`firstrun.tsv`) and never recomputed: it measures the model on unseen code.\n")
+	p("- **Known hazards** (`hazards.tsv`): the real hazards found by grepping for process starts and reading\n")
+	p("  notebooks; one counts as reported when a finding of its rule names it, as primary or related location.\n\n")
+	p("Each finding is judged against the measured ground truth (`testdata/groundtruth/`) and the rule it\n")
+	p("belongs to ([rules](rules/README.md)):\n\n")
+	p("- **true**: the hazard is real, in the category reported. An error (CFL001, CFL002, CFL005, CFL007) is\n")
+	p("  true only if every link is seen and real: an initializer that initializes with those arguments, a\n")
+	p("  feasible path on which it runs before the start, a known start method, and CUDA use that executes in\n")
+	p("  the child (a child's import of a module the parent imported runs nothing). A CFL004 is true when a\n")
+	p("  measured initializer runs at the main module's import and the children re-import it.\n")
+	p("- **false**: a link is missing: an initializer that does not initialize (`autocast(enabled=False)`), a\n")
+	p("  plain value read from a CUDA object taken for CUDA use, child code that runs on the CPU, an\n")
+	p("  initialization and a start on exclusive paths, a start method set elsewhere.\n")
+	p("- **debatable**: real only under conditions the code does not settle (a flag off by default, a platform).\n\n")
+	p("Precision is true / (true + false); debatable findings count on neither side. The off-by-default\n")
+	p("benign rules (CFL003, CFL006) are judged by the children's verdict the message states, with a sample read\n")
+	p("in each repository.\n\n")
+
+	p("## How to run it\n\n")
+	p("Check the repositories out at their commits (`scripts/accuracy/README.md`), then:\n\n")
+	p("    go run scripts/accuracy/accuracy.go -corpus CORPUS -batch-corpus DIR,...\n\n")
+	p("It rebuilds the binary, checks the corpus and every batch whose first run is recorded, writes this page\n")
+	p("and the list of every finding, and exits 1 when a finding has no judgment (`judgments.tsv`). A batch\n")
+	p("without a recorded first run is not run unless `-unrecorded-batches` is given: its first run is made with\n")
+	p("`-run-batch` and recorded with `-record-first-run` once judged.\n\n")
 
 	var all, def tally
 	byRule := map[string]*tally{}
-	p("## Per repository\n\n")
-	p("| repository | commit | what it is | .py | .ipynb | findings | true | false | debatable | unjudged | default-rule findings | default-rule precision |\n")
-	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, rr := range r.repos {
-		var t, d tally
 		for _, x := range rr.rows {
-			t.add(x.verdict)
 			all.add(x.verdict)
 			if byRule[x.code] == nil {
 				byRule[x.code] = &tally{}
 			}
 			byRule[x.code].add(x.verdict)
 			if defaultRules[x.code] {
-				d.add(x.verdict)
 				def.add(x.verdict)
+			}
+		}
+	}
+	p("## Summary\n\n")
+	p("| what | findings | true | false | debatable | unjudged | precision |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	p("| corpus, every rule | %d | %d | %d | %d | %d | %s |\n", all.all, all.t, all.f, all.d, all.u, all.precision())
+	p("| corpus, default rules | %d | %d | %d | %d | %d | %s |\n", def.all, def.t, def.f, def.d, def.u, def.precision())
+	for _, bt := range r.batches {
+		if len(bt.first) > 0 {
+			f := bt.firstSum()
+			p("| batch %s, first run | %d | %d | %d | %d | – | %s |\n", bt.name, f.all, f.t, f.f, f.d, f.precision())
+		}
+		if bt.runCount() > 0 {
+			now := bt.current()
+			p("| batch %s, now | %d | %d | %d | %d | %d | %s |\n", bt.name, now.all, now.t, now.f, now.d, now.u, now.precision())
+		}
+	}
+	p("\n%d of %d known hazards are reported. Generated %s.\n\n", r.found(), len(r.hazards), time.Now().UTC().Format("2006-01-02"))
+
+	if len(r.batches) > 0 {
+		r.renderBatches(p)
+	}
+
+	p("## Per repository\n\n")
+	p("| repository | commit | what it is | .py | .ipynb | findings | true | false | debatable | unjudged | default rules: findings | precision |\n")
+	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, rr := range r.repos {
+		var t, d tally
+		for _, x := range rr.rows {
+			t.add(x.verdict)
+			if defaultRules[x.code] {
+				d.add(x.verdict)
 			}
 		}
 		about := rr.about
@@ -806,9 +815,8 @@ func (r *report) render() string {
 		p("| %s | `%.10s` | %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
 			rr.name, rr.commit, about, rr.py, rr.ipynb, t.all, t.t, t.f, t.d, t.u, d.all, d.precision())
 	}
-	p("| **all** | | | | | **%d** | **%d** | **%d** | **%d** | **%d** | **%d** | **%s** |\n\n", all.all, all.t, all.f, all.d, all.u, def.all, def.precision())
-
-	p("## Per rule\n\n| rule | default | findings | true | false | debatable | unjudged | precision |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	p("\n## Per rule\n\nThe corpus, every rule.\n\n")
+	p("| rule | default | findings | true | false | debatable | unjudged | precision |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	var codes []string
 	for c := range byRule {
 		codes = append(codes, c)
@@ -820,9 +828,93 @@ func (r *report) render() string {
 		if defaultRules[c] {
 			on = "on"
 		}
-		p("| %s | %s | %d | %d | %d | %d | %d | %s |\n", c, on, t.all, t.t, t.f, t.d, t.u, t.precision())
+		p("| [%s](rules/%s.md) | %s | %d | %d | %d | %d | %d | %s |\n", c, c, on, t.all, t.t, t.f, t.d, t.u, t.precision())
 	}
-	p("\n## Known hazards\n\n%d of %d known hazards are reported.\n\n", r.found(), len(r.hazards))
+
+	p("\n## Known hazards\n\n")
+	p("| rule | known | reported | missed |\n| --- | --- | --- | --- |\n")
+	known, got := map[string]int{}, map[string]int{}
+	var hcodes []string
+	for _, h := range r.hazards {
+		if known[h.code] == 0 {
+			hcodes = append(hcodes, h.code)
+		}
+		known[h.code]++
+		if h.found {
+			got[h.code]++
+		}
+	}
+	sort.Strings(hcodes)
+	for _, c := range hcodes {
+		p("| %s | %d | %d | %d |\n", c, known[c], got[c], known[c]-got[c])
+	}
+	p("| **all** | **%d** | **%d** | **%d** |\n\n", len(r.hazards), r.found(), len(r.hazards)-r.found())
+	var missed []*hazard
+	for _, h := range r.hazards {
+		if !h.found {
+			missed = append(missed, h)
+		}
+	}
+	if len(missed) > 0 {
+		p("Missed:\n\n")
+		for _, h := range missed {
+			p("- %s `%s:%d` (%s): %s\n", h.repo, h.path, h.line, h.code, h.why)
+		}
+		p("\n")
+	}
+	p("Each known hazard, with why it is one: [the list of every finding](%s#known-hazards).\n\n", findingsPage)
+
+	p("## The syntax layer against CPython\n\n")
+	p("The differential comparison of `syntax/cpython_test.go` run over the corpus's `.py` files\n")
+	p("(`go run scripts/accuracy/parsediff.go CORPUS/*`): a file CPython compiles and `check` reports a syntax\n")
+	p("error in is a disagreement, a bug of the syntax layer. Files whose declared encoding is not UTF-8 are left\n")
+	p("out (a tool error, not a syntax error).\n\n")
+	if diff == nil {
+		p("Not run yet (`scripts/accuracy/parsediff.tsv` has no row).\n")
+	} else {
+		p("| date | cudaforklint commit | CPython | files compared | rejected by both | left out (encoding) | disagreements |\n")
+		p("| --- | --- | --- | --- | --- | --- | --- |\n")
+		p("| %s | `%s` | %s | %s | %s | %s | **%s** |\n", diff.date, diff.rev, strings.ReplaceAll(diff.pythons, ",", ", "), diff.files, diff.both, diff.encoding, diff.disagreements)
+	}
+	if len(r.stale) > 0 {
+		p("\n%d judgments match no finding any more (moved or gone); [they are listed](%s#judgments-no-finding-matched).\n", len(r.stale), findingsPage)
+	}
+	return b.String(), r.renderFindings()
+}
+
+// renderFindings writes the second page: every finding with its verdict
+// and why, the known hazards, and the judgments no finding matched.
+func (r *report) renderFindings() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# Accuracy: every finding\n\n")
+	p("<!-- Generated by `go run scripts/accuracy/accuracy.go`; edit scripts/accuracy/*.tsv, not this file. -->\n\n")
+	p("Each finding of the [accuracy evaluation](accuracy.md), with its verdict and why, keyed by its primary\n")
+	p("location (a notebook's as `path#cellN` and the line in the cell).\n\n")
+	table := func(head string, rows []row) {
+		if len(rows) == 0 {
+			return
+		}
+		p("%s\n\n| where | rule | verdict | why |\n| --- | --- | --- | --- |\n", head)
+		for _, x := range rows {
+			p("| `%s:%d` | %s | %s | %s |\n", x.path, x.line, x.code, x.verdict, x.why)
+		}
+		p("\n")
+	}
+	p("## The corpus\n\n")
+	for _, rr := range r.repos {
+		table("### "+rr.name, rr.rows)
+	}
+	for _, bt := range r.batches {
+		if bt.runCount() == 0 {
+			continue
+		}
+		p("## Batch %s, current build\n\n", bt.name)
+		for _, rr := range bt.repos {
+			table("### "+rr.name, rr.rows)
+		}
+	}
+	p("## Known hazards\n\n")
 	p("| repository | where | rule | reported | why it is a hazard |\n| --- | --- | --- | --- | --- |\n")
 	for _, h := range r.hazards {
 		got := "**missed**"
@@ -831,22 +923,8 @@ func (r *report) render() string {
 		}
 		p("| %s | `%s:%d` | %s | %s | %s |\n", h.repo, h.path, h.line, h.code, got, h.why)
 	}
-	p("\n## Every finding\n\n")
-	for _, rr := range r.repos {
-		if len(rr.rows) == 0 {
-			continue
-		}
-		p("### %s\n\n| where | rule | verdict | why |\n| --- | --- | --- | --- |\n", rr.name)
-		for _, x := range rr.rows {
-			p("| `%s:%d` | %s | %s | %s |\n", x.path, x.line, x.code, x.verdict, x.why)
-		}
-		p("\n")
-	}
-	if len(r.batches) > 0 {
-		r.renderBatches(p)
-	}
 	if len(r.stale) > 0 {
-		p("## Judgments no finding matched\n\nFindings that moved or went away since they were judged:\n\n")
+		p("\n## Judgments no finding matched\n\nFindings that moved or went away since they were judged:\n\n")
 		for _, s := range r.stale {
 			p("- %s\n", s)
 		}
@@ -855,30 +933,18 @@ func (r *report) render() string {
 }
 
 // renderBatches writes the batches' section: each batch's recorded first
-// run beside the current build's numbers, then the current findings.
+// run beside the current build's numbers, per repository.
 func (r *report) renderBatches(p func(string, ...any)) {
 	p("## Batches run as users run it\n\n")
-	p("Each batch is a set of public repositories the tool had not been run on when the batch was added, checked\n")
-	p("as users run it: `cudaforklint check --no-cache --format json .` from the repository's root, with the default\n")
-	p("rules and the repository's own configuration (no `src` of ours; gitignored files skipped). A batch's first\n")
-	p("run is recorded (`firstrun.tsv`) once all its findings are judged, and is not recomputed: the fixes that\n")
-	p("follow it are tuned on it. *Now* is the current build. Precision is true / (true + false).\n\n")
-	p("| batch | repositories | first run | findings | true | false | debatable | precision | now: findings | true | false | debatable | unjudged | precision |\n")
-	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	p("*First run* is the recorded first run; *now* is the current build. A batch whose first run is not\n")
+	p("recorded yet is not run here.\n\n")
 	for _, b := range r.batches {
-		first, when := b.firstTotal()
-		now := b.current()
-		cur := fmt.Sprintf("%d | %d | %d | %d | %d | %s", now.all, now.t, now.f, now.d, now.u, now.precision())
-		if b.missing == len(b.repos) {
-			cur = "not run | | | | |"
-		} else if b.missing > 0 {
-			cur = fmt.Sprintf("%d (%d repositories not checked out) | %d | %d | %d | %d | %s", now.all, b.missing, now.t, now.f, now.d, now.u, now.precision())
+		if len(b.first) == 0 && b.runCount() == 0 {
+			p("- **%s**: %d repositories; first run not recorded yet.\n\n", b.name, len(b.repos))
+			continue
 		}
-		p("| %s | %d | %s | %s | %s |\n", b.name, len(b.repos), when, first, cur)
-	}
-	p("\n")
-	for _, b := range r.batches {
-		p("### %s\n\n", b.name)
+		when := b.firstWhen()
+		p("### %s\n\nFirst run: %s.\n\n", b.name, when)
 		p("| repository | commit | what it is | .py | .ipynb | first run: findings | true | false | debatable | now: findings | true | false | debatable | unjudged |\n")
 		p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, rr := range b.repos {
@@ -886,7 +952,7 @@ func (r *report) renderBatches(p func(string, ...any)) {
 			if f, ok := b.first[rr.name]; ok {
 				first = fmt.Sprintf("%d | %d | %d | %d", f.all, f.t, f.f, f.d)
 			}
-			files, cur := "| ", "not checked out | | | |"
+			files, cur := "| ", "not run | | | |"
 			if rr.ran {
 				var t tally
 				for _, x := range rr.rows {
@@ -898,26 +964,33 @@ func (r *report) renderBatches(p func(string, ...any)) {
 			p("| %s | `%.10s` | %s | %s | %s | %s |\n", rr.name, rr.commit, rr.about, files, first, cur)
 		}
 		p("\n")
-		for _, rr := range b.repos {
-			if len(rr.rows) == 0 {
-				continue
-			}
-			p("#### %s\n\n| where | rule | verdict | why |\n| --- | --- | --- | --- |\n", rr.name)
-			for _, x := range rr.rows {
-				p("| `%s:%d` | %s | %s | %s |\n", x.path, x.line, x.code, x.verdict, x.why)
-			}
-			p("\n")
-		}
 	}
 }
 
-// firstTotal sums a batch's recorded first run: the table cells of its
-// findings, true, false, debatable and precision, and when it ran.
-func (b batchResult) firstTotal() (cells, when string) {
-	if len(b.first) == 0 {
-		return "– | | | |", "not recorded"
+// runCount is how many of the batch's repositories the current build ran.
+func (b batchResult) runCount() (n int) {
+	for _, rr := range b.repos {
+		if rr.ran {
+			n++
+		}
 	}
-	var t tally
+	return n
+}
+
+// firstSum sums a batch's recorded first run.
+func (b batchResult) firstSum() (t tally) {
+	for _, f := range b.first {
+		t.all, t.t, t.f, t.d = t.all+f.all, t.t+f.t, t.f+f.f, t.d+f.d
+	}
+	return t
+}
+
+// firstWhen says when a batch's recorded first run ran, with the
+// cudaforklint commits it ran at.
+func (b batchResult) firstWhen() string {
+	if len(b.first) == 0 {
+		return "not recorded"
+	}
 	var revs []string
 	seen := map[string]bool{}
 	for _, rr := range b.repos {
@@ -925,8 +998,7 @@ func (b batchResult) firstTotal() (cells, when string) {
 		if !ok {
 			continue
 		}
-		t.all, t.t, t.f, t.d = t.all+f.all, t.t+f.t, t.f+f.f, t.d+f.d
-		if w := fmt.Sprintf("`%s`, %s", f.rev, f.date); !seen[w] {
+		if w := fmt.Sprintf("cudaforklint `%s`, %s", f.rev, f.date); !seen[w] {
 			seen[w] = true
 			revs = append(revs, w)
 		}
@@ -934,5 +1006,20 @@ func (b batchResult) firstTotal() (cells, when string) {
 	if len(b.first) < len(b.repos) {
 		revs = append(revs, fmt.Sprintf("%d of %d repositories", len(b.first), len(b.repos)))
 	}
-	return fmt.Sprintf("%d | %d | %d | %d | %s", t.all, t.t, t.f, t.d, t.precision()), strings.Join(revs, "; ")
+	return strings.Join(revs, "; ")
+}
+
+// A parserDiff is the last row of parsediff.tsv: the syntax layer's
+// differential comparison against CPython over the corpus.
+type parserDiff struct {
+	date, rev, pythons, files, both, encoding, disagreements string
+}
+
+func readParserDiff(path string) *parserDiff {
+	rows := tsv(path, 7)
+	if len(rows) == 0 {
+		return nil
+	}
+	x := rows[len(rows)-1]
+	return &parserDiff{x[0], x[1], x[2], x[3], x[4], x[5], x[6]}
 }
