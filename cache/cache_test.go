@@ -336,7 +336,7 @@ func TestRecordFileChangedAfterItWasRead(t *testing.T) {
 			p.Roots = []string{dir}
 			return p
 		}
-		r := &Run{Store: store, Key: Key{7}, WorkDir: dir, Policy: pol(), Roots: []string{dir}}
+		r := &Run{Store: store, Key: Key{7}, WorkDir: dir, Policy: pol()}
 		_, out, err := r.Result(func(pc analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
 			res, err := analyzer.Run(analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read})
 			if err == nil {

@@ -46,9 +46,10 @@ type fileSum struct {
 
 // env is what recording and checking inputs need of the run.
 type env struct {
-	workDir     string
-	paths       []string // as named, relative to workDir
-	roots       []string
+	workDir string
+	paths   []string // as named, relative to workDir
+	// roots returns the import roots of a file (config.Policy.ImportRoots).
+	roots       func(path string) []string
 	configFiles []string
 	maxFileSize int64
 	// skip are the directories the universe leaves out: the store's
@@ -67,12 +68,14 @@ func (e *env) record(start time.Time, checked []string, res *analyzer.Result) (*
 	in := &inputs{Checked: checked}
 	paths := union(checked, res.FilesRead)
 	var mu sync.Mutex
-	bases := append([]string(nil), e.roots...)
+	var bases []string
 	var narrow []restricted
 	addBases := func(p string, src []byte) {
 		root, up := importBases(p, src)
+		roots := e.roots(p)
 		mu.Lock()
 		bases = append(bases, root)
+		bases = append(bases, roots...)
 		narrow = append(narrow, up...)
 		mu.Unlock()
 	}
@@ -360,8 +363,9 @@ func readFull(f *os.File, buf []byte) (int, error) {
 // configDigest returns the digest of the configuration files that can
 // apply to the files at paths or to the working directory: in every
 // directory from theirs up to the root, each of config.FileNames, absent
-// or with its content; and --config's file. With racy set, a file changed
-// since then fails it.
+// or with its content, and whether each of config.ProjectMarkers is there
+// (they decide the files' import roots); and --config's file. With racy
+// set, a file changed since then fails it.
 func (e *env) configDigest(paths []string, racy time.Time) (string, error) {
 	dirs := map[string]bool{}
 	add := func(d string) {
@@ -412,6 +416,15 @@ func (e *env) configDigest(paths []string, racy time.Time) (string, error) {
 			}
 			sum := sha256.Sum256(data)
 			fmt.Fprintf(h, "%q %x\n", p, sum)
+		}
+	}
+	// Their presence alone decides a project root (pyproject.toml's content
+	// is hashed above already; setup.py's does not matter; a worktree's
+	// .git is a file, a clone's a directory).
+	for _, d := range sorted {
+		for _, n := range config.ProjectMarkers() {
+			_, err := os.Lstat(filepath.Join(d, n))
+			fmt.Fprintf(h, "%q marker %v\n", filepath.Join(d, n), err == nil)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

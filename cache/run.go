@@ -24,10 +24,9 @@ type Run struct {
 	Paths   []string
 	WorkDir string
 	// Policy is a policy of the run's configuration for discovery (a fresh
-	// one: the analysis makes its own).
+	// one: the analysis makes its own), whose ImportRoots are the
+	// analysis's.
 	Policy *config.Policy
-	// Roots are the import roots (config.Policy.Roots).
-	Roots []string
 	// ConfigFiles are configuration files named explicitly (--config).
 	ConfigFiles []string
 	// MaxFileSize is the run's size limit (0: analyzer.DefaultMaxFileSize).
@@ -117,7 +116,7 @@ func (r *Run) env() *env {
 	if max == 0 {
 		max = analyzer.DefaultMaxFileSize
 	}
-	return &env{workDir: r.WorkDir, paths: paths, roots: r.Roots, configFiles: r.ConfigFiles, maxFileSize: max,
+	return &env{workDir: r.WorkDir, paths: paths, roots: r.Policy.ImportRoots, configFiles: r.ConfigFiles, maxFileSize: max,
 		skip: []string{filepath.Join(r.Store.dir, format), filepath.Join(r.Store.dir, treesDir)}}
 }
 

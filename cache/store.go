@@ -48,14 +48,15 @@
 //     module created where an import looks for it changes the findings
 //     without changing any file that was read. The entry records a digest
 //     of the tree below every directory an import of a read file can
-//     resolve from (its package root, its relative-import ancestors, the
-//     import roots): every subdirectory an import name can spell, every
+//     resolve from (its package root, its relative-import ancestors, its
+//     import roots: config.Policy.ImportRoots): every subdirectory an import name can spell, every
 //     `name.py` file's presence, kind, permissions and whether it is over
 //     the size limit (see universe.go).
 //   - the configuration: the content or absence of every configuration
 //     file (.cudaforklint.toml, cudaforklint.toml, pyproject.toml) in every
 //     directory from each read file and the working directory up to the
-//     root, and of --config's file.
+//     root, the presence of the names that make a project root there
+//     (config.ProjectMarkers), and --config's file.
 //
 // # Programs
 //

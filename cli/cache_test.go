@@ -204,6 +204,22 @@ func TestCacheInvalidation(t *testing.T) {
 			write(t, dir, "app/notes.txt", "hello\n")
 			write(t, dir, "app/.hidden/x.py", "import torch\n")
 		}, true},
+		{"a project root made above the checked script", []string{"app/train.py"}, func(t *testing.T, dir string) {
+			// kit/ resolves from app/train.py only through the import
+			// roots of its project, and it has none yet.
+			write(t, dir, "kit/__init__.py", "")
+			write(t, dir, "kit/gpu.py", boot)
+			bootFrom(t, dir, "from kit.gpu import boot")
+		}, func(t *testing.T, dir string) {
+			write(t, dir, "setup.py", "from setuptools import setup\n\nsetup(name=\"kit\")\n")
+		}, false},
+		{"a module created in the project's src layout", []string{"app/train.py"}, func(t *testing.T, dir string) {
+			write(t, dir, "pyproject.toml", "[project]\nname = \"kit\"\n")
+			os.Mkdir(filepath.Join(dir, "src"), 0o755)
+			bootFrom(t, dir, "from gpukit import boot")
+		}, func(t *testing.T, dir string) {
+			write(t, dir, "src/gpukit.py", boot)
+		}, false},
 		{"a configuration file that now applies", []string{"app/train.py"}, nil, func(t *testing.T, dir string) {
 			write(t, dir, "app/pyproject.toml", "[tool.cudaforklint]\nignore = [\"CFL001\"]\n")
 		}, false},

@@ -366,8 +366,10 @@ func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.Tre
 }
 
 func (r *checkRun) policy() *config.Policy {
+	// No root from the working directory: each file's imports resolve
+	// against its own project (config.Loader.ImportRoots), so the findings
+	// are the same from anywhere.
 	pol := config.NewPolicy(r.loader)
-	pol.Roots = []string{r.workDir}
 	pol.Workers = r.flags.workers
 	return pol
 }
@@ -396,7 +398,7 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	}
 	run := cache.Run{
 		Store: store, Key: key, Paths: r.paths, WorkDir: r.workDir, Policy: r.policy(),
-		Roots: []string{r.workDir}, ConfigFiles: configFiles, MaxFileSize: r.flags.maxFileSize,
+		ConfigFiles: configFiles, MaxFileSize: r.flags.maxFileSize,
 	}
 	debug := os.Getenv("CUDAFORKLINT_CACHE_DEBUG") == "1"
 	if debug {

@@ -29,7 +29,8 @@
 //	                                 own modules, as ruff's src (what the
 //	                                 project puts on PYTHONPATH: "tests",
 //	                                 "python"), after the importing file's
-//	                                 package and the working directory
+//	                                 package, its project root and the
+//	                                 root's src/ (Loader.ImportRoots)
 //	cache-dir                        where `check` keeps its results cache
 //	                                 (default .cudaforklint_cache next to the
 //	                                 config file; read from the working
@@ -172,6 +173,12 @@ type Loader struct {
 	errs     map[string]error
 	requires map[string]reqResult // dir → closest pyproject's requires-python
 	forced   *Config
+
+	// rootsMu guards the memos of ProjectRoot and ImportRoots (project.go),
+	// apart from mu: ImportRoots asks ConfigFor, which takes mu.
+	rootsMu     sync.Mutex
+	projects    map[string]string   // dir → project root ("" = none)
+	importRoots map[string][]string // dir → import roots
 }
 
 // NewLoader makes a Loader for the given rules (all of them, enabled or

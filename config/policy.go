@@ -2,7 +2,9 @@ package config
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 
@@ -20,8 +22,14 @@ import (
 // the configuration errors it meets, for the driver to report. Safe for
 // concurrent use.
 type Policy struct {
-	// Roots are searched for absolute imports of the project's own modules
-	// (the project root, typically), after the importing file's package.
+	// ProjectRoots returns the import roots of the files in a directory
+	// (Loader.ImportRoots: its project root, the src layout, the configured
+	// src): NewPolicy sets it. nil: none.
+	ProjectRoots func(dir string) []string
+	// Roots are searched for absolute imports after every file's
+	// ProjectRoots (the language server's workspace folder; a test's
+	// fixture directory). check sets none: its findings do not depend on
+	// the working directory.
 	Roots []string
 	// RunFiles are every file the run checks, when the driver runs the
 	// passes once per independent program (pyprogram.Programs) and each
@@ -54,6 +62,7 @@ type Policy struct {
 
 	mu     sync.Mutex
 	memo   map[string]*Settings
+	roots  map[string][]string // dir → ImportRoots
 	errs   map[string]finding.ToolError
 	failed int // files whose settings could not be loaded
 }
@@ -62,7 +71,8 @@ type Policy struct {
 // of each path decides.
 func NewPolicy(l *Loader) *Policy {
 	return &Policy{
-		settings: l.For,
+		ProjectRoots: l.ImportRoots,
+		settings:     l.For,
 		excluded: func(path, root string, isDir bool) (bool, error) {
 			if root != "" {
 				return l.ExcludedBelow(root, path, isDir)
@@ -105,6 +115,35 @@ func (p *Policy) File(path string) *Settings {
 	}
 	p.memo[path] = s
 	return s
+}
+
+// ImportRoots returns the directories searched for absolute imports
+// written in the file at path, after its package root and its directory:
+// ProjectRoots of its directory, then Roots. They depend on the file's
+// directory alone. The slice is shared: callers must not modify it.
+func (p *Policy) ImportRoots(path string) []string {
+	dir := filepath.Dir(path)
+	p.mu.Lock()
+	r, ok := p.roots[dir]
+	p.mu.Unlock()
+	if ok {
+		return r
+	}
+	if p.ProjectRoots != nil {
+		r = append(r, p.ProjectRoots(dir)...)
+	}
+	for _, d := range p.Roots {
+		if !slices.Contains(r, d) {
+			r = append(r, d)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.roots == nil {
+		p.roots = map[string][]string{}
+	}
+	p.roots[dir] = r
+	return r
 }
 
 // Excluded reports whether discovery skips path, met while walking root, a

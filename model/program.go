@@ -30,6 +30,11 @@ type Options struct {
 	// modules (the project root, typically), after the importing file's own
 	// package root.
 	Roots []string
+	// ImportRoots, when set, replaces Roots: the directories searched for
+	// absolute imports written in the file at path (its project's: the
+	// driver's config.Policy.ImportRoots), so that where an import resolves
+	// depends on the importing file, not on the run.
+	ImportRoots func(path string) []string
 	// ExtraInitializers are dotted names of the project's own functions that
 	// initialize CUDA (config key extra-initializers), e.g. "mylab.gpu.setup".
 	ExtraInitializers []string
@@ -207,7 +212,11 @@ var externalRoots = func() map[string]bool {
 // ok=false for modules that are not files of the project.
 func (m *Module) resolveImport(name string, level int) (string, bool) {
 	return m.resolved.get(writtenImport{name, level}, func() (string, bool) {
-		return ResolveImport(m.Prog.src.IsFile, m.Prog.opts.Roots, m.Path, m.importRoot, name, level)
+		roots := m.Prog.opts.Roots
+		if f := m.Prog.opts.ImportRoots; f != nil {
+			roots = f(m.Path)
+		}
+		return ResolveImport(m.Prog.src.IsFile, roots, m.Path, m.importRoot, name, level)
 	})
 }
 

@@ -122,7 +122,7 @@ func Policy(t testing.TB) *config.Policy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return config.NewPolicyFunc(func(path string) (*config.Settings, error) {
+	pol := config.NewPolicyFunc(func(path string) (*config.Settings, error) {
 		s, err := l.For(path)
 		if err != nil {
 			return nil, err
@@ -132,6 +132,10 @@ func Policy(t testing.TB) *config.Policy {
 		}
 		return s, nil
 	})
+	// Imports resolve against each fixture's project, as check resolves
+	// them (a fixture tree with a pyproject.toml is a project of its own).
+	pol.ProjectRoots = l.ImportRoots
+	return pol
 }
 
 type key struct {

@@ -41,7 +41,7 @@ type cudaOracle struct {
 	read   func(string) ([]byte, error)
 	isFile func(string) bool
 	dirs   *dirCache
-	roots  []string
+	roots  importRoots
 	// known are the prefilter's raw scans, set once it has run (nil: it
 	// did not run); a file they hold is not scanned again.
 	known *Scans
@@ -64,7 +64,7 @@ type codeFacts struct {
 var useCUDAOracle = true
 
 // cudaOracleFor returns the run's oracle, nil when it is off.
-func cudaOracleFor(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots []string) *cudaOracle {
+func cudaOracleFor(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots importRoots) *cudaOracle {
 	if !useCUDAOracle {
 		return nil
 	}
@@ -80,7 +80,7 @@ func (o *cudaOracle) question() func(string, bool) bool {
 	return o.Unreachable
 }
 
-func newCUDAOracle(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots []string) *cudaOracle {
+func newCUDAOracle(read func(string) ([]byte, error), isFile func(string) bool, dirs *dirCache, roots importRoots) *cudaOracle {
 	return &cudaOracle{read: read, isFile: isFile, dirs: dirs, roots: roots, done: map[string]bool{}, facts: map[string]*codeFacts{}}
 }
 
@@ -208,7 +208,7 @@ func (o *cudaOracle) readFacts(path string, sc *scanner) *codeFacts {
 
 // resolve is model.ResolveImport with the oracle's roots and files.
 func (o *cudaOracle) resolve(path, modRoot, name string, level int) (string, bool) {
-	return model.ResolveImport(o.isFile, o.roots, path, modRoot, name, level)
+	return model.ResolveImport(o.isFile, o.roots(path), path, modRoot, name, level)
 }
 
 // knownScan returns the prefilter's scan of the file at path, ok false

@@ -75,7 +75,7 @@ func TestCUDAOracle(t *testing.T) {
 		}
 	}
 	dirs := newDirCache()
-	roots := []string{dir}
+	roots := isolatedPolicy(t, dir).ImportRoots
 	var all []string
 	for _, rel := range []string{"clean.py", "via_fn.py", "uses_torch.py", "cyc_a.py", "star_user.py", "imports_binary.py"} {
 		all = append(all, filepath.Join(dir, rel))

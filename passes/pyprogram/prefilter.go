@@ -88,7 +88,7 @@ type byteFacts struct {
 type prefilter struct {
 	read   func(string) ([]byte, error)
 	isFile func(string) bool
-	roots  []string
+	roots  importRoots
 	extra  map[string]uint64
 
 	nodes  []*pnode
@@ -119,14 +119,14 @@ type decision struct {
 	scans *Scans
 }
 
-func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string, workers int, known *Scans) decision {
+func runPrefilter(files []string, read func(string) ([]byte, error), isFile func(string) bool, roots importRoots, extraInit []string, workers int, known *Scans) decision {
 	pf := newPrefilter(read, isFile, roots, extraInit)
-	if known.usable(roots, extraInit) {
+	if known.usable(extraInit) {
 		pf.known = known
 	}
 	pf.explore(files, workers)
 	reach := pf.reachBits()
-	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}, scans: pf.scans(roots, extraInit)}
+	d := decision{simulate: map[string]bool{}, noqa: map[string]bool{}, scans: pf.scans(extraInit)}
 	for n, nd := range pf.nodes {
 		if !nd.checked {
 			continue
@@ -147,7 +147,7 @@ func runPrefilter(files []string, read func(string) ([]byte, error), isFile func
 	return d
 }
 
-func newPrefilter(read func(string) ([]byte, error), isFile func(string) bool, roots, extraInit []string) *prefilter {
+func newPrefilter(read func(string) ([]byte, error), isFile func(string) bool, roots importRoots, extraInit []string) *prefilter {
 	pf := &prefilter{read: read, isFile: isFile, roots: roots, index: map[string]int{}, tokens: newTokenSet(), dirs: newDirCache(), resolved: map[importKey]resolvedImport{}}
 	if len(extraInit) > 0 {
 		pf.extra = map[string]uint64{}
@@ -435,8 +435,8 @@ func (pf *prefilter) importFiles(nd *pnode) []string {
 }
 
 // importKey is what model.ResolveImport's answer depends on besides the
-// run's roots and the files on disk: the importing file's directory, its
-// package root, the name and the level.
+// files on disk: the importing file's directory (which decides its import
+// roots), its package root, the name and the level.
 type importKey struct {
 	dir, modRoot, name string
 	level              int
@@ -457,7 +457,7 @@ func (pf *prefilter) resolve(path, modRoot, name string, level int) (string, boo
 	r, ok := pf.resolved[k]
 	pf.resolvedMu.Unlock()
 	if !ok {
-		r.path, r.ok = model.ResolveImport(pf.isFile, pf.roots, path, modRoot, name, level)
+		r.path, r.ok = model.ResolveImport(pf.isFile, pf.roots(path), path, modRoot, name, level)
 		pf.resolvedMu.Lock()
 		pf.resolved[k] = r
 		pf.resolvedMu.Unlock()
@@ -468,7 +468,7 @@ func (pf *prefilter) resolve(path, modRoot, name string, level int) (string, boo
 // forEachImport calls found with every local file an import of r may load,
 // written in the file at path (package root modRoot): each prefix of the
 // dotted name, as the model's importName tries them, resolved by resolve
-// (model.ResolveImport with the run's roots and files).
+// (model.ResolveImport with the file's import roots and the run's files).
 func forEachImport(resolve func(path, modRoot, name string, level int) (string, bool), path, modRoot string, r impRef, found func(string)) {
 	try := func(name string) {
 		if p, ok := resolve(path, modRoot, name, r.level); ok {
@@ -504,7 +504,7 @@ func (pf *prefilter) submodules(n int, pending []int) []int {
 	}
 	rel := filepath.FromSlash(strings.ReplaceAll(nd.modName, ".", "/"))
 	seen := map[string]bool{}
-	for _, d := range append([]string{nd.modRoot, filepath.Dir(nd.path)}, pf.roots...) {
+	for _, d := range append([]string{nd.modRoot, filepath.Dir(nd.path)}, pf.roots(nd.path)...) {
 		dir := filepath.Join(d, rel)
 		if d == "" || seen[dir] {
 			continue

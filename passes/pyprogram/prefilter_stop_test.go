@@ -36,7 +36,7 @@ func TestPrefilterStopsOnceKept(t *testing.T) {
 		{"alone.py", false, []string{"alone.py", "chain_end.py"}},
 	} {
 		var r readLog
-		d := runPrefilter([]string{filepath.Join(dir, tc.checked)}, r.read, dirs.IsFile, []string{dir}, nil, 2, nil)
+		d := runPrefilter([]string{filepath.Join(dir, tc.checked)}, r.read, dirs.IsFile, isolatedPolicy(t, dir).ImportRoots, nil, 2, nil)
 		if got := d.simulate[filepath.Join(dir, tc.checked)]; got != tc.simulate {
 			t.Errorf("%s: simulated %v, want %v", tc.checked, got, tc.simulate)
 		}

@@ -37,9 +37,9 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 		return []Program{{Files: files}}, nil
 	}
 	checked := configured(pol, files)
-	roots, extra := runSettings(pol, checked)
+	extra := runExtraInitializers(pol, checked)
 	dirs := newDirCache()
-	pf := newPrefilter(read, dirs.IsFile, roots, extra)
+	pf := newPrefilter(read, dirs.IsFile, pol.ImportRoots, extra)
 	pf.expandAll = true
 	pf.explore(checked, pol.Workers)
 
@@ -62,7 +62,7 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 		}
 		out[g].Files = append(out[g].Files, f)
 	}
-	scans := pf.scans(roots, extra)
+	scans := pf.scans(extra)
 	if len(out) == 0 {
 		return []Program{{Files: files}}, scans
 	}

@@ -225,12 +225,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if pol.RunFiles != nil {
 		wide = configured(pol, pol.RunFiles)
 	}
-	roots, extra := runSettings(pol, wide)
+	extra := runExtraInitializers(pol, wide)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
-	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, roots)
+	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, pol.ImportRoots)
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees, arenas: syntax.NewArenas()},
-		model.Options{Roots: roots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
+		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 	res.Errors = unreadable
 
@@ -239,7 +239,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
 	if !pol.ForceFull {
 		known, _ := pol.Scans.(*Scans)
-		d := runPrefilter(checked, pass.ReadFile, isFile, roots, extra, pol.Workers, known)
+		d := runPrefilter(checked, pass.ReadFile, isFile, pol.ImportRoots, extra, pol.Workers, known)
 		res.Notices = append(res.Notices, d.notices...)
 		if oracle != nil {
 			// Asked once the load below has started: the scans are
@@ -411,27 +411,23 @@ func configured(pol *config.Policy, files []string) []string {
 	return out
 }
 
-// runSettings returns the run-wide settings the files' configurations add
-// up to: the directories searched for absolute imports (the policy's roots,
-// then every src directory, in the files' order) and the extra
-// initializers, sorted. They are one program's, and so the whole run's: a
-// run split into independent programs (Programs) takes them over all of its
-// files (config.Policy.RunFiles), so that a file's findings do not depend
-// on the split.
-func runSettings(pol *config.Policy, files []string) (roots, extra []string) {
-	roots = append([]string(nil), pol.Roots...)
+// importRoots returns the directories searched for absolute imports
+// written in the file at path, after its package root and its directory:
+// its project's (config.Policy.ImportRoots), whatever the run.
+type importRoots func(path string) []string
+
+// runExtraInitializers returns the extra initializers the files'
+// configurations add up to, sorted. They are one program's, and so the
+// whole run's: a run split into independent programs (Programs) takes them
+// over all of its files (config.Policy.RunFiles), so that a file's findings
+// do not depend on the split. (The import roots are each file's own:
+// config.Policy.ImportRoots.)
+func runExtraInitializers(pol *config.Policy, files []string) (extra []string) {
 	seenExtra := map[string]bool{}
 	for _, f := range files {
 		s := pol.File(f)
 		if s == nil {
 			continue
-		}
-		if s.Config != nil {
-			for _, d := range s.Config.Src {
-				if !slices.Contains(roots, d) {
-					roots = append(roots, d)
-				}
-			}
 		}
 		for _, e := range s.ExtraInitializers {
 			if !seenExtra[e] {
@@ -441,7 +437,7 @@ func runSettings(pol *config.Policy, files []string) (roots, extra []string) {
 		}
 	}
 	sort.Strings(extra)
-	return roots, extra
+	return extra
 }
 
 func toolError(path string, err error) finding.ToolError {

@@ -66,15 +66,15 @@ func TestPrefilterTakesProgramsScans(t *testing.T) {
 		pol := isolatedPolicy(t, dir)
 		run := paths(tc.run...)
 		_, scans := Programs(run, (&readLog{}).read, pol)
-		roots, extra := runSettings(pol, run)
+		extra := runExtraInitializers(pol, run)
 		if tc.extra != nil {
 			extra = tc.extra
 		}
 		checked := paths(tc.checked...)
 
 		var with, alone readLog
-		got := runPrefilter(checked, with.read, newDirCache().IsFile, roots, extra, 2, scans)
-		want := runPrefilter(checked, alone.read, newDirCache().IsFile, roots, extra, 2, nil)
+		got := runPrefilter(checked, with.read, newDirCache().IsFile, pol.ImportRoots, extra, 2, scans)
+		want := runPrefilter(checked, alone.read, newDirCache().IsFile, pol.ImportRoots, extra, 2, nil)
 		// The verdicts, not the scans handed on: those taken from
 		// Programs hold more files.
 		got.scans, want.scans = nil, nil

@@ -1,0 +1,1 @@
+"""Helpers shared by the repository's tools."""

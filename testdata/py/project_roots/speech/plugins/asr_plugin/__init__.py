@@ -1,0 +1,1 @@
+"""A speech recognition plugin, a project of its own inside speech/."""

@@ -1,0 +1,5 @@
+"""Transcript normalization: pure Python."""
+
+
+def clean(line):
+    return " ".join(line.lower().split())

@@ -1,0 +1,1 @@
+"""Image models and their data pipeline."""
