@@ -215,8 +215,10 @@ func check(sn *snapshot) (r *result) {
 		r.config = append(r.config, sn.loaderErr.Error())
 		return r
 	}
+	// No extra import root for the workspace folder: each file's project
+	// decides where its imports resolve, as in `check` (config/project.go),
+	// so the editor and the command line report the same findings.
 	pol := config.NewPolicy(sn.loader)
-	pol.Roots = []string{sn.folder}
 	if sn.trees != nil {
 		pol.Trees = sn.trees
 		if dir, ok := diskDir(sn.loader, sn.folder); ok {
