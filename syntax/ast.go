@@ -23,7 +23,9 @@
 // for ERROR nodes met inside a statement, placed right after it). The bundled
 // grammar predates Python 3.13–3.15; see TestNewerSyntax for what survives.
 // Template strings (t"...", PEP 750), which it reads as an ERROR plus a plain
-// string, are recovered as interpolated Strings (their ERROR stays listed).
+// string, are parsed as the f-strings whose syntax they have, and format
+// specifiers that start with `=` (f"{x:=^10}"), which its lexer reads as a
+// walrus, as the text they are (fstrings.go).
 // Two gaps are worked around before and around tree-sitter, with a small
 // tokenizer (lex.go) so that strings and comments are never touched: PEP
 // 810's `lazy import` / `lazy from` (Python 3.15) parse as Import and

@@ -29,6 +29,9 @@ type lexer struct {
 	src   []byte
 	pos   int
 	depth int // bracket nesting: newlines inside brackets do not end a line
+	// st collects the stand-ins of the strings scanned (fstrings.go); nil
+	// when no one asks for them.
+	st *standIns
 }
 
 func (lx *lexer) next() (token, bool) {
@@ -55,13 +58,13 @@ func (lx *lexer) next() (token, bool) {
 				lx.pos++
 			}
 			if lx.pos < len(src) && (src[lx.pos] == '"' || src[lx.pos] == '\'') && isStringPrefix(src[start:lx.pos]) {
-				lx.pos = stringEnd(src, start, lx.pos)
+				lx.pos = stringEnd(src, start, lx.pos, lx.st)
 				return token{tokString, start, lx.pos}, true
 			}
 			return token{tokName, start, lx.pos}, true
 		case c == '"' || c == '\'':
 			start := lx.pos
-			lx.pos = stringEnd(src, start, start)
+			lx.pos = stringEnd(src, start, start, lx.st)
 			return token{tokString, start, lx.pos}, true
 		case '0' <= c && c <= '9' || c == '.' && lx.pos+1 < len(src) && '0' <= src[lx.pos+1] && src[lx.pos+1] <= '9':
 			start := lx.pos
@@ -117,11 +120,15 @@ func isStringPrefix(p []byte) bool {
 
 // stringEnd returns the offset just past the string literal whose prefix
 // starts at start and whose opening quote is at q (or the end of the line
-// or source, for an unterminated one).
-func stringEnd(src []byte, start, q int) int {
+// or source, for an unterminated one). st, when not nil, collects the
+// string's stand-ins.
+func stringEnd(src []byte, start, q int, st *standIns) int {
 	interp := false
 	for _, c := range src[start:q] {
 		interp = interp || c|0x20 == 'f' || c|0x20 == 't'
+	}
+	if st != nil {
+		st.prefix(src, start, q)
 	}
 	quote := src[q]
 	n := 1
@@ -144,7 +151,7 @@ func stringEnd(src []byte, start, q int) int {
 				i += 2
 				continue
 			}
-			i = fieldEnd(src, i+1)
+			i = fieldEnd(src, i+1, quote, n == 3, st)
 			continue
 		}
 		i++
@@ -153,15 +160,18 @@ func stringEnd(src []byte, start, q int) int {
 }
 
 // fieldEnd returns the offset just past the `}` that closes the f-string
-// replacement field whose expression starts at i: nested brackets and
-// strings (which may reuse the enclosing quote, PEP 701) are skipped.
-func fieldEnd(src []byte, i int) int {
+// replacement field whose expression starts at i: nested brackets,
+// strings (which may reuse the enclosing quote, PEP 701) and comments are
+// skipped, and the format specifier after the first `:` outside brackets
+// is read as the literal text it is (a quote there is a fill character).
+// quote and triple are the enclosing string's.
+func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
 	depth := 0
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '"' || c == '\'':
-			i = stringEnd(src, i, i)
+			i = stringEnd(src, i, i, st)
 			continue
 		case isNameStart(c):
 			j := i
@@ -169,9 +179,14 @@ func fieldEnd(src []byte, i int) int {
 				j++
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isStringPrefix(src[i:j]) {
-				i = stringEnd(src, i, j)
+				i = stringEnd(src, i, j, st)
 			} else {
 				i = j
+			}
+			continue
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
 			}
 			continue
 		case c == '(' || c == '[' || c == '{':
@@ -183,6 +198,35 @@ func fieldEnd(src []byte, i int) int {
 				return i + 1
 			}
 			depth--
+		case c == ':' && depth == 0:
+			if st != nil && i+1 < len(src) && src[i+1] == '=' {
+				st.add(i+1, specEqualsStandIn)
+			}
+			return specEnd(src, i+1, quote, triple, st)
+		}
+		i++
+	}
+	return len(src)
+}
+
+// specEnd returns the offset just past the `}` that closes a replacement
+// field whose format specifier starts at i, or that of the quote or line
+// break that ends the string first (an unterminated field).
+func specEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\\':
+			i += 2
+			continue
+		case c == '{':
+			i = fieldEnd(src, i+1, quote, triple, st)
+			continue
+		case c == '}':
+			return i + 1
+		case c == '\n' && !triple:
+			return i
+		case c == quote && (!triple || i+2 < len(src) && src[i+1] == quote && src[i+2] == quote):
+			return i
 		}
 		i++
 	}
