@@ -114,6 +114,9 @@ func ParseIn(src []byte, arenas *Arenas) (*File, error) {
 	if err != nil || len(f.Errors) == 0 {
 		return f, err
 	}
+	if f, in = retryJoins(f, in, src, marks); len(f.Errors) == 0 {
+		return f, nil
+	}
 	return retrySplats(f, in, src, marks)
 }
 
