@@ -42,9 +42,6 @@ import (
 // the test checks is "CPython accepts, we reject", and those files are the
 // only candidates.
 func TestAcceptsWhatCPythonAccepts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the differential test parses every standard library")
-	}
 	pys := interpreters(t)
 	if len(pys) == 0 {
 		if os.Getenv("CI") != "" {
