@@ -161,8 +161,8 @@ func stringEnd(src []byte, start, q int, st *standIns) int {
 
 // fieldEnd returns the offset just past the `}` that closes the f-string
 // replacement field whose expression starts at i: nested brackets,
-// strings (which may reuse the enclosing quote, PEP 701) and comments are
-// skipped, and the format specifier after the first `:` outside brackets
+// strings (which may reuse the enclosing quote, PEP 701) and the comments
+// of triple-quoted strings are skipped, and the format specifier after the first `:` outside brackets
 // is read as the literal text it is (a quote there is a fill character).
 // quote and triple are the enclosing string's.
 func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
@@ -184,7 +184,8 @@ func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
 				i = j
 			}
 			continue
-		case c == '#':
+		case c == '#' && triple:
+			// A comment, in a field that spans lines (Python 3.12).
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
