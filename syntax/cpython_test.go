@@ -333,6 +333,8 @@ func fstringCorpus() []string {
 		"x:%s", "x=:%s", "x = !r:%s", "x!s:%s", "x!a:%s", " x :%s",
 		"d['k']:%s", `d["k"]:%s`, "(x:=1.5):%s", "f(x, y=2):%s", "x if x else y:%s",
 		"xs[1:2]:%s", "(lambda: x)():%s", "x:{w:%s}", "{'a': x}['a']:%s", "x:%s}}",
+		"*xs,:%s", "x!r:{w!s:%s}", "x:{f'{w}'}%s", "x:\\N{DIGIT ONE}%s", "{x for x in xs}:%s",
+		"\n  x  # a comment (3.12)\n:%s", "x\n=\n:%s", "'a' 'b':%s", "f'{x:{w}}':%s",
 	}
 	quotes := []string{`"`, `'`, `"""`, `'''`}
 	prefixes := []string{"f", "F", "rf", "fR", "t", "Rt"}

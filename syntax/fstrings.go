@@ -14,6 +14,9 @@ import "bytes"
 //     grammar's lexer takes `:=` as the walrus operator: an ERROR, or, for
 //     f"{n:=10}", an assignment to n that the program never makes. The `=`
 //     becomes a space, which the grammar reads as the specifier's text.
+//   - A \N{NAME} escape in the format specifier of an f-string that is not
+//     raw (f"{x:\N{BULLET}^10}"): the grammar reads its braces as a nested
+//     replacement field holding the name. They become parentheses.
 //   - A template string (t"...", PEP 750, Python 3.14), whose prefix the
 //     grammar predates: it reads t as a stray name before a plain string.
 //     The prefix's t becomes f: a template string has an f-string's syntax,
@@ -34,6 +37,10 @@ type standIns []standIn
 
 // specEqualsStandIn replaces the `=` that starts a format specifier.
 const specEqualsStandIn = ' '
+
+// namedEscapeStandIns replace the braces of a \N{NAME} escape in a format
+// specifier.
+var namedEscapeStandIns = [2]byte{'(', ')'}
 
 func (st *standIns) add(off int, b byte) { *st = append(*st, standIn{off, b}) }
 
@@ -56,9 +63,9 @@ func (st *standIns) prefix(src []byte, start, q int) {
 }
 
 // fstringStandIns returns the stand-ins of src's strings, or nil. Only a
-// source that holds `:=` or a quote after a t is tokenized.
+// source that holds `:=`, a quote after a t, or `\N{` is tokenized.
 func fstringStandIns(src []byte) standIns {
-	if !bytes.Contains(src, []byte(":=")) && !hasTPrefix(src) {
+	if !bytes.Contains(src, []byte(":=")) && !hasTPrefix(src) && !bytes.Contains(src, []byte(`\N{`)) {
 		return nil
 	}
 	var st standIns

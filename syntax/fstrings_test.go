@@ -32,6 +32,9 @@ func TestFormatSpecs(t *testing.T) {
 		// Escaped braces beside a field and after a specifier.
 		{`f"{{x}} {x:>{w}}}}"`, `(fstr "{x} }" x w)`},
 		{`f"{x:%Y-%m-%d}"`, `(fstr "" x)`},
+		// A named escape in a specifier is text; in a raw one, a field.
+		{`f"\N{BULLET} {x:\N{BULLET}^{w}}"`, `(fstr "\\N{BULLET} " x w)`},
+		{`rf"{x:\N{w}}"`, `(fstr "" x w)`},
 		// Nested quotes (Python 3.12).
 		{`f"{d["k"]:=^{w}}"`, `(fstr "" ([] d "k") w)`},
 		{`f"{f"{x:=3}":>10}"`, `(fstr "" (fstr "" x))`},

@@ -123,35 +123,41 @@ func isStringPrefix(p []byte) bool {
 // or source, for an unterminated one). st, when not nil, collects the
 // string's stand-ins.
 func stringEnd(src []byte, start, q int, st *standIns) int {
-	interp := false
+	interp, raw := false, false
 	for _, c := range src[start:q] {
 		interp = interp || c|0x20 == 'f' || c|0x20 == 't'
+		raw = raw || c|0x20 == 'r'
 	}
 	if st != nil {
 		st.prefix(src, start, q)
 	}
-	quote := src[q]
+	s := enclosing{quote: src[q], raw: raw}
 	n := 1
-	if q+2 < len(src) && src[q+1] == quote && src[q+2] == quote {
-		n = 3
+	if q+2 < len(src) && src[q+1] == s.quote && src[q+2] == s.quote {
+		n, s.triple = 3, true
 	}
 	i := q + n
 	for i < len(src) {
 		c := src[i]
 		switch {
+		case c == '\\' && interp && !raw && namedEscape(src, i):
+			if i = namedEscapeEnd(src, i); i < len(src) && src[i] == '}' {
+				i++
+			}
+			continue
 		case c == '\\':
 			i += 2 // an escape; in raw strings too, the quote after a backslash does not end the string
 			continue
 		case c == '\n' && n == 1:
 			return i // unterminated
-		case c == quote && (n == 1 || i+2 < len(src) && src[i+1] == quote && src[i+2] == quote):
+		case c == s.quote && (n == 1 || i+2 < len(src) && src[i+1] == s.quote && src[i+2] == s.quote):
 			return i + n
 		case interp && c == '{':
 			if i+1 < len(src) && src[i+1] == '{' {
 				i += 2
 				continue
 			}
-			i = fieldEnd(src, i+1, quote, n == 3, st)
+			i = fieldEnd(src, i+1, s, st)
 			continue
 		}
 		i++
@@ -159,13 +165,34 @@ func stringEnd(src []byte, start, q int, st *standIns) int {
 	return len(src)
 }
 
+// enclosing is what a replacement field needs to know of its f-string.
+type enclosing struct {
+	quote       byte
+	triple, raw bool
+}
+
+// namedEscape reports whether the backslash at i starts a \N{NAME}
+// escape, whose braces are not a replacement field's.
+func namedEscape(src []byte, i int) bool {
+	return i+2 < len(src) && src[i+1] == 'N' && src[i+2] == '{'
+}
+
+// namedEscapeEnd returns the offset of the `}` that closes the \N{NAME}
+// escape at i, or of the line break or end that comes first.
+func namedEscapeEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '}' && src[i] != '\n' {
+		i++
+	}
+	return i
+}
+
 // fieldEnd returns the offset just past the `}` that closes the f-string
 // replacement field whose expression starts at i: nested brackets,
 // strings (which may reuse the enclosing quote, PEP 701) and the comments
-// of triple-quoted strings are skipped, and the format specifier after the first `:` outside brackets
-// is read as the literal text it is (a quote there is a fill character).
-// quote and triple are the enclosing string's.
-func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
+// of triple-quoted strings are skipped, and the format specifier after
+// the first `:` outside brackets is read as the literal text it is (a
+// quote there is a fill character).
+func fieldEnd(src []byte, i int, s enclosing, st *standIns) int {
 	depth := 0
 	for i < len(src) {
 		c := src[i]
@@ -184,7 +211,7 @@ func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
 				i = j
 			}
 			continue
-		case c == '#' && triple:
+		case c == '#' && s.triple:
 			// A comment, in a field that spans lines (Python 3.12).
 			for i < len(src) && src[i] != '\n' {
 				i++
@@ -203,7 +230,7 @@ func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
 			if st != nil && i+1 < len(src) && src[i+1] == '=' {
 				st.add(i+1, specEqualsStandIn)
 			}
-			return specEnd(src, i+1, quote, triple, st)
+			return specEnd(src, i+1, s, st)
 		}
 		i++
 	}
@@ -213,20 +240,31 @@ func fieldEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
 // specEnd returns the offset just past the `}` that closes a replacement
 // field whose format specifier starts at i, or that of the quote or line
 // break that ends the string first (an unterminated field).
-func specEnd(src []byte, i int, quote byte, triple bool, st *standIns) int {
+func specEnd(src []byte, i int, s enclosing, st *standIns) int {
 	for i < len(src) {
 		switch c := src[i]; {
+		case c == '\\' && !s.raw && namedEscape(src, i):
+			end := namedEscapeEnd(src, i)
+			if end < len(src) && src[end] == '}' {
+				if st != nil {
+					st.add(i+2, namedEscapeStandIns[0])
+					st.add(end, namedEscapeStandIns[1])
+				}
+				end++
+			}
+			i = end
+			continue
 		case c == '\\':
 			i += 2
 			continue
 		case c == '{':
-			i = fieldEnd(src, i+1, quote, triple, st)
+			i = fieldEnd(src, i+1, s, st)
 			continue
 		case c == '}':
 			return i + 1
-		case c == '\n' && !triple:
+		case c == '\n' && !s.triple:
 			return i
-		case c == quote && (!triple || i+2 < len(src) && src[i+1] == quote && src[i+2] == quote):
+		case c == s.quote && (!s.triple || i+2 < len(src) && src[i+1] == s.quote && src[i+2] == s.quote):
 			return i
 		}
 		i++
