@@ -42,7 +42,7 @@ func retryJoins(f *File, in, src []byte, marks []lazyMark) (*File, []byte) {
 // dedentedBreaks returns the offsets of the line break bytes (\n and \r)
 // inside brackets that come before a token indented less than the first
 // token of its statement, with nothing but blanks between the token
-// before and the next.
+// before and the next; none in a source whose brackets do not all close.
 func dedentedBreaks(src []byte) []int {
 	var out []int
 	lx := &lexer{src: src}
@@ -52,6 +52,12 @@ func dedentedBreaks(src []byte) []int {
 		inside := lx.depth > 0
 		t, ok := lx.next()
 		if !ok {
+			if lx.depth > 0 {
+				// A bracket never closes: the error is that, which no
+				// join undoes, and the rest of the file, all "inside",
+				// would be parsed again for nothing.
+				return nil
+			}
 			return out
 		}
 		switch {

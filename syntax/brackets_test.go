@@ -21,6 +21,10 @@ func TestDedentedContinuation(t *testing.T) {
 			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
 		}
 	}
+	// A bracket that never closes: nothing to join.
+	if b := dedentedBreaks([]byte("def f():\n    x = (a +\nb\n    g()\n")); len(b) != 0 {
+		t.Errorf("breaks %v in a source with an unclosed bracket", b)
+	}
 	// After a comment the line cannot be joined: still an error, but the
 	// statements after the function are kept.
 	f := mustParse(t, "def f():\n    (bar.  # c\nbaz)\ng()\n")
