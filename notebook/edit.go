@@ -47,9 +47,6 @@ func (nb *Notebook) locate(e Edit) (c *Cell, start, end int, why string) {
 	if e.End > c.end() {
 		return nil, 0, 0, "it spans two cells"
 	}
-	if c.source == nil && nb.Raw != nil {
-		return nil, 0, 0, fmt.Sprintf("cell %d has no \"source\" to edit", c.Number)
-	}
 	// The newline Source adds after a cell is not in the file.
 	start, end = min(e.Start-c.Start, len(c.Text)), min(e.End-c.Start, len(c.Text))
 	if c.CellMagic != "" {

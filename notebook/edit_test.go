@@ -299,6 +299,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": "!ls\nx = '\u00e9'"}, {"cell_type": "markdown", "source": []}]}`))
 	f.Add([]byte(`{"nbformat": 4, "metadata": {"kernelspec": {"language": "R"}}, "cells": []}`))
 	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["a\\", "b\"", "\ud800"]}]}`))
+	f.Add([]byte(`{"cells": [{"cell_type": "code", "source": ["ls ./data\n", "ls = 3\n", "rm -rf out/\n"]}], "metadata": {}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		nb, err := Parse(raw)
 		if err != nil {

@@ -212,6 +212,11 @@ func (p *parser) object(depth int) *value {
 			return nil
 		}
 		k := p.string()
+		if p.err != nil {
+			// A malformed name (a raw control character in it): stop
+			// here, not at the ':' that may follow it.
+			return nil
+		}
 		p.space()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 			p.fail("unexpected %s after a member name (want ':')", p.what())

@@ -3,6 +3,8 @@ package notebook
 import (
 	"regexp"
 	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // IPython accepts, besides Python, lines that start with an escape (IPython's
@@ -45,7 +47,9 @@ var stmtLineMagics = map[string]map[string]bool{
 }
 
 // automagics are the line magics IPython runs without `%` when automagic
-// is on (the default); the list is ruff's (crates/ruff_notebook/src/cell.rs).
+// is on (the default): ruff's list (crates/ruff_notebook/src/cell.rs), and
+// the shell commands IPython defines as aliases on POSIX systems
+// (IPython/core/alias.py, default_aliases), which are line magics too.
 var automagics = map[string]bool{}
 
 func init() {
@@ -55,7 +59,8 @@ func init() {
 		micromamba notebook page pastebin pdb pdef pdoc pfile pinfo pinfo2 pip popd pprint precision
 		prun psearch psource pushd pwd pycat pylab quickref recall rehashx reload_ext rerun reset
 		reset_selective run save sc set_env sx system tb time timeit unalias unload_ext who who_ls
-		whos xdel xmode`) {
+		whos xdel xmode
+		cat clear cp ldir less lf lk ll ls lx man mkdir more mv rm rmdir`) {
 		automagics[w] = true
 	}
 }
@@ -213,9 +218,14 @@ func assignMagicIndex(rest string) []int {
 
 // isAutomagic reports whether a line is a line magic written without its
 // `%`: a magic's name followed by an argument that cannot continue a
-// Python expression after a name. `cd` and `pushd` take paths, which may
-// start with `/` or `.`: `cd /content` is a directory change, never a
-// division of a variable named cd.
+// Python expression after a name, or by any other argument on a line that
+// is not a Python statement (`ls ./data`, `rm -rf build/`, `ls *.py`).
+// `cd` and `pushd` take paths, which may start with `/` or `.`:
+// `cd /content` is a directory change, never a division of a variable
+// named cd. A line that is Python stays Python: an assignment
+// (`ls = [`, which IPython never reads as a magic either), a line that
+// opens a bracket or a string it does not close (the statement goes on),
+// and a valid statement (`ls / 2`).
 func isAutomagic(rest string) bool {
 	name := rest
 	if i := strings.IndexAny(rest, " \t"); i >= 0 {
@@ -228,10 +238,19 @@ func isAutomagic(rest string) bool {
 	if len(args) == 0 || pyKeywords[args[0]] {
 		return false
 	}
-	if name == "cd" || name == "pushd" {
+	if name == "cd" || name == "pushd" || automagic.MatchString(rest) {
 		return true
 	}
-	return automagic.MatchString(rest)
+	if args[0][0] == '=' || args[0][0] == ',' {
+		return false
+	}
+	var lx lexer
+	lx.scan(rest)
+	if !lx.atStatementStart() {
+		return false
+	}
+	f, err := syntax.Parse([]byte(rest + "\n"))
+	return err == nil && len(f.Errors) > 0
 }
 
 // filler is a placeholder expression statement as long as indent+rest.

@@ -192,10 +192,16 @@ func FromCells(cells []CellText) *Notebook {
 	return nb
 }
 
-// checkFormat accepts nbformat 4 only.
+// checkFormat accepts nbformat 4 only. A notebook without "nbformat"
+// whose "cells" is a list is read as nbformat 4, as Jupyter's tools read
+// the notebooks Meta's Bento writes (their cells are nbformat 4 cells);
+// with neither, the file is not a notebook.
 func (nb *Notebook) checkFormat(top *value) error {
 	f := top.field(nb.Raw, "nbformat")
 	if f == nil {
+		if cells := top.field(nb.Raw, "cells"); cells != nil && cells.kind == kArray {
+			return nil
+		}
 		return &Error{Msg: `not a Jupyter notebook: no "nbformat" field`}
 	}
 	if f.kind != kNumber {
@@ -235,6 +241,7 @@ func (nb *Notebook) cell(number int, cv *value) (*Cell, error) {
 	var text strings.Builder
 	switch {
 	case src == nil:
+		return nil, &Error{Line: nb.rawLine(cv.start), Msg: fmt.Sprintf(`cell %d has no "source"`, number)}
 	case src.kind == kString:
 		c.elems = []*value{src}
 	case src.kind == kArray:

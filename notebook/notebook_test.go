@@ -56,11 +56,18 @@ func TestParseErrors(t *testing.T) {
 		{"outputs: trailing comma", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"\",\n\n \"outputs\": [{\"data\": {},}]}]}", "unexpected '}' where a member name should be", 3},
 		{"attachments: unclosed", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"markdown\", \"source\": \"\", \"attachments\": {\"a.png\": [1, 2}]}]}", "unexpected '}' in an array", 1},
 		{"array", "[]", "the top-level JSON value is not an object", 1},
-		{"no nbformat", `{"cells": []}`, `no "nbformat" field`, 0},
+		{"no nbformat, no cells", `{"metadata": {}}`, `no "nbformat" field`, 0},
+		{"no nbformat, cells not a list", `{"cells": {}}`, `no "nbformat" field`, 0},
+		// A raw control character in a member name before its ':' (found
+		// by FuzzParse: the reader went on with no name).
+		{"tab in a name", "{\"nbformat\": 4, \"cells\": [{\"cell_type\t: \"code\"}]}", "control character 0x09", 1},
+		{"CR in a name", "{\"nbformat\": 4, \"cells\": [{\"cell_type\r:", "control character 0x0d", 1},
+		{"LF in a name", "{\"\n:", "control character 0x0a", 1},
 		{"nbformat 3", "{\n\"nbformat\": 3, \"worksheets\": []}", "nbformat 3 is not supported", 2},
 		{"no cells", `{"nbformat": 4}`, `"cells" is missing or not a list`, 1},
 		{"cell not object", `{"nbformat": 4, "cells": [1]}`, "cell 1 is not an object", 1},
 		{"no cell_type", `{"nbformat": 4, "cells": [{"source": ""}]}`, `cell 1 has no "cell_type"`, 1},
+		{"no source", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\", \"source\": \"\"},\n {\"cell_type\": \"code\", \"metadata\": {}}]}", `cell 2 has no "source"`, 2},
 		{"source number", `{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}]}`, `cell 1: "source" is neither`, 1},
 		{"source list of numbers", "{\"nbformat\": 4, \"cells\": [{\"cell_type\": \"code\",\n \"source\": [\"a\", 3]}]}", `cell 1: "source" holds something other than strings`, 2},
 		{"not UTF-8", "{\"nbformat\": 4,\n \"cells\": [\"\xff\"]}", "not valid UTF-8 (byte 0xff)", 2},
@@ -76,6 +83,24 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error %q at line %d, want %q at line %d", e.Msg, e.Line, tc.want, tc.line)
 			}
 		})
+	}
+}
+
+// TestNoNbformat: a notebook without "nbformat" whose cells are a list
+// (Meta's Bento writes them) is read as nbformat 4.
+func TestNoNbformat(t *testing.T) {
+	raw := []byte(`{"metadata": {"kernelspec": {"language": "python"}}, "cells": [
+  {"cell_type": "markdown", "source": ["# Bento"]},
+  {"cell_type": "code", "outputs": [], "source": ["import torch\n", "x = torch.zeros(1)"]}]}`)
+	nb, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "import torch\nx = torch.zeros(1)\n"; string(nb.Source) != want {
+		t.Errorf("Source = %q, want %q", nb.Source, want)
+	}
+	if c := nb.CodeCells(); len(c) != 1 || c[0].Number != 2 {
+		t.Errorf("code cells %v, want cell 2", c)
 	}
 }
 
@@ -160,6 +185,22 @@ func TestNeutralise(t *testing.T) {
 		{"not automagic: keyword", "reset and x\n", "reset and x\n", "", false},
 		{"not automagic: operator", "time / 2\n", "time / 2\n", "", false},
 		{"not automagic: unknown", "foo bar\n", "foo bar\n", "", false},
+		// IPython's shell aliases, with arguments Python cannot read.
+		{"automagic ls path", "ls ./data\nx = 1\n", "0        \nx = 1\n", "", false},
+		{"automagic ls glob", "  ls *.py\n", "  0      \n", "", false},
+		{"automagic rm", "rm -rf build/\n", "0            \n", "", false},
+		{"automagic cat", "cat ../README.md\n", "0               \n", "", false},
+		{"automagic mkdir", "mkdir -p out/ckpt-1\n", "0                  \n", "", false},
+		{"automagic pwd", "pwd .\n", "0    \n", "", false},
+		{"automagic env", "env CUDA_VISIBLE_DEVICES=0\n", "0                         \n", "", false},
+		// Python that starts with their names stays Python.
+		{"not automagic: assignment", "ls = 3\n", "ls = 3\n", "", false},
+		{"not automagic: call", "pwd()\n", "pwd()\n", "", false},
+		{"not automagic: bare name", "env\n", "env\n", "", false},
+		{"not automagic: valid expression", "ls / 2\n", "ls / 2\n", "", false},
+		{"not automagic: attribute", "history .append(1)\n", "history .append(1)\n", "", false},
+		{"not automagic: open bracket", "env = {\n    'a': 1,\n}\n", "env = {\n    'a': 1,\n}\n", "", false},
+		{"not automagic: continued", "cat [x,\n     y]\n", "cat [x,\n     y]\n", "", false},
 		{"comparison", "x != y\n", "x != y\n", "", false},
 		{"modulo", "s = '%d' % x\n", "s = '%d' % x\n", "", false},
 		{"in string", "s = '''\n%pip install\n!ls\n'''\n", "s = '''\n%pip install\n!ls\n'''\n", "", false},

@@ -23,13 +23,18 @@
 // for ERROR nodes met inside a statement, placed right after it). The bundled
 // grammar predates Python 3.13–3.15; see TestNewerSyntax for what survives.
 // Template strings (t"...", PEP 750), which it reads as an ERROR plus a plain
-// string, are recovered as interpolated Strings (their ERROR stays listed).
-// Two gaps are worked around before and around tree-sitter, with a small
+// string, are parsed as the f-strings whose syntax they have, and format
+// specifiers that start with `=` (f"{x:=^10}"), which its lexer reads as a
+// walrus, as the text they are (fstrings.go).
+// Other gaps are worked around before and around tree-sitter, with a small
 // tokenizer (lex.go) so that strings and comments are never touched: PEP
 // 810's `lazy import` / `lazy from` (Python 3.15) parse as Import and
-// ImportFrom with Lazy set (lazy.go), and starred elements the grammar
-// rejects in bare tuples and subscripts (`return a, *((None,) * 30)`, valid
-// since 3.8) are recovered by a second parse (splat.go).
+// ImportFrom with Lazy set (lazy.go); continuation lines inside brackets
+// indented less than their statement, which the grammar's scanner reads as
+// dedents, are joined by a second parse (brackets.go); and starred elements
+// the grammar rejects in bare tuples and subscripts (`return a,
+// *((None,) * 30)`, valid since 3.8) are recovered by another (splat.go).
+// TestAcceptsWhatCPythonAccepts holds the result to CPython's parser.
 //
 // Parse refuses, with a one-line *SourceError, source it cannot analyse at
 // all: NUL bytes, invalid UTF-8, a coding declaration other than UTF-8 (for

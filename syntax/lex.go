@@ -29,6 +29,9 @@ type lexer struct {
 	src   []byte
 	pos   int
 	depth int // bracket nesting: newlines inside brackets do not end a line
+	// st collects the stand-ins of the strings scanned (fstrings.go); nil
+	// when no one asks for them.
+	st *standIns
 }
 
 func (lx *lexer) next() (token, bool) {
@@ -55,13 +58,13 @@ func (lx *lexer) next() (token, bool) {
 				lx.pos++
 			}
 			if lx.pos < len(src) && (src[lx.pos] == '"' || src[lx.pos] == '\'') && isStringPrefix(src[start:lx.pos]) {
-				lx.pos = stringEnd(src, start, lx.pos)
+				lx.pos = stringEnd(src, start, lx.pos, lx.st)
 				return token{tokString, start, lx.pos}, true
 			}
 			return token{tokName, start, lx.pos}, true
 		case c == '"' || c == '\'':
 			start := lx.pos
-			lx.pos = stringEnd(src, start, start)
+			lx.pos = stringEnd(src, start, start, lx.st)
 			return token{tokString, start, lx.pos}, true
 		case '0' <= c && c <= '9' || c == '.' && lx.pos+1 < len(src) && '0' <= src[lx.pos+1] && src[lx.pos+1] <= '9':
 			start := lx.pos
@@ -117,34 +120,44 @@ func isStringPrefix(p []byte) bool {
 
 // stringEnd returns the offset just past the string literal whose prefix
 // starts at start and whose opening quote is at q (or the end of the line
-// or source, for an unterminated one).
-func stringEnd(src []byte, start, q int) int {
-	interp := false
+// or source, for an unterminated one). st, when not nil, collects the
+// string's stand-ins.
+func stringEnd(src []byte, start, q int, st *standIns) int {
+	interp, raw := false, false
 	for _, c := range src[start:q] {
 		interp = interp || c|0x20 == 'f' || c|0x20 == 't'
+		raw = raw || c|0x20 == 'r'
 	}
-	quote := src[q]
+	if st != nil {
+		st.prefix(src, start, q)
+	}
+	s := enclosing{quote: src[q], raw: raw}
 	n := 1
-	if q+2 < len(src) && src[q+1] == quote && src[q+2] == quote {
-		n = 3
+	if q+2 < len(src) && src[q+1] == s.quote && src[q+2] == s.quote {
+		n, s.triple = 3, true
 	}
 	i := q + n
 	for i < len(src) {
 		c := src[i]
 		switch {
+		case c == '\\' && interp && !raw && namedEscape(src, i):
+			if i = namedEscapeEnd(src, i); i < len(src) && src[i] == '}' {
+				i++
+			}
+			continue
 		case c == '\\':
 			i += 2 // an escape; in raw strings too, the quote after a backslash does not end the string
 			continue
 		case c == '\n' && n == 1:
 			return i // unterminated
-		case c == quote && (n == 1 || i+2 < len(src) && src[i+1] == quote && src[i+2] == quote):
+		case c == s.quote && (n == 1 || i+2 < len(src) && src[i+1] == s.quote && src[i+2] == s.quote):
 			return i + n
 		case interp && c == '{':
 			if i+1 < len(src) && src[i+1] == '{' {
 				i += 2
 				continue
 			}
-			i = fieldEnd(src, i+1)
+			i = fieldEnd(src, i+1, s, st)
 			continue
 		}
 		i++
@@ -152,16 +165,40 @@ func stringEnd(src []byte, start, q int) int {
 	return len(src)
 }
 
+// enclosing is what a replacement field needs to know of its f-string.
+type enclosing struct {
+	quote       byte
+	triple, raw bool
+}
+
+// namedEscape reports whether the backslash at i starts a \N{NAME}
+// escape, whose braces are not a replacement field's.
+func namedEscape(src []byte, i int) bool {
+	return i+2 < len(src) && src[i+1] == 'N' && src[i+2] == '{'
+}
+
+// namedEscapeEnd returns the offset of the `}` that closes the \N{NAME}
+// escape at i, or of the line break or end that comes first.
+func namedEscapeEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '}' && src[i] != '\n' {
+		i++
+	}
+	return i
+}
+
 // fieldEnd returns the offset just past the `}` that closes the f-string
-// replacement field whose expression starts at i: nested brackets and
-// strings (which may reuse the enclosing quote, PEP 701) are skipped.
-func fieldEnd(src []byte, i int) int {
+// replacement field whose expression starts at i: nested brackets,
+// strings (which may reuse the enclosing quote, PEP 701) and the comments
+// of triple-quoted strings are skipped, and the format specifier after
+// the first `:` outside brackets is read as the literal text it is (a
+// quote there is a fill character).
+func fieldEnd(src []byte, i int, s enclosing, st *standIns) int {
 	depth := 0
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '"' || c == '\'':
-			i = stringEnd(src, i, i)
+			i = stringEnd(src, i, i, st)
 			continue
 		case isNameStart(c):
 			j := i
@@ -169,9 +206,15 @@ func fieldEnd(src []byte, i int) int {
 				j++
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isStringPrefix(src[i:j]) {
-				i = stringEnd(src, i, j)
+				i = stringEnd(src, i, j, st)
 			} else {
 				i = j
+			}
+			continue
+		case c == '#' && s.triple:
+			// A comment, in a field that spans lines (Python 3.12).
+			for i < len(src) && src[i] != '\n' {
+				i++
 			}
 			continue
 		case c == '(' || c == '[' || c == '{':
@@ -183,6 +226,46 @@ func fieldEnd(src []byte, i int) int {
 				return i + 1
 			}
 			depth--
+		case c == ':' && depth == 0:
+			if st != nil && i+1 < len(src) && src[i+1] == '=' {
+				st.add(i+1, specEqualsStandIn)
+			}
+			return specEnd(src, i+1, s, st)
+		}
+		i++
+	}
+	return len(src)
+}
+
+// specEnd returns the offset just past the `}` that closes a replacement
+// field whose format specifier starts at i, or that of the quote or line
+// break that ends the string first (an unterminated field).
+func specEnd(src []byte, i int, s enclosing, st *standIns) int {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\\' && !s.raw && namedEscape(src, i):
+			end := namedEscapeEnd(src, i)
+			if end < len(src) && src[end] == '}' {
+				if st != nil {
+					st.add(i+2, namedEscapeStandIns[0])
+					st.add(end, namedEscapeStandIns[1])
+				}
+				end++
+			}
+			i = end
+			continue
+		case c == '\\':
+			i += 2
+			continue
+		case c == '{':
+			i = fieldEnd(src, i+1, s, st)
+			continue
+		case c == '}':
+			return i + 1
+		case c == '\n' && !s.triple:
+			return i
+		case c == s.quote && (!s.triple || i+2 < len(src) && src[i+1] == s.quote && src[i+2] == s.quote):
+			return i
 		}
 		i++
 	}

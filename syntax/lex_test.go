@@ -23,6 +23,10 @@ func TestLexer(t *testing.T) {
 		{"n = 1e-5 + 0x1E - .5j + 1_000\n", "n|=|1e-5|+|0x1E|-|.5j|+|1_000|⏎"},
 		{"'unterminated\nx\n", "'unterminated|⏎|x|⏎"},
 		{"ünï = 1\n", "ünï|=|1|⏎"},
+		// A quote in a format specifier is a fill character; a comment in
+		// a field (Python 3.12) may hold one.
+		{"f\"{x:'^10}\" + y\n", `f"{x:'^10}"|+|y|⏎`},
+		{"f'''{x # it's\n}''' + y\n", "f'''{x # it's\n}'''|+|y|⏎"},
 	}
 	for _, tt := range tests {
 		lx := &lexer{src: []byte(tt.src)}

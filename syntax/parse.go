@@ -96,15 +96,26 @@ func ParseIn(src []byte, arenas *Arenas) (*File, error) {
 		return nil, err
 	}
 	// What tree-sitter reads: src, or a copy without the `lazy` keywords
-	// the grammar does not know (lazy.go). The conversion reads src.
+	// the grammar does not know (lazy.go) and with stand-ins where it
+	// reads valid f-strings and t-strings wrong (fstrings.go). The
+	// conversion reads src.
 	in := src
 	marks := lazyKeywords(src)
 	if len(marks) > 0 {
 		in = withoutLazy(src, marks)
 	}
+	if st := fstringStandIns(src); len(st) > 0 {
+		if len(marks) == 0 {
+			in = bytes.Clone(src)
+		}
+		st.apply(in)
+	}
 	f, err := parseInto(in, src, marks, arenas)
 	if err != nil || len(f.Errors) == 0 {
 		return f, err
+	}
+	if f, in = retryJoins(f, in, src, marks); len(f.Errors) == 0 {
+		return f, nil
 	}
 	return retrySplats(f, in, src, marks)
 }

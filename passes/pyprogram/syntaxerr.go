@@ -25,10 +25,9 @@ func newerSyntax(src []byte, sp syntax.Span) string {
 	text := src[sp.Start:min(int(sp.End), len(src))]
 	lineStart := bytes.LastIndexByte(src[:sp.Start], '\n') + 1
 	line := bytes.TrimLeft(src[lineStart:sp.Start], " \t")
+	// Template strings (Python 3.14) are not here: the syntax package
+	// parses them.
 	switch {
-	case isStringPrefixWithT(text) && int(sp.End) < len(src) && (src[sp.End] == '"' || src[sp.End] == '\''):
-		// t"...": tree-sitter reads the prefix as a name it cannot place.
-		return "a template string (Python 3.14)"
 	case bytes.Contains(text, []byte("=")) && startsDefinition(line) && inBrackets(src[lineStart:sp.Start]):
 		// def f[T = int]: a type parameter default.
 		return "a type parameter default (Python 3.13)"
@@ -37,23 +36,6 @@ func newerSyntax(src []byte, sp syntax.Span) string {
 		return "an except clause without parentheses (Python 3.14)"
 	}
 	return ""
-}
-
-func isStringPrefixWithT(b []byte) bool {
-	if len(b) == 0 || len(b) > 2 {
-		return false
-	}
-	t := false
-	for _, c := range b {
-		switch c | 0x20 {
-		case 't':
-			t = true
-		case 'r':
-		default:
-			return false
-		}
-	}
-	return t
 }
 
 func startsDefinition(line []byte) bool {
