@@ -26,6 +26,7 @@ type checkFlags struct {
 	noUnsafeFixes, statistics                                                     bool
 	noRespectGitignore                                                            bool
 	noCache                                                                       bool
+	addNoqa                                                                       bool
 	cacheDir                                                                      string
 	maxFileSize                                                                   int64
 	workers                                                                       int
@@ -47,6 +48,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.unsafeFixes, "unsafe-fixes", false, "also apply (with --fix) or show unsafe fixes")
 	fs.BoolVar(&c.noUnsafeFixes, "no-unsafe-fixes", false, "do not mention hidden unsafe fixes")
 	fs.BoolVar(&c.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
+	fs.BoolVar(&c.addNoqa, "add-noqa", false, "add a `# noqa: CODE` comment to every line with a finding, recording today's findings so that only new ones fail (a repository's first run); exit 0 when all were added")
 	fs.BoolVar(&c.diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 if there are any")
 	fs.BoolVar(&c.showSuppressed, "show-suppressed", false, "also show findings suppressed by noqa comments or per-file-ignores")
 	fs.BoolVar(&c.exitZero, "exit-zero", false, "exit 0 even when there are findings (tool errors still exit 2)")
@@ -137,6 +139,23 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	var res *analyzer.Result
 	fixed := 0
+	if c.addNoqa {
+		if c.fix || c.diff {
+			return fail(stderr, errors.New("--add-noqa cannot be combined with --fix or --diff: fix first, then record what is left"))
+		}
+		res, err := run.analyze()
+		if err != nil {
+			return fail(stderr, err)
+		}
+		added, errs := run.addNoqa(res)
+		res.Errors = append(append(res.Errors, run.notChecked(res)...), errs...)
+		printProblems(stderr, res, true)
+		addNoqaSummary(stderr, added)
+		if len(res.Errors) > 0 {
+			return ExitError
+		}
+		return ExitClean
+	}
 	if c.fix || c.diff {
 		fx, err := run.fix()
 		if err != nil {
