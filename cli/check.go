@@ -28,6 +28,7 @@ type checkFlags struct {
 	noCache                                                                       bool
 	addNoqa                                                                       bool
 	cacheDir                                                                      string
+	stdinFilename                                                                 string
 	maxFileSize                                                                   int64
 	workers                                                                       int
 }
@@ -59,6 +60,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.color, "color", "auto", "colour the full format: auto, always, never")
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
+	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file PATH, with PATH's settings and imports; with --fix, write the fixed source to standard output")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
 	fs.BoolVar(&c.noCache, "no-cache", cache.OffInEnv(), "neither read nor write the results cache")
@@ -72,7 +74,7 @@ func envOr(key, def string) string {
 	return def
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	limitMemory()
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -134,12 +136,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
+	if run.paths, run.stdin, err = stdinPaths(c.stdinFilename, paths, stdin, run.workDir); err != nil {
+		return fail(stderr, err)
+	}
 	if err := run.checkOutputs(dests); err != nil {
 		return fail(stderr, err)
 	}
 	var res *analyzer.Result
 	fixed := 0
 	if c.addNoqa {
+		if run.stdin != nil {
+			return fail(stderr, errors.New("--add-noqa writes files: it cannot be combined with --stdin-filename"))
+		}
 		if c.fix || c.diff {
 			return fail(stderr, errors.New("--add-noqa cannot be combined with --fix or --diff: fix first, then record what is left"))
 		}
@@ -162,6 +170,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, err)
 		}
 		res, fixed = fx.res, fx.fixed
+		if run.stdin != nil && !c.diff {
+			// The fixed source is the output; the report of what is
+			// left goes to standard error.
+			if _, err := stdout.Write(run.stdinFixed(fx)); err != nil {
+				return fail(stderr, err)
+			}
+			stdout, colorOn = stderr, false
+		}
 		if c.diff {
 			fmt.Fprint(stdout, fx.diff())
 			diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
@@ -346,6 +362,9 @@ type checkRun struct {
 	flags   checkFlags
 	paths   []string
 	workDir string
+	// stdin holds standard input's content under the absolute path it
+	// stands for (--stdin-filename), else nil.
+	stdin map[string][]byte
 }
 
 func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun {
@@ -372,6 +391,9 @@ func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(ni
 func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
 	pol := r.policy()
 	pol.Trees = trees
+	if overlay == nil {
+		overlay = r.stdin
+	}
 	return analyzer.Run(analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
@@ -403,7 +425,7 @@ func (r *checkRun) policy() *config.Policy {
 // (the trees too, when it analyzed), and why it did not replay or store.
 func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	store := r.cacheStore()
-	if store == nil {
+	if store == nil || r.stdin != nil {
 		return r.analyze()
 	}
 	key, err := cache.NewKey(Version(), r.workDir, fmt.Sprintf("%q", r.paths), r.analysisSettings(),
