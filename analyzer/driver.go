@@ -85,6 +85,8 @@ type Options struct {
 	// reading its file; otherwise they are as Overlay's files. The
 	// findings' cell numbers count the cells given, from 1.
 	Notebooks map[string][]notebook.CellText
+	// Progress, when set, counts the run's work as it goes (progress.go).
+	Progress *Progress
 }
 
 // Result is what a run found.
@@ -158,7 +160,9 @@ func Run(opts Options) (*Result, error) {
 		}
 	}
 	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, present)
+	opts.Progress.start(len(files))
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
+	rd.progress = opts.Progress
 	rd.cells = opts.Notebooks
 	rd.preread = opts.Read
 	rd.trees = pol.Trees
@@ -185,6 +189,7 @@ func Run(opts Options) (*Result, error) {
 		}
 		analyze = append(analyze, i)
 	}
+	opts.Progress.programs(len(analyze))
 	todo := make([]pyprogram.Program, len(analyze))
 	for k, i := range analyze {
 		todo[k] = programs[i]
@@ -206,6 +211,7 @@ func Run(opts Options) (*Result, error) {
 		if rec != nil {
 			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 		}
+		opts.Progress.analyzed()
 	})
 	for _, part := range parts {
 		res.Errors = append(res.Errors, part.Errors...)
@@ -487,6 +493,8 @@ type reader struct {
 	named map[string]bool
 	// disk are the files read from disk, by clean path.
 	disk map[string]*diskRead
+	// progress counts the files kept (Options.Progress).
+	progress *Progress
 }
 
 // diskRead is what a reader keeps of a file it read from disk besides
@@ -578,6 +586,9 @@ func (r *reader) keep(path string, b []byte, fromDisk bool) ([]byte, error) {
 		}
 	}
 	r.mu.Lock()
+	if _, again := r.cache[path]; !again {
+		r.progress.read()
+	}
 	r.cache[path] = b
 	if d != nil {
 		r.disk[filepath.Clean(path)] = d

@@ -27,6 +27,7 @@ type checkFlags struct {
 	noRespectGitignore                                                            bool
 	noCache                                                                       bool
 	addNoqa                                                                       bool
+	quiet                                                                         bool
 	cacheDir                                                                      string
 	stdinFilename                                                                 string
 	maxFileSize                                                                   int64
@@ -61,6 +62,8 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
 	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file PATH, with PATH's settings and imports; with --fix, write the fixed source to standard output")
+	fs.BoolVar(&c.quiet, "quiet", false, "print the findings and problems only: no summary lines and no progress line")
+	fs.BoolVar(&c.quiet, "q", false, "shorthand for --quiet")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
 	fs.BoolVar(&c.noCache, "no-cache", cache.OffInEnv(), "neither read nor write the results cache")
@@ -142,6 +145,20 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := run.checkOutputs(dests); err != nil {
 		return fail(stderr, err)
 	}
+	run.progress = &analyzer.Progress{}
+	line := startProgress(stderr, c.quiet, run.progress)
+	code := run.check(stdout, stderr, line, dests, colorOn)
+	line.stop()
+	return code
+}
+
+// check is runCheck once the flags are read: the analysis, the fixes or
+// noqa directives, the output. It stops the progress line before it
+// prints anything.
+func (r *checkRun) check(stdout, stderr io.Writer, line *progressLine, dests []output.Destination, colorOn bool) int {
+	c, run := r.flags, r
+	format := dests[0].Format
+	var err error
 	var res *analyzer.Result
 	fixed := 0
 	if c.addNoqa {
@@ -152,13 +169,16 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, errors.New("--add-noqa cannot be combined with --fix or --diff: fix first, then record what is left"))
 		}
 		res, err := run.analyze()
+		line.stop()
 		if err != nil {
 			return fail(stderr, err)
 		}
 		added, errs := run.addNoqa(res)
 		res.Errors = append(append(res.Errors, run.notChecked(res)...), errs...)
 		printProblems(stderr, res, true)
-		addNoqaSummary(stderr, added)
+		if !c.quiet {
+			addNoqaSummary(stderr, added)
+		}
 		if len(res.Errors) > 0 {
 			return ExitError
 		}
@@ -166,6 +186,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if c.fix || c.diff {
 		fx, err := run.fix()
+		line.stop()
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -180,7 +201,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if c.diff {
 			fmt.Fprint(stdout, fx.diff())
-			diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
+			if !c.quiet {
+				diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
+			}
 			res.Errors = append(res.Errors, run.notChecked(res)...)
 			printProblems(stderr, res, true)
 			switch {
@@ -191,8 +214,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return ExitClean
 		}
-	} else if res, err = run.analyzeCached(stderr); err != nil {
-		return fail(stderr, err)
+	} else {
+		res, err = run.analyzeCached(stderr)
+		line.stop()
+		if err != nil {
+			return fail(stderr, err)
+		}
 	}
 	res.Errors = append(res.Errors, run.notChecked(res)...)
 	code := exitCode(res, c.exitZero)
@@ -239,7 +266,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the others leave them to standard error.
 	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
 	printProblems(stderr, res, !shown)
-	if hint := output.HiddenFixes(res.Findings, opt); c.fix && hint != "" && !(dests[0].Stdout() && format == output.Full) {
+	if hint := output.HiddenFixes(res.Findings, opt); c.fix && !c.quiet && hint != "" && !(dests[0].Stdout() && format == output.Full) {
 		// The full format's summary says it; the others have none.
 		fmt.Fprintf(stderr, "%s.\n", hint)
 	}
@@ -249,7 +276,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // hintOptions are the output options that decide the hint about hidden
 // unsafe fixes.
 func hintOptions(c checkFlags) output.Options {
-	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes, Quiet: c.quiet}
 }
 
 // diffSummary says on standard error, after --diff's diff, how many
@@ -365,6 +392,8 @@ type checkRun struct {
 	// stdin holds standard input's content under the absolute path it
 	// stands for (--stdin-filename), else nil.
 	stdin map[string][]byte
+	// progress counts the analysis' work for the progress line, or is nil.
+	progress *analyzer.Progress
 }
 
 func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun {
@@ -403,6 +432,7 @@ func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.Tre
 		Overlay:     overlay,
 		Read:        read,
 		Programs:    programs,
+		Progress:    r.progress,
 	})
 }
 
