@@ -228,13 +228,13 @@ func Run(opts Options) (*Result, error) {
 	res.Unconfigured = pol.Unconfigured()
 	res.FilesRead = rd.read()
 	for i := range res.Errors {
-		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)
+		res.Errors[i].Path = RelPath(opts.WorkDir, res.Errors[i].Path)
 	}
 	for i := range res.Notices {
-		res.Notices[i].Path = relPath(opts.WorkDir, res.Notices[i].Path)
+		res.Notices[i].Path = RelPath(opts.WorkDir, res.Notices[i].Path)
 	}
 	for i := range res.SyntaxErrors {
-		res.SyntaxErrors[i].Path = relPath(opts.WorkDir, res.SyntaxErrors[i].Path)
+		res.SyntaxErrors[i].Path = RelPath(opts.WorkDir, res.SyntaxErrors[i].Path)
 	}
 	sort.SliceStable(res.SyntaxErrors, func(i, j int) bool {
 		a, b := res.SyntaxErrors[i], res.SyntaxErrors[j]
@@ -647,7 +647,9 @@ func (r *reader) read() []string {
 	return out
 }
 
-func relPath(workDir, path string) string {
+// RelPath is path as findings name it: relative to workDir when it lies
+// under it, else as given.
+func RelPath(workDir, path string) string {
 	if path == "" || !filepath.IsAbs(path) {
 		return path
 	}

@@ -28,6 +28,7 @@ type checkFlags struct {
 	noCache                                                                       bool
 	addNoqa                                                                       bool
 	quiet                                                                         bool
+	showFiles                                                                     bool
 	cacheDir                                                                      string
 	stdinFilename                                                                 string
 	maxFileSize                                                                   int64
@@ -62,6 +63,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
 	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file PATH, with PATH's settings and imports; with --fix, write the fixed source to standard output")
+	fs.BoolVar(&c.showFiles, "show-files", false, "list the files the run would check, one per line, sorted, and exit without checking them")
 	fs.BoolVar(&c.quiet, "quiet", false, "print the findings and problems only: no summary lines and no progress line")
 	fs.BoolVar(&c.quiet, "q", false, "shorthand for --quiet")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
@@ -141,6 +143,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	run := newCheckRun(loader, c, paths)
 	if run.paths, run.stdin, err = stdinPaths(c.stdinFilename, paths, stdin, run.workDir); err != nil {
 		return fail(stderr, err)
+	}
+	switch {
+	case c.showFiles:
+		return run.showFiles(stdout, stderr)
 	}
 	if err := run.checkOutputs(dests); err != nil {
 		return fail(stderr, err)
