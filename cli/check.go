@@ -508,6 +508,7 @@ func (r *checkRun) analysisSettings() string {
 	k.format, k.outputFile, k.outputs, k.color = "", "", listFlag{}, ""
 	k.unsafeFixes, k.noUnsafeFixes, k.statistics, k.showSuppressed, k.exitZero = false, false, false, false, false
 	k.noCache, k.cacheDir = false, ""
+	k.quiet = false
 	return fmt.Sprintf("%#v", k)
 }
 

@@ -115,3 +115,18 @@ func TestQuietSummary(t *testing.T) {
 		t.Errorf("exit %d\nwithout --quiet:\n%s\nwith:\n%s", code, loud, quiet)
 	}
 }
+
+// TestQuietSharesTheCache: --quiet changes the output, not the analysis,
+// so a quiet run replays what a run without it stored.
+func TestQuietSharesTheCache(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "train.py", hazard)
+	settle() // a file written this instant is not cached (cache_test.go)
+	cache := filepath.Join(t.TempDir(), "cache")
+	if r := runCached(t, dir, "check", "--cache-dir", cache, "train.py"); r.outcome() != "stored" {
+		t.Fatalf("first run: cache %q", r.cache)
+	}
+	if r := runCached(t, dir, "check", "--cache-dir", cache, "-q", "train.py"); r.outcome() != "hit" || !strings.Contains(r.out, "CFL001") {
+		t.Errorf("quiet run: cache %q\n%s", r.cache, r.out)
+	}
+}
