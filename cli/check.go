@@ -29,6 +29,7 @@ type checkFlags struct {
 	addNoqa                                                                       bool
 	quiet                                                                         bool
 	showFiles                                                                     bool
+	showSettings                                                                  string
 	cacheDir                                                                      string
 	stdinFilename                                                                 string
 	maxFileSize                                                                   int64
@@ -51,7 +52,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.unsafeFixes, "unsafe-fixes", false, "also apply (with --fix) or show unsafe fixes")
 	fs.BoolVar(&c.noUnsafeFixes, "no-unsafe-fixes", false, "do not mention hidden unsafe fixes")
 	fs.BoolVar(&c.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
-	fs.BoolVar(&c.addNoqa, "add-noqa", false, "add a `# noqa: CODE` comment to every line with a finding, recording today's findings so that only new ones fail (a repository's first run); exit 0 when all were added")
+	fs.BoolVar(&c.addNoqa, "add-noqa", false, "add a \"# noqa: CODE\" comment to every line with a finding, recording today's findings so that only new ones fail (a repository's first run); exit 0 when all were added")
 	fs.BoolVar(&c.diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 if there are any")
 	fs.BoolVar(&c.showSuppressed, "show-suppressed", false, "also show findings suppressed by noqa comments or per-file-ignores")
 	fs.BoolVar(&c.exitZero, "exit-zero", false, "exit 0 even when there are findings (tool errors still exit 2)")
@@ -62,8 +63,9 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.color, "color", "auto", "colour the full format: auto, always, never")
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
-	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file PATH, with PATH's settings and imports; with --fix, write the fixed source to standard output")
+	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file `PATH`, with PATH's settings and imports; with --fix, write the fixed source to standard output")
 	fs.BoolVar(&c.showFiles, "show-files", false, "list the files the run would check, one per line, sorted, and exit without checking them")
+	fs.StringVar(&c.showSettings, "show-settings", "", "print the configuration that applies to the file `PATH` (project root, config file, import roots, targets, rules, per-file-ignores, excludes, cache directory) and exit")
 	fs.BoolVar(&c.quiet, "quiet", false, "print the findings and problems only: no summary lines and no progress line")
 	fs.BoolVar(&c.quiet, "q", false, "shorthand for --quiet")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
@@ -147,6 +149,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case c.showFiles:
 		return run.showFiles(stdout, stderr)
+	case c.showSettings != "":
+		return run.showSettings(c.showSettings, stdout, stderr)
 	}
 	if err := run.checkOutputs(dests); err != nil {
 		return fail(stderr, err)
@@ -517,14 +521,24 @@ func (r *checkRun) cacheStore() *cache.Store {
 	if r.flags.noCache {
 		return nil
 	}
+	dir, err := r.cacheDir()
+	if err != nil {
+		return nil
+	}
+	return cache.Open(dir)
+}
+
+// cacheDir is the results cache's directory for a run from the working
+// directory (--cache-dir, else the configuration's).
+func (r *checkRun) cacheDir() (string, error) {
 	var c *config.Config
 	if r.flags.cacheDir == "" {
 		var err error
 		if c, err = r.loader.ConfigFor(r.workDir); err != nil {
-			return nil
+			return "", err
 		}
 	}
-	return cache.Open(cache.DirFor(r.flags.cacheDir, c, r.workDir))
+	return cache.DirFor(r.flags.cacheDir, c, r.workDir), nil
 }
 
 // notChecked reports the files whose configuration could not be loaded
