@@ -45,7 +45,7 @@ type canonicalizer struct {
 func newCanonicalizer(workDir string, checked []string) *canonicalizer {
 	c := &canonicalizer{workDir: workDir, checked: checked, memo: map[string]string{}}
 	for _, f := range checked {
-		c.memo[relPath(workDir, f)] = relPath(workDir, f)
+		c.memo[RelPath(workDir, f)] = RelPath(workDir, f)
 	}
 	return c
 }
@@ -84,14 +84,14 @@ func (c *canonicalizer) resolve(rel string) string {
 		}
 	}
 	if f, ok := c.byReal[real]; ok {
-		return relPath(c.workDir, f)
+		return RelPath(c.workDir, f)
 	}
 	// Links above the working directory (/tmp on macOS) are not the
 	// project's: the path is rebuilt on the working directory as given.
 	if c.realWorkDir != "" {
 		if r, err := filepath.Rel(c.realWorkDir, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 			if own := filepath.Join(c.workDir, r); own != abs {
-				return relPath(c.workDir, own)
+				return RelPath(c.workDir, own)
 			}
 		}
 	}

@@ -70,7 +70,7 @@ func (c *converter) location(pos, end token.Pos) finding.Location {
 	}
 	path, start := c.position(pos)
 	_, stop := c.position(end)
-	return finding.Location{Path: relPath(c.workDir, path), Start: start, End: stop}
+	return finding.Location{Path: RelPath(c.workDir, path), Start: start, End: stop}
 }
 
 // finding converts a diagnostic of analyzer a, whose result holds the

@@ -85,6 +85,8 @@ type Options struct {
 	// reading its file; otherwise they are as Overlay's files. The
 	// findings' cell numbers count the cells given, from 1.
 	Notebooks map[string][]notebook.CellText
+	// Progress, when set, counts the run's work as it goes (progress.go).
+	Progress *Progress
 }
 
 // Result is what a run found.
@@ -158,7 +160,9 @@ func Run(opts Options) (*Result, error) {
 		}
 	}
 	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, present)
+	opts.Progress.start(len(files))
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
+	rd.progress = opts.Progress
 	rd.cells = opts.Notebooks
 	rd.preread = opts.Read
 	rd.trees = pol.Trees
@@ -185,6 +189,7 @@ func Run(opts Options) (*Result, error) {
 		}
 		analyze = append(analyze, i)
 	}
+	opts.Progress.programs(len(analyze))
 	todo := make([]pyprogram.Program, len(analyze))
 	for k, i := range analyze {
 		todo[k] = programs[i]
@@ -206,6 +211,7 @@ func Run(opts Options) (*Result, error) {
 		if rec != nil {
 			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 		}
+		opts.Progress.analyzed()
 	})
 	for _, part := range parts {
 		res.Errors = append(res.Errors, part.Errors...)
@@ -222,13 +228,13 @@ func Run(opts Options) (*Result, error) {
 	res.Unconfigured = pol.Unconfigured()
 	res.FilesRead = rd.read()
 	for i := range res.Errors {
-		res.Errors[i].Path = relPath(opts.WorkDir, res.Errors[i].Path)
+		res.Errors[i].Path = RelPath(opts.WorkDir, res.Errors[i].Path)
 	}
 	for i := range res.Notices {
-		res.Notices[i].Path = relPath(opts.WorkDir, res.Notices[i].Path)
+		res.Notices[i].Path = RelPath(opts.WorkDir, res.Notices[i].Path)
 	}
 	for i := range res.SyntaxErrors {
-		res.SyntaxErrors[i].Path = relPath(opts.WorkDir, res.SyntaxErrors[i].Path)
+		res.SyntaxErrors[i].Path = RelPath(opts.WorkDir, res.SyntaxErrors[i].Path)
 	}
 	sort.SliceStable(res.SyntaxErrors, func(i, j int) bool {
 		a, b := res.SyntaxErrors[i], res.SyntaxErrors[j]
@@ -487,6 +493,8 @@ type reader struct {
 	named map[string]bool
 	// disk are the files read from disk, by clean path.
 	disk map[string]*diskRead
+	// progress counts the files kept (Options.Progress).
+	progress *Progress
 }
 
 // diskRead is what a reader keeps of a file it read from disk besides
@@ -578,6 +586,9 @@ func (r *reader) keep(path string, b []byte, fromDisk bool) ([]byte, error) {
 		}
 	}
 	r.mu.Lock()
+	if _, again := r.cache[path]; !again {
+		r.progress.read()
+	}
 	r.cache[path] = b
 	if d != nil {
 		r.disk[filepath.Clean(path)] = d
@@ -636,7 +647,9 @@ func (r *reader) read() []string {
 	return out
 }
 
-func relPath(workDir, path string) string {
+// RelPath is path as findings name it: relative to workDir when it lies
+// under it, else as given.
+func RelPath(workDir, path string) string {
 	if path == "" || !filepath.IsAbs(path) {
 		return path
 	}

@@ -216,8 +216,14 @@ func isVirtualenv(dir string) bool {
 // the files a stored run checked: a file added, removed, excluded or
 // re-included since is a different run.
 func Discover(paths []string, workDir string, pol *config.Policy) ([]string, []finding.ToolError) {
+	return DiscoverWith(paths, workDir, pol, nil)
+}
+
+// DiscoverWith is Discover with the files of an overlay (Options.Overlay)
+// present too, whether or not they are on disk.
+func DiscoverWith(paths []string, workDir string, pol *config.Policy, overlay map[string][]byte) ([]string, []finding.ToolError) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	return discover(paths, workDir, pol.Excluded, nil)
+	return discover(paths, workDir, pol.Excluded, overlay)
 }

@@ -121,6 +121,7 @@ func TestCacheReplaysEveryFormat(t *testing.T) {
 		{"--format", "full", "--show-suppressed", "--unsafe-fixes"},
 		{"--format", "concise", "--no-unsafe-fixes", "--exit-zero"},
 		{"--statistics"},
+		{"--format", "full", "--quiet"},
 		{"--format", "full", "-o", "out.txt", "--output", "sarif:out.sarif", "--output", "json:out.json"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

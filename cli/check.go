@@ -26,7 +26,12 @@ type checkFlags struct {
 	noUnsafeFixes, statistics                                                     bool
 	noRespectGitignore                                                            bool
 	noCache                                                                       bool
+	addNoqa                                                                       bool
+	quiet                                                                         bool
+	showFiles                                                                     bool
+	showSettings                                                                  string
 	cacheDir                                                                      string
+	stdinFilename                                                                 string
 	maxFileSize                                                                   int64
 	workers                                                                       int
 }
@@ -47,6 +52,7 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.unsafeFixes, "unsafe-fixes", false, "also apply (with --fix) or show unsafe fixes")
 	fs.BoolVar(&c.noUnsafeFixes, "no-unsafe-fixes", false, "do not mention hidden unsafe fixes")
 	fs.BoolVar(&c.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
+	fs.BoolVar(&c.addNoqa, "add-noqa", false, "add a \"# noqa: CODE\" comment to every line with a finding, recording today's findings so that only new ones fail (a repository's first run); exit 0 when all were added")
 	fs.BoolVar(&c.diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 if there are any")
 	fs.BoolVar(&c.showSuppressed, "show-suppressed", false, "also show findings suppressed by noqa comments or per-file-ignores")
 	fs.BoolVar(&c.exitZero, "exit-zero", false, "exit 0 even when there are findings (tool errors still exit 2)")
@@ -57,6 +63,11 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.color, "color", "auto", "colour the full format: auto, always, never")
 	fs.StringVar(&c.configFile, "config", "", "use this pyproject.toml or cudaforklint.toml for every file")
 	fs.BoolVar(&c.isolated, "isolated", false, "ignore every configuration file")
+	fs.StringVar(&c.stdinFilename, "stdin-filename", "", "read the source from standard input (the path \"-\", or none) and check it as the file `PATH`, with PATH's settings and imports; with --fix, write the fixed source to standard output")
+	fs.BoolVar(&c.showFiles, "show-files", false, "list the files the run would check, one per line, sorted, and exit without checking them")
+	fs.StringVar(&c.showSettings, "show-settings", "", "print the configuration that applies to the file `PATH` (project root, config file, import roots, targets, rules, per-file-ignores, excludes, cache directory) and exit")
+	fs.BoolVar(&c.quiet, "quiet", false, "print the findings and problems only: no summary lines and no progress line")
+	fs.BoolVar(&c.quiet, "q", false, "shorthand for --quiet")
 	fs.Int64Var(&c.maxFileSize, "max-file-size", analyzer.DefaultMaxFileSize, "skip (with an error) files larger than this many bytes (not negative)")
 	fs.IntVar(&c.workers, "workers", 0, "parallel parsers (default: number of CPUs)")
 	fs.BoolVar(&c.noCache, "no-cache", cache.OffInEnv(), "neither read nor write the results cache")
@@ -70,7 +81,7 @@ func envOr(key, def string) string {
 	return def
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	limitMemory()
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -132,20 +143,77 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
+	if run.paths, run.stdin, err = stdinPaths(c.stdinFilename, paths, stdin, run.workDir); err != nil {
+		return fail(stderr, err)
+	}
+	switch {
+	case c.showFiles:
+		return run.showFiles(stdout, stderr)
+	case c.showSettings != "":
+		return run.showSettings(c.showSettings, stdout, stderr)
+	}
 	if err := run.checkOutputs(dests); err != nil {
 		return fail(stderr, err)
 	}
+	run.progress = &analyzer.Progress{}
+	line := startProgress(stderr, c.quiet, run.progress)
+	code := run.check(stdout, stderr, line, dests, colorOn)
+	line.stop()
+	return code
+}
+
+// check is runCheck once the flags are read: the analysis, the fixes or
+// noqa directives, the output. It stops the progress line before it
+// prints anything.
+func (r *checkRun) check(stdout, stderr io.Writer, line *progressLine, dests []output.Destination, colorOn bool) int {
+	c, run := r.flags, r
+	format := dests[0].Format
+	var err error
 	var res *analyzer.Result
 	fixed := 0
+	if c.addNoqa {
+		if run.stdin != nil {
+			return fail(stderr, errors.New("--add-noqa writes files: it cannot be combined with --stdin-filename"))
+		}
+		if c.fix || c.diff {
+			return fail(stderr, errors.New("--add-noqa cannot be combined with --fix or --diff: fix first, then record what is left"))
+		}
+		res, err := run.analyze()
+		line.stop()
+		if err != nil {
+			return fail(stderr, err)
+		}
+		added, errs := run.addNoqa(res)
+		res.Errors = append(append(res.Errors, run.notChecked(res)...), errs...)
+		printProblems(stderr, res, true)
+		if !c.quiet {
+			addNoqaSummary(stderr, added)
+		}
+		if len(res.Errors) > 0 {
+			return ExitError
+		}
+		return ExitClean
+	}
 	if c.fix || c.diff {
 		fx, err := run.fix()
+		line.stop()
 		if err != nil {
 			return fail(stderr, err)
 		}
 		res, fixed = fx.res, fx.fixed
+		if run.stdin != nil && !c.diff {
+			// The fixed source is the output; the report of what is
+			// left goes to standard error.
+			if _, err := stdout.Write(run.stdinFixed(fx)); err != nil {
+				return fail(stderr, err)
+			}
+			stdout, colorOn = stderr, false
+		}
 		if c.diff {
 			fmt.Fprint(stdout, fx.diff())
-			diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
+			if !c.quiet {
+				diffSummary(stderr, fx.fixed, output.HiddenFixes(res.Findings, hintOptions(c)))
+			}
 			res.Errors = append(res.Errors, run.notChecked(res)...)
 			printProblems(stderr, res, true)
 			switch {
@@ -156,8 +224,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			}
 			return ExitClean
 		}
-	} else if res, err = run.analyzeCached(stderr); err != nil {
-		return fail(stderr, err)
+	} else {
+		res, err = run.analyzeCached(stderr)
+		line.stop()
+		if err != nil {
+			return fail(stderr, err)
+		}
 	}
 	res.Errors = append(res.Errors, run.notChecked(res)...)
 	code := exitCode(res, c.exitZero)
@@ -204,7 +276,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// the others leave them to standard error.
 	shown := dests[0].Stdout() && (format == output.Full || format == output.Concise)
 	printProblems(stderr, res, !shown)
-	if hint := output.HiddenFixes(res.Findings, opt); c.fix && hint != "" && !(dests[0].Stdout() && format == output.Full) {
+	if hint := output.HiddenFixes(res.Findings, opt); c.fix && !c.quiet && hint != "" && !(dests[0].Stdout() && format == output.Full) {
 		// The full format's summary says it; the others have none.
 		fmt.Fprintf(stderr, "%s.\n", hint)
 	}
@@ -214,7 +286,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 // hintOptions are the output options that decide the hint about hidden
 // unsafe fixes.
 func hintOptions(c checkFlags) output.Options {
-	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes}
+	return output.Options{UnsafeFixes: c.unsafeFixes, NoUnsafeFixesHint: c.noUnsafeFixes, Quiet: c.quiet}
 }
 
 // diffSummary says on standard error, after --diff's diff, how many
@@ -327,6 +399,11 @@ type checkRun struct {
 	flags   checkFlags
 	paths   []string
 	workDir string
+	// stdin holds standard input's content under the absolute path it
+	// stands for (--stdin-filename), else nil.
+	stdin map[string][]byte
+	// progress counts the analysis' work for the progress line, or is nil.
+	progress *analyzer.Progress
 }
 
 func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun {
@@ -353,6 +430,9 @@ func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(ni
 func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
 	pol := r.policy()
 	pol.Trees = trees
+	if overlay == nil {
+		overlay = r.stdin
+	}
 	return analyzer.Run(analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
@@ -362,6 +442,7 @@ func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.Tre
 		Overlay:     overlay,
 		Read:        read,
 		Programs:    programs,
+		Progress:    r.progress,
 	})
 }
 
@@ -384,7 +465,7 @@ func (r *checkRun) policy() *config.Policy {
 // (the trees too, when it analyzed), and why it did not replay or store.
 func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	store := r.cacheStore()
-	if store == nil {
+	if store == nil || r.stdin != nil {
 		return r.analyze()
 	}
 	key, err := cache.NewKey(Version(), r.workDir, fmt.Sprintf("%q", r.paths), r.analysisSettings(),
@@ -431,6 +512,7 @@ func (r *checkRun) analysisSettings() string {
 	k.format, k.outputFile, k.outputs, k.color = "", "", listFlag{}, ""
 	k.unsafeFixes, k.noUnsafeFixes, k.statistics, k.showSuppressed, k.exitZero = false, false, false, false, false
 	k.noCache, k.cacheDir = false, ""
+	k.quiet = false
 	return fmt.Sprintf("%#v", k)
 }
 
@@ -439,14 +521,24 @@ func (r *checkRun) cacheStore() *cache.Store {
 	if r.flags.noCache {
 		return nil
 	}
+	dir, err := r.cacheDir()
+	if err != nil {
+		return nil
+	}
+	return cache.Open(dir)
+}
+
+// cacheDir is the results cache's directory for a run from the working
+// directory (--cache-dir, else the configuration's).
+func (r *checkRun) cacheDir() (string, error) {
 	var c *config.Config
 	if r.flags.cacheDir == "" {
 		var err error
 		if c, err = r.loader.ConfigFor(r.workDir); err != nil {
-			return nil
+			return "", err
 		}
 	}
-	return cache.Open(cache.DirFor(r.flags.cacheDir, c, r.workDir))
+	return cache.DirFor(r.flags.cacheDir, c, r.workDir), nil
 }
 
 // notChecked reports the files whose configuration could not be loaded

@@ -48,7 +48,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "check":
-		return runCheck(args[1:], stdout, stderr)
+		return runCheck(args[1:], stdin, stdout, stderr)
 	case "verify":
 		return runVerify(args[1:], stdin, stdout, stderr)
 	case "rule":

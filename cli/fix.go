@@ -65,7 +65,7 @@ func (r *checkRun) fix() (*fixOutcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		if r.flags.diff || len(out.files) == 0 {
+		if r.flags.diff || len(out.files) == 0 || r.stdin != nil {
 			out.fixed += written
 			return out, nil
 		}
@@ -95,6 +95,9 @@ func (r *checkRun) fix() (*fixOutcome, error) {
 // fixRounds runs the analyze-and-apply rounds in memory, from the disk.
 func (r *checkRun) fixRounds() (*fixOutcome, error) {
 	overlay := map[string][]byte{}
+	for p, b := range r.stdin {
+		overlay[p] = b
+	}
 	before := map[string][]byte{} // by absolute path: the content before the first fix
 	rel := map[string]string{}
 	fixes := map[string]int{}

@@ -681,6 +681,9 @@ type Settings struct {
 	Excluded bool
 	// ForceExclude: excluded files are skipped even when passed explicitly.
 	ForceExclude bool
+	// PerFileIgnores are the per-file-ignores entries that match the
+	// file, in the configuration's order.
+	PerFileIgnores []PerFileIgnore
 
 	enabled map[string]bool
 	ignored map[string]bool // per-file ignores
@@ -760,6 +763,7 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 		}
 		for _, pf := range c.perFile {
 			if pf.glob.matches(rel, filepath.Base(abs)) {
+				s.PerFileIgnores = append(s.PerFileIgnores, PerFileIgnore{Pattern: pf.glob.text, Codes: pf.codes})
 				for _, code := range pf.codes {
 					s.ignored[code] = true
 				}

@@ -44,7 +44,9 @@ func (p *fullPrinter) print(w io.Writer, r *Report, opt Options) error {
 	for _, e := range r.SyntaxErrors {
 		p.syntaxError(bw, e)
 	}
-	p.summary(bw, r, shown, opt)
+	if !opt.Quiet {
+		p.summary(bw, r, shown, opt)
+	}
 	return bw.Flush()
 }
 

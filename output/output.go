@@ -135,6 +135,9 @@ type Options struct {
 	// NoUnsafeFixesHint leaves the hidden-unsafe-fixes hint out
 	// (--no-unsafe-fixes).
 	NoUnsafeFixesHint bool
+	// Quiet leaves the summary lines out (--quiet): the full format
+	// prints the findings only.
+	Quiet bool
 }
 
 // printer is one format.
