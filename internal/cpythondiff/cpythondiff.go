@@ -40,6 +40,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -124,6 +125,29 @@ func Interpreters(names ...string) ([]Python, error) {
 	}
 	sortByVersion(out)
 	return out, nil
+}
+
+// ForTest returns the interpreters found, for a test that compares
+// against them. In CI (CI set) python3 is part of the machine, and a
+// missing one fails the test: a comparison against nothing would pass. On
+// another machine the test is told there is nothing to compare against
+// and ForTest returns nil, for the test to end.
+func ForTest(tb testing.TB) []Python {
+	tb.Helper()
+	ci := os.Getenv("CI") != ""
+	if _, err := exec.LookPath("python3"); err != nil && ci {
+		tb.Fatalf("python3 is required in CI: %v", err)
+	}
+	pys, err := Interpreters()
+	switch {
+	case err != nil:
+		tb.Fatal(err)
+	case len(pys) == 0 && ci:
+		tb.Fatalf("no CPython %s+ interpreter runs; CI needs python3", MinVersion)
+	case len(pys) == 0:
+		tb.Logf("no CPython %s+ interpreter: nothing to compare against", MinVersion)
+	}
+	return pys
 }
 
 // probe runs an interpreter for its version and standard library, with a
