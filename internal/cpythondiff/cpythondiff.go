@@ -156,6 +156,11 @@ func probe(path string) (Python, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	b, err := exec.CommandContext(ctx, path, "-c", probeScript).Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && len(bytes.TrimSpace(exit.Stderr)) > 0 {
+		// What it said: a pyenv shim names the versions that have it.
+		return Python{}, fmt.Errorf("%s: %v: %s", path, err, bytes.TrimSpace(exit.Stderr))
+	}
 	if err != nil {
 		return Python{}, fmt.Errorf("%s: %w", path, err)
 	}
