@@ -602,8 +602,15 @@ func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
 	return st.inits[0]
 }
 
-// childUse classifies the code a started object's children run.
+// childUse classifies the code a started object's children run, forked
+// from the parent in st.
 func (s *simulator) childUse(o *Object, st *simState) ChildUse {
+	return s.childUseIn(o, newTouchKey(st.defaultCUDA, &st.imported))
+}
+
+// childUseIn classifies the code o's children run, forked from a parent
+// described by k.
+func (s *simulator) childUseIn(o *Object, k touchKey) ChildUse {
 	u := ChildUse{Targets: o.Targets}
 	switch o.Kind {
 	case ObjManager:
@@ -616,7 +623,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		}
 		b := &builder{m: o.ChildScope.Module, sc: o.ChildScope}
 		b.stmts(o.ChildBody)
-		if h := s.prog().touchSearch(st.defaultCUDA).search(b.out); h.ok {
+		if h := s.prog().touchSearch(k).search(b.out); h.ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
@@ -627,7 +634,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		u.Verdict = ChildNoCUDA
 		return u
 	}
-	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && st.defaultCUDA {
+	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && k.defaultCUDA {
 		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.ArgsSite, "CUDA objects passed to the child"
 		return u
 	}
@@ -652,7 +659,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if h := s.prog().touchSearch(st.defaultCUDA).search(callEvents(t.Func, t.Ctx)); h.ok {
+		if h := s.prog().touchSearch(k).search(callEvents(t.Func, t.Ctx)); h.ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
@@ -705,38 +712,6 @@ func opaque(events []event) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// touchSearch is the search for the first place code (following local
-// calls and imports) certainly uses CUDA, in a child forked from a parent
-// whose default device is CUDA or not (defaultCUDA): the only state of the
-// parent's it depends on. Its answers are memoized in each function's,
-// context's and module's touch[defaultCUDA] (firsthit.go).
-func (p *Program) touchSearch(defaultCUDA bool) *hitSolver {
-	i := 0
-	if defaultCUDA {
-		i = 1
-	}
-	if p.touch[i] == nil {
-		p.touch[i] = &hitSolver{step: func(e *effect) hitStep {
-			switch e.kind {
-			case effInit, effUse:
-				if e.cond == condDefaultDevice && !defaultCUDA {
-					return hitStep{}
-				}
-				return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
-			case effCall:
-				if e.ctx != nil {
-					return hitStep{cell: &e.ctx.touch[i], events: func() []event { return summaryIn(e.fn, e.ctx) }}
-				}
-				return hitStep{cell: &e.fn.memos().touch[i], events: e.fn.summaryOf}
-			case effImport:
-				return hitStep{cell: &e.mod.touch[i], events: e.mod.topSummary}
-			}
-			return hitStep{}
-		}}
-	}
-	return p.touch[i]
 }
 
 // callEvents are the events of a call of f in context c (nil: any).
