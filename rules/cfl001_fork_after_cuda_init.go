@@ -21,7 +21,7 @@ var CFL001 = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
 	ResultType: fixsafety.TableType,
 	Run: rule(func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkAfterInit && z.Child.Verdict != model.ChildNoCUDA {
+		if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildUsesCUDA {
 			r.reportForkAfterInit(z, ruledoc.CFL001.Code)
 		}
 	}),

@@ -19,7 +19,7 @@ var CFL003 = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
 	ResultType: fixsafety.TableType,
 	Run: rule(func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildNoCUDA {
+		if z.Kind == model.ForkAfterInit && z.Child.Verdict != model.ChildUsesCUDA {
 			r.reportForkAfterInit(z, ruledoc.CFL003.Code)
 		}
 	}),

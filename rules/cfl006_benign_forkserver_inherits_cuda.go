@@ -20,7 +20,7 @@ var CFL006 = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{config.Analyzer, pyprogram.Analyzer, forkhazard.Analyzer},
 	ResultType: fixsafety.TableType,
 	Run: rule(func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkserverInherits && z.Child.Verdict == model.ChildNoCUDA {
+		if z.Kind == model.ForkserverInherits && z.Child.Verdict != model.ChildUsesCUDA {
 			r.reportForkserver(z, ruledoc.CFL006.Code)
 		}
 	}),
