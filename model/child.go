@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"strings"
 
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -81,6 +82,36 @@ func (b *builder) selfAttrRead(a *syntax.Attribute) {
 	if e, ok := deviceUse(d, useName(d, "self."+a.Attr, b.m, a), Site{b.m, a.Span}); ok {
 		b.effect(e)
 	}
+}
+
+// tensorAttrs are the attributes of a tensor or module that are tensors on
+// its device: reading one from a GPU object reads GPU memory.
+var tensorAttrs = map[string]bool{
+	"data": true, "grad": true, "T": true, "mT": true, "H": true, "mH": true,
+	"real": true, "imag": true, "weight": true, "bias": true,
+}
+
+// plainRead reports whether v, a value on the GPU, is an attribute read
+// from a GPU object that is not one of tensorAttrs
+// (model.config.bos_token_id, asr_model.tokenizer.pad_id): such an
+// attribute is as often a plain value (an int, a tokenizer) as a tensor, so
+// holding it, passing it or reading it is not seen to touch CUDA (held
+// says DevUnknown: a possible use, which never makes an error). Calling it
+// still uses its object's device (the call reads Value.Dev), and a call's
+// result or an element keeps it (x.float(), x[i]).
+func plainRead(v Value) bool {
+	if v.Kind != VPath {
+		return false
+	}
+	i := strings.LastIndexByte(v.Path, '.')
+	if i < 0 {
+		return false
+	}
+	obj, attr := v.Path[:i], v.Path[i+1:]
+	if !strings.ContainsAny(obj, "()[]") {
+		return false // a library's own attribute (cupy.cuda.Stream.null), not an object's
+	}
+	return !strings.ContainsAny(attr, "()[]") && !tensorAttrs[attr]
 }
 
 // touchKey is what of the parent at a fork the search of a child's code
