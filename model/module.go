@@ -44,6 +44,7 @@ type Module struct {
 	top         *funcSummary       // the module body's summary
 	fx          facts              // of running the body as __main__ (topFacts)
 	importFx    facts              // of importing the module (importFacts)
+	setAttrs    map[string]bool    // see attrsSetOutsideInit
 	id          uint64             // orders the sets of modules (cowset.go)
 	sites       siteNumbers        // numbers its sites for the sets of sites (cowset.go)
 	used        map[string]useKind // see usedNames

@@ -47,7 +47,11 @@ type simState struct {
 	nvml        bool
 	imported    cowSet[moduleSetKey]
 	startedOnce cowSet[objectSetKey]
-	phase       Phase
+	// facts are the arms of stable tests this path took, and conds the
+	// facts each initialization ran under (exclusive.go).
+	facts []branchFact
+	conds []initCond
+	phase Phase
 	// ended: this path left the function or the loop pass (a jump); the
 	// rest of the events on it do not run.
 	ended bool
@@ -88,6 +92,7 @@ func (s *simState) clone() *simState {
 // executor started, NVML checking on) only if it did on all.
 func (s *simState) join(others ...*simState) {
 	for _, o := range others {
+		s.joinFacts(o, s.inits, o.inits)
 		// The paths were cloned from one state, and share its inits: a
 		// site is recorded once per state, so what o added after the
 		// shared part is new to that part too, and only s's own additions
@@ -176,6 +181,9 @@ type simulator struct {
 	reported map[[2]Site]bool
 	// branches counts the branch arms being run.
 	branches int
+	// callSeq numbers the calls run, and callNo is the one running (0: the
+	// entry's body): the facts of a test are those of one call.
+	callSeq, callNo int32
 	// returned holds, for each function call being run, the states its
 	// returns left it in; jumped, for each loop being run, the states its
 	// break and continue statements left the pass in.
@@ -238,6 +246,9 @@ func (s *simulator) run(events []event, st *simState) {
 				c := st
 				if i != last {
 					c = st.clone()
+				}
+				if e.site.Mod != nil {
+					c.assume(branchFact{call: s.callNo, test: stableTestKey(e.site), arm: uint8(i)})
 				}
 				s.run(arm, c)
 				if !c.ended {
@@ -378,7 +389,9 @@ func (s *simulator) effect(e *effect, st *simState) {
 			}
 		}
 		st.sure.add(e.site.setKey())
-		if hasInit(st.inits, e.site) {
+		first := !hasInit(st.inits, e.site)
+		st.initialized(e.site.setKey(), first)
+		if !first {
 			return
 		}
 		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase, ProcessGuard: s.procGuard}
@@ -424,7 +437,12 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Func: e.fn.QualName})
+		s.callSeq++
+		caller := s.callNo
+		s.callNo = s.callSeq
 		s.call(summaryIn(e.fn, e.ctx), st)
+		st.forget(s.callNo)
+		s.callNo = caller
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
@@ -557,7 +575,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			// A Manager's server runs only multiprocessing's own loop: no
 			// edit of the program makes it touch CUDA, so it is not even
 			// the benign hazard.
-			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
+			if st.initsReach() && !o.ChildExecs && o.Kind != ObjManager {
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Start: rec, Child: s.childUse(o, st)}, s)
 			}
 		case target.Forkserver:
@@ -590,16 +608,27 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 // pickInit is the initialization initFor picks for start in st now.
 func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
 	for _, r := range st.inits {
-		if s.reported[[2]Site{start, r.Site}] {
+		if s.reported[[2]Site{start, r.Site}] && !st.unreachedFrom(r.Site.setKey()) {
 			return r
 		}
 	}
 	for _, r := range st.inits {
-		if st.sure.has(r.Site.setKey()) {
+		if st.sure.has(r.Site.setKey()) && !st.unreachedFrom(r.Site.setKey()) {
+			return r
+		}
+	}
+	for _, r := range st.inits {
+		if !st.unreachedFrom(r.Site.setKey()) {
 			return r
 		}
 	}
 	return st.inits[0]
+}
+
+// initsReach reports whether an initialization ran on a path that meets
+// the one st is on (exclusive.go).
+func (st *simState) initsReach() bool {
+	return slices.ContainsFunc(st.inits, func(r *InitRecord) bool { return !st.unreachedFrom(r.Site.setKey()) })
 }
 
 // childUse classifies the code a started object's children run, forked
