@@ -823,11 +823,13 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
-		// A benign hazard and one whose children use CUDA are reported by
-		// different rules (CFL003 and CFL001, CFL006 and CFL002).
+		// A hazard whose children certainly use CUDA and one whose
+		// children do not, or could not be seen to, are reported by
+		// different rules (CFL001 and CFL003, CFL002 and CFL006): one
+		// cannot stand for the other.
 		verdict := "uses"
-		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict == ChildNoCUDA {
-			verdict = "benign"
+		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict != ChildUsesCUDA {
+			verdict = "warning"
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
