@@ -729,7 +729,8 @@ func TestOtherToolsNoqaIsQuiet(t *testing.T) {
 // times, before a fork the simulation never reaches) is checked without a
 // finding, and the run says on stderr that it stopped there, from the
 // results cache too. The same sweep over twelve switches fits the budget:
-// the fork is reached and reported, with no notice.
+// the fork, whose child synchronizes the GPU, is reached and reported,
+// with no notice.
 func TestBudgetCutIsANotice(t *testing.T) {
 	sweep := func(switches int) string {
 		var b strings.Builder
@@ -739,7 +740,7 @@ func TestBudgetCutIsANotice(t *testing.T) {
 		for i := range switches {
 			fmt.Fprintf(&b, "%sfor flag%d in (False, True):\n", strings.Repeat("    ", i), i)
 		}
-		fmt.Fprintf(&b, "%sstep()\nos.fork()\n", strings.Repeat("    ", switches))
+		fmt.Fprintf(&b, "%sstep()\nif os.fork() == 0:\n    torch.cuda.synchronize()\n", strings.Repeat("    ", switches))
 		return b.String()
 	}
 	dir := t.TempDir()

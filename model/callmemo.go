@@ -286,6 +286,7 @@ func (s *simState) sameAs(o *simState) bool {
 	if s.ended != o.ended || s.defaultCUDA != o.defaultCUDA || s.outerDefault != o.outerDefault || s.nvml != o.nvml || s.phase != o.phase ||
 		!slices.Equal(s.inits, o.inits) || !s.sure.equal(o.sure) ||
 		!s.imported.equal(o.imported) || !s.startedOnce.equal(o.startedOnce) ||
+		!slices.Equal(s.facts, o.facts) || !slices.Equal(s.conds, o.conds) ||
 		!maps.Equal(s.methods, o.methods) || !maps.Equal(s.methodLits, o.methodLits) ||
 		len(s.preload) != len(o.preload) {
 		return false

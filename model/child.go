@@ -1,6 +1,11 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"encoding/binary"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // What a child may touch when the model cannot place a value on the CPU or
 // the GPU. The simulation's touches (simulate.go) finds the first certain
@@ -77,4 +82,106 @@ func (b *builder) selfAttrRead(a *syntax.Attribute) {
 	if e, ok := deviceUse(d, useName(d, "self."+a.Attr, b.m, a), Site{b.m, a.Span}); ok {
 		b.effect(e)
 	}
+}
+
+// tensorAttrs are the attributes of a tensor or module that are tensors on
+// its device: reading one from a GPU object reads GPU memory.
+var tensorAttrs = map[string]bool{
+	"data": true, "grad": true, "T": true, "mT": true, "H": true, "mH": true,
+	"real": true, "imag": true, "weight": true, "bias": true,
+}
+
+// plainRead reports whether v, a value on the GPU, is an attribute read
+// from a GPU object that is not one of tensorAttrs
+// (model.config.bos_token_id, asr_model.tokenizer.pad_id): such an
+// attribute is as often a plain value (an int, a tokenizer) as a tensor, so
+// holding it, passing it or reading it is not seen to touch CUDA (held
+// says DevUnknown: a possible use, which never makes an error). Calling it
+// still uses its object's device (the call reads Value.Dev), and a call's
+// result or an element keeps it (x.float(), x[i]).
+func plainRead(v Value) bool {
+	if v.Kind != VPath {
+		return false
+	}
+	i := strings.LastIndexByte(v.Path, '.')
+	if i < 0 {
+		return false
+	}
+	obj, attr := v.Path[:i], v.Path[i+1:]
+	if !strings.ContainsAny(obj, "()[]") {
+		return false // a library's own attribute (cupy.cuda.Stream.null), not an object's
+	}
+	return !strings.ContainsAny(attr, "()[]") && !tensorAttrs[attr]
+}
+
+// touchKey is what of the parent at a fork the search of a child's code
+// depends on: whether torch's default device is CUDA, and the modules the
+// parent had imported (their keys, as bytes), which the child finds in
+// sys.modules: its import of one of them runs nothing (measured on an H100:
+// testdata/groundtruth/probes-2026-12.md, "Probes of 2026-12-07", a fork
+// child whose function-level `import m` names a module the parent imported
+// and initialized CUDA in never calls CUDA).
+type touchKey struct {
+	defaultCUDA bool
+	imported    string
+}
+
+// newTouchKey is the key of a child forked from a parent whose default
+// device is CUDA or not and that had imported the modules in imported.
+func newTouchKey(defaultCUDA bool, imported *cowSet[moduleSetKey]) touchKey {
+	b := make([]byte, 0, 8*len(imported.d.keys))
+	for _, k := range imported.d.keys {
+		b = binary.LittleEndian.AppendUint64(b, uint64(k))
+	}
+	return touchKey{defaultCUDA: defaultCUDA, imported: string(b)}
+}
+
+// touchSearch is the search for the first place code (following local
+// calls, and the imports of modules the parent had not imported) certainly
+// uses CUDA, in a child whose parent is described by k. Each key has its
+// own solver and memo cells: an answer found skipping one set of imports
+// is not an answer for another set, and a memo shared across keys would
+// make a verdict depend on which fork asked first.
+func (p *Program) touchSearch(k touchKey) *hitSolver {
+	if s := p.touch[k]; s != nil {
+		return s
+	}
+	imported := map[moduleSetKey]bool{}
+	for i := 0; i+8 <= len(k.imported); i += 8 {
+		imported[moduleSetKey(binary.LittleEndian.Uint64([]byte(k.imported[i:])))] = true
+	}
+	cells := map[any]*hitCell{}
+	cell := func(owner any) *hitCell {
+		c := cells[owner]
+		if c == nil {
+			c = &hitCell{}
+			cells[owner] = c
+		}
+		return c
+	}
+	s := &hitSolver{step: func(e *effect) hitStep {
+		switch e.kind {
+		case effInit, effUse:
+			if e.cond == condDefaultDevice && !k.defaultCUDA {
+				return hitStep{}
+			}
+			return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
+		case effCall:
+			if e.ctx != nil {
+				return hitStep{cell: cell(e.ctx), events: func() []event { return summaryIn(e.fn, e.ctx) }}
+			}
+			return hitStep{cell: cell(e.fn), events: e.fn.summaryOf}
+		case effImport:
+			if imported[e.mod.setKey()] {
+				return hitStep{} // in sys.modules already: the import runs nothing
+			}
+			return hitStep{cell: cell(e.mod), events: e.mod.topSummary}
+		}
+		return hitStep{}
+	}}
+	if p.touch == nil {
+		p.touch = map[touchKey]*hitSolver{}
+	}
+	p.touch[k] = s
+	return s
 }

@@ -92,7 +92,6 @@ type callContext struct {
 	vals     map[*Binding]*valueCell
 	summary  *funcSummary
 	fx       facts
-	touch    [2]hitCell
 	maybe    hitCell
 	returned valueCell // what the function returns in the context
 }

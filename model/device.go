@@ -57,6 +57,9 @@ func held(v Value) Device {
 	if v.Kind == VStr || v.Kind == VDevice {
 		return DevNone
 	}
+	if v.Dev == DevCUDA && plainRead(v) {
+		return DevUnknown
+	}
 	return v.Dev
 }
 

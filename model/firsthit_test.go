@@ -75,7 +75,7 @@ def encode_rest():
 			got := make([]string, len(tt.members))
 			for _, i := range order {
 				f := funcNamed(m, tt.members[i])
-				search := prog.touchSearch(false)
+				search := prog.touchSearch(touchKey{})
 				if tt.maybe {
 					search = prog.maybeSearch()
 				}
@@ -87,6 +87,57 @@ def encode_rest():
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("%s %v asked in the order %v:\n got %q\nwant %q", tt.path, tt.members, order, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestTouchSearchSkipsImportsTheParentDid: a child's import of a module
+// the parent had imported at the fork runs nothing, so the search of the
+// child's code does not enter that module's top level; one the parent had
+// not imported runs there. Each set of imported modules has its own
+// answers, whichever is asked first.
+func TestTouchSearchSkipsImportsTheParentDid(t *testing.T) {
+	files := memSource{
+		"/p/gpu_setup.py": "import torch\n\nHAVE_GPU = torch.cuda.is_available()\n",
+		"/p/train.py": `import shutil
+
+def cleanup(path):
+    import gpu_setup
+    shutil.rmtree(path, ignore_errors=True)
+`,
+	}
+	cases := []struct {
+		parentImported bool
+		want           string
+	}{
+		{true, "nothing"},
+		{false, "torch.cuda.is_available() at 3"},
+	}
+	for _, order := range permutations(len(cases)) {
+		prog := NewProgram(files, Options{Roots: []string{"/p"}})
+		m, err := prog.Module("/p/train.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup, err := prog.Module("/p/gpu_setup.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range order {
+			tt := cases[i]
+			imported := newCowSet[moduleSetKey]()
+			imported.add(m.setKey())
+			if tt.parentImported {
+				imported.add(setup.setKey())
+			}
+			h := prog.touchSearch(newTouchKey(false, &imported)).search(callEvents(funcNamed(m, "cleanup"), nil))
+			got := "nothing"
+			if h.ok {
+				got = fmt.Sprintf("%s at %d", h.api, lineIn(h.site.Mod.Src, int(h.site.Span.Start)))
+			}
+			if got != tt.want {
+				t.Errorf("parent imported gpu_setup: %v, asked in the order %v: got %q, want %q", tt.parentImported, order, got, tt.want)
 			}
 		}
 	}

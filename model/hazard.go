@@ -8,14 +8,15 @@ type HazardKind uint8
 const (
 	// ForkAfterInit: a process forked (fork start method, os.fork, a fork
 	// pool/executor/DataLoader) after CUDA was initialized in it. CFL001 when
-	// the child uses CUDA or its code cannot be seen, CFL003 when it provably
-	// does not.
+	// the child certainly uses CUDA (ChildUsesCUDA); CFL003 otherwise, when
+	// it provably does not and when its use could not be seen
+	// (ChildUnknown): an error needs every link seen.
 	ForkAfterInit HazardKind = iota
 	// ForkserverInherits: the forkserver process itself initializes CUDA while
 	// importing __main__ (on versions with the preload fix) or a
 	// set_forkserver_preload module, and every child inherits it. CFL002
-	// when the children use CUDA or cannot be seen, CFL006 when they
-	// provably do not.
+	// when the children certainly use CUDA, CFL006 when they provably do
+	// not or their use could not be seen.
 	ForkserverInherits
 	// ReinitInChildren: CUDA initialized at the top level of a main module
 	// that spawn children (or pre-fix forkserver children) re-import, so every
@@ -92,7 +93,7 @@ type ChildVerdict uint8
 
 const (
 	ChildUsesCUDA ChildVerdict = iota
-	ChildUnknown               // its code could not be resolved
+	ChildUnknown               // its code, or the device of what it touches, could not be seen: a warning, never an error
 	ChildNoCUDA                // provably never touches CUDA (or assumed, see ChildUse.Assumed)
 )
 

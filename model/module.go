@@ -44,10 +44,10 @@ type Module struct {
 	// may set up a process group (processgroup.go); read once, as bytes,
 	// because the question is asked at every local call.
 	setsUpGroup bool
-	top         *funcSummary // the module body's summary
-	fx          facts        // of running the body as __main__ (topFacts)
-	importFx    facts        // of importing the module (importFacts)
-	touch       [2]hitCell
+	top         *funcSummary       // the module body's summary
+	fx          facts              // of running the body as __main__ (topFacts)
+	importFx    facts              // of importing the module (importFacts)
+	setAttrs    map[string]bool    // see attrsSetOutsideInit
 	id          uint64             // orders the sets of modules (cowset.go)
 	sites       siteNumbers        // numbers its sites for the sets of sites (cowset.go)
 	used        map[string]useKind // see usedNames
@@ -249,9 +249,6 @@ type Function struct {
 // asked (the analysis summarizes about one in twenty of the stdlib's), and
 // these took half of a Function's 320 bytes.
 type funcMemos struct {
-	// touch is the first CUDA use of running the function, without and
-	// with torch's default device set to CUDA (firsthit.go).
-	touch [2]hitCell
 	// returned memoizes what the function returns outside of any call
 	// context.
 	returned valueCell

@@ -66,15 +66,15 @@ type Program struct {
 
 	ahead prefetcher // see prefetch.go
 
-	vals      *valueState      // see values
-	pre       *prescan         // see mayStart
-	stems     *stemIndex       // see importersByStem
-	solver    *factSolver      // see memoFacts
-	valSolver *valueSolver     // see valueSolver
-	retSolver *retParamsSolver // see returnedParams
-	cuts      []BudgetCut      // see BudgetCuts
-	touch     [2]*hitSolver    // see touchSearch
-	maybe     *hitSolver       // see maybeSearch
+	vals      *valueState             // see values
+	pre       *prescan                // see mayStart
+	stems     *stemIndex              // see importersByStem
+	solver    *factSolver             // see memoFacts
+	valSolver *valueSolver            // see valueSolver
+	retSolver *retParamsSolver        // see returnedParams
+	cuts      []BudgetCut             // see BudgetCuts
+	touch     map[touchKey]*hitSolver // see touchSearch
+	maybe     *hitSolver              // see maybeSearch
 }
 
 type moduleSlot struct {

@@ -50,7 +50,11 @@ type simState struct {
 	nvml         bool
 	imported     cowSet[moduleSetKey]
 	startedOnce  cowSet[objectSetKey]
-	phase        Phase
+	// facts are the arms of stable tests this path took, and conds the
+	// facts each initialization ran under (exclusive.go).
+	facts []branchFact
+	conds []initCond
+	phase Phase
 	// ended: this path left the function or the loop pass (a jump); the
 	// rest of the events on it do not run.
 	ended bool
@@ -91,6 +95,7 @@ func (s *simState) clone() *simState {
 // executor started, NVML checking on) only if it did on all.
 func (s *simState) join(others ...*simState) {
 	for _, o := range others {
+		s.joinFacts(o, s.inits, o.inits)
 		// The paths were cloned from one state, and share its inits: a
 		// site is recorded once per state, so what o added after the
 		// shared part is new to that part too, and only s's own additions
@@ -180,6 +185,9 @@ type simulator struct {
 	reported map[[2]Site]bool
 	// branches counts the branch arms being run.
 	branches int
+	// callSeq numbers the calls run, and callNo is the one running (0: the
+	// entry's body): the facts of a test are those of one call.
+	callSeq, callNo int32
 	// returned holds, for each function call being run, the states its
 	// returns left it in; jumped, for each loop being run, the states its
 	// break and continue statements left the pass in.
@@ -242,6 +250,9 @@ func (s *simulator) run(events []event, st *simState) {
 				c := st
 				if i != last {
 					c = st.clone()
+				}
+				if e.site.Mod != nil {
+					c.assume(branchFact{call: s.callNo, test: stableTestKey(e.site), arm: uint8(i)})
 				}
 				s.run(arm, c)
 				if !c.ended {
@@ -382,7 +393,9 @@ func (s *simulator) effect(e *effect, st *simState) {
 			}
 		}
 		st.sure.add(e.site.setKey())
-		if hasInit(st.inits, e.site) {
+		first := !hasInit(st.inits, e.site)
+		st.initialized(e.site.setKey(), first)
+		if !first {
 			return
 		}
 		rec := &InitRecord{Site: e.site, API: e.api, Chain: append([]Frame(nil), s.chain...), Phase: st.phase, ProcessGuard: s.procGuard}
@@ -428,7 +441,12 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.stack = append(s.stack, e.fn)
 		s.frames = append(s.frames, frame)
 		s.chain = append(s.chain, Frame{Site: e.site, Func: e.fn.QualName})
+		s.callSeq++
+		caller := s.callNo
+		s.callNo = s.callSeq
 		s.call(summaryIn(e.fn, e.ctx), st)
+		st.forget(s.callNo)
+		s.callNo = caller
 		s.chain = s.chain[:len(s.chain)-1]
 		s.frames = s.frames[:len(s.frames)-1]
 		s.stack = s.stack[:len(s.stack)-1]
@@ -577,7 +595,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			// A Manager's server runs only multiprocessing's own loop: no
 			// edit of the program makes it touch CUDA, so it is not even
 			// the benign hazard.
-			if len(st.inits) > 0 && !o.ChildExecs && o.Kind != ObjManager {
+			if st.initsReach() && !o.ChildExecs && o.Kind != ObjManager {
 				// st.inits only grows by append, and a capped slice of it
 				// is never written through (simState.clone).
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Inits: st.inits[:len(st.inits):len(st.inits)],
@@ -613,20 +631,38 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 // pickInit is the initialization initFor picks for start in st now.
 func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
 	for _, r := range st.inits {
-		if s.reported[[2]Site{start, r.Site}] {
+		if s.reported[[2]Site{start, r.Site}] && !st.unreachedFrom(r.Site.setKey()) {
 			return r
 		}
 	}
 	for _, r := range st.inits {
-		if st.sure.has(r.Site.setKey()) {
+		if st.sure.has(r.Site.setKey()) && !st.unreachedFrom(r.Site.setKey()) {
+			return r
+		}
+	}
+	for _, r := range st.inits {
+		if !st.unreachedFrom(r.Site.setKey()) {
 			return r
 		}
 	}
 	return st.inits[0]
 }
 
-// childUse classifies the code a started object's children run.
+// initsReach reports whether an initialization ran on a path that meets
+// the one st is on (exclusive.go).
+func (st *simState) initsReach() bool {
+	return slices.ContainsFunc(st.inits, func(r *InitRecord) bool { return !st.unreachedFrom(r.Site.setKey()) })
+}
+
+// childUse classifies the code a started object's children run, forked
+// from the parent in st.
 func (s *simulator) childUse(o *Object, st *simState) ChildUse {
+	return s.childUseIn(o, newTouchKey(st.defaultCUDA, &st.imported))
+}
+
+// childUseIn classifies the code o's children run, forked from a parent
+// described by k.
+func (s *simulator) childUseIn(o *Object, k touchKey) ChildUse {
 	u := ChildUse{Targets: o.Targets}
 	switch o.Kind {
 	case ObjManager:
@@ -639,7 +675,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		}
 		b := &builder{m: o.ChildScope.Module, sc: o.ChildScope}
 		b.stmts(o.ChildBody)
-		if h := s.prog().touchSearch(st.defaultCUDA).search(b.out); h.ok {
+		if h := s.prog().touchSearch(k).search(b.out); h.ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
@@ -650,7 +686,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 		u.Verdict = ChildNoCUDA
 		return u
 	}
-	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && st.defaultCUDA {
+	if o.ArgsDev == DevCUDA || o.ArgsDev == DevDefault && k.defaultCUDA {
 		u.Verdict, u.Evidence, u.API = ChildUsesCUDA, o.ArgsSite, "CUDA objects passed to the child"
 		return u
 	}
@@ -675,7 +711,7 @@ func (s *simulator) childUse(o *Object, st *simState) ChildUse {
 			}
 			continue
 		}
-		if h := s.prog().touchSearch(st.defaultCUDA).search(callEvents(t.Func, t.Ctx)); h.ok {
+		if h := s.prog().touchSearch(k).search(callEvents(t.Func, t.Ctx)); h.ok {
 			u.Verdict, u.Evidence, u.API = ChildUsesCUDA, h.site, h.api
 			return u
 		}
@@ -728,38 +764,6 @@ func opaque(events []event) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// touchSearch is the search for the first place code (following local
-// calls and imports) certainly uses CUDA, in a child forked from a parent
-// whose default device is CUDA or not (defaultCUDA): the only state of the
-// parent's it depends on. Its answers are memoized in each function's,
-// context's and module's touch[defaultCUDA] (firsthit.go).
-func (p *Program) touchSearch(defaultCUDA bool) *hitSolver {
-	i := 0
-	if defaultCUDA {
-		i = 1
-	}
-	if p.touch[i] == nil {
-		p.touch[i] = &hitSolver{step: func(e *effect) hitStep {
-			switch e.kind {
-			case effInit, effUse:
-				if e.cond == condDefaultDevice && !defaultCUDA {
-					return hitStep{}
-				}
-				return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
-			case effCall:
-				if e.ctx != nil {
-					return hitStep{cell: &e.ctx.touch[i], events: func() []event { return summaryIn(e.fn, e.ctx) }}
-				}
-				return hitStep{cell: &e.fn.memos().touch[i], events: e.fn.summaryOf}
-			case effImport:
-				return hitStep{cell: &e.mod.touch[i], events: e.mod.topSummary}
-			}
-			return hitStep{}
-		}}
-	}
-	return p.touch[i]
 }
 
 // callEvents are the events of a call of f in context c (nil: any).
@@ -842,11 +846,13 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
 		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
 	} else {
-		// A benign hazard and one whose children use CUDA are reported by
-		// different rules (CFL003 and CFL001, CFL006 and CFL002).
+		// A hazard whose children certainly use CUDA and one whose
+		// children do not, or could not be seen to, are reported by
+		// different rules (CFL001 and CFL003, CFL002 and CFL006): one
+		// cannot stand for the other.
 		verdict := "uses"
-		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict == ChildNoCUDA {
-			verdict = "benign"
+		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict != ChildUsesCUDA {
+			verdict = "warning"
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}

@@ -38,7 +38,9 @@ type event struct {
 	// most events are effects, which nest nothing.
 	arms [][]event
 	// site is an evGuard's if statement's test, and guard its kind of
-	// guard; other events leave both zero (an effect has its own site).
+	// guard; an evBranch's site is its if statement's test when the test
+	// is stable (exclusive.go); other events leave both zero (an effect
+	// has its own site).
 	site  Site
 	kind  eventKind
 	guard GuardKind
@@ -140,6 +142,9 @@ type builder struct {
 	// emitted under a try, whose handlers and finally run however the
 	// body is left.
 	loops, tries int
+	// loopFrom is where the outermost loop being built starts
+	// (stableTest).
+	loopFrom int32
 }
 
 func (b *builder) emit(e event) { b.out = append(b.out, e) }
@@ -296,7 +301,7 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 	case *syntax.For:
 		b.expr(s.Iter)
 		b.iterate(s.Iter, Site{b.m, s.Iter.Pos()})
-		b.loops++
+		b.enterLoop(s.Span)
 		body := b.sub(func() { b.stmts(s.Body) })
 		b.loops--
 		if len(body) > 0 {
@@ -305,7 +310,7 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		b.stmts(s.Else)
 	case *syntax.While:
 		b.expr(s.Test)
-		b.loops++
+		b.enterLoop(s.Span)
 		body := b.sub(func() { b.stmts(s.Body); b.expr(s.Test) })
 		b.loops--
 		if len(body) > 0 {
@@ -505,8 +510,27 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 		b.notLoaders = saved
 	})
 	els := b.sub(func() { elseLeft = b.stmts(s.Else) })
-	b.branch([][]event{then, els})
+	if len(then) > 0 || len(els) > 0 {
+		e := event{kind: evBranch, arms: [][]event{then, els}}
+		from := s.Span.Start
+		if b.loops > 0 {
+			from = b.loopFrom
+		}
+		if b.stableTest(s.Test, from) {
+			e.site = Site{b.m, s.Test.Pos()} // the arms are facts (exclusive.go)
+		}
+		b.emit(e)
+	}
 	return thenLeft && elseLeft
+}
+
+// enterLoop counts a loop body about to be built, and where the outermost
+// one starts.
+func (b *builder) enterLoop(span syntax.Span) {
+	if b.loops == 0 {
+		b.loopFrom = span.Start
+	}
+	b.loops++
 }
 
 // forkTest recognises the tests that split the child of os.fork() from the

@@ -105,6 +105,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 		preload = []string{"__main__"}
 	}
 	serverImportsMain := false
+	var hazards []*Hazard // their children's use is read once the server's imports are known
 	for _, name := range preload {
 		if name == "__main__" {
 			serverImportsMain = s.forkserverImportsMain()
@@ -114,23 +115,57 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 			if !inherits {
 				break
 			}
-			s.out.add(&Hazard{Kind: ForkserverInherits, Init: r, Start: rec, Child: s.childUse(o, st), Via: name}, s)
+			hazards = append(hazards, &Hazard{Kind: ForkserverInherits, Init: r, Start: rec, Via: name})
 			break
 		}
 	}
-	if s.fn != nil {
-		// An uncalled function may run in any program: which module is
-		// __main__ there is unknown.
+	// An uncalled function may run in any program: which module is
+	// __main__ there is unknown.
+	if serverImportsMain && s.fn == nil {
+		if inits := s.entryImportInits(procServer); len(inits) > 0 && inherits {
+			hazards = append(hazards, &Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Via: "__main__"})
+		}
+	}
+	if len(hazards) > 0 {
+		child := s.childUseIn(o, s.forkserverKey(preload, serverImportsMain && s.fn == nil, st))
+		for _, z := range hazards {
+			z.Child = child
+			s.out.add(z, s)
+		}
+	}
+	if s.fn != nil || serverImportsMain {
 		return
 	}
-	if serverImportsMain {
-		if inits := s.entryImportInits(procServer); len(inits) > 0 && inherits {
-			s.out.add(&Hazard{Kind: ForkserverInherits, Init: inits[0], Start: rec, Child: s.childUse(o, st), Via: "__main__"}, s)
-		}
-	} else if inits := s.entryImportInits(procChild); len(inits) > 0 && !s.libraryReinitMoot(inits) {
+	if inits := s.entryImportInits(procChild); len(inits) > 0 && !s.libraryReinitMoot(inits) {
 		// Each child imports the main module itself, as a spawn child does.
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}
+}
+
+// forkserverKey describes the forkserver to the search of its children's
+// code: the modules it imported before forking them (the preloaded ones
+// and, when importsMain, the main module, with what each imports on every
+// path) are in their sys.modules, and their imports run nothing. The
+// parent's own imports are not: the server was started apart from it.
+func (s *simulator) forkserverKey(preload []string, importsMain bool, st *simState) touchKey {
+	imported := newCowSet[moduleSetKey]()
+	add := func(m *Module) {
+		if memo := m.importInitsMemo(s.cfg, procServer); memo.done {
+			for _, k := range memo.imported.d.keys {
+				imported.add(k)
+			}
+		}
+	}
+	for _, name := range preload {
+		if name == "__main__" {
+			if importsMain {
+				add(s.entry)
+			}
+		} else if m := s.entry.importedModule(name, 0); m != nil {
+			add(m)
+		}
+	}
+	return newTouchKey(st.defaultCUDA, &imported)
 }
 
 // preloadInits simulates the forkserver importing a preloaded module.
@@ -164,6 +199,10 @@ type importInitsCache struct {
 	// memo's other version (lazy imports or not) holds the same answer
 	// when that is not among them.
 	read cfgReads
+	// imported holds the module and the local modules the import imports
+	// on every path: what a forkserver that imported it hands its
+	// children in sys.modules.
+	imported cowSet[moduleSetKey]
 }
 
 // importInitsMemo is the cache of importTimeInits for a target and a
@@ -187,13 +226,17 @@ func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord
 		return memo.inits
 	}
 	memo.done = true
+	memo.imported = newCowSet[moduleSetKey]()
+	memo.imported.add(m.setKey())
 	if !m.importFacts().relevant {
 		return nil
 	}
 	sub := &simulator{cfg: cfg, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true, collectOnly: true, proc: proc}
 	st := newState()
+	st.imported.add(m.setKey())
 	sub.run(m.topSummary(), st)
 	memo.read = sub.read
+	memo.imported = st.imported
 	m.Prog.noteBudgetCut(sub, BudgetCut{Module: m, Import: true})
 	// Those that always run first, in execution order, then the others.
 	for _, sure := range []bool{true, false} {

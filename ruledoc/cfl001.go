@@ -6,7 +6,7 @@ import "github.com/cudaforklint/cudaforklint/finding"
 var CFL001 = &Doc{
 	Code:           "CFL001",
 	Name:           "fork-after-cuda-init",
-	Summary:        "A process forks after CUDA was initialized in it, and the child may use CUDA",
+	Summary:        "A process forks after CUDA was initialized in it, and the child uses CUDA",
 	Severity:       finding.Error,
 	DefaultEnabled: true,
 	Precision:      "high",
@@ -15,15 +15,20 @@ var CFL001 = &Doc{
 	WhatItDoes: `Checks for processes that fork — through the "fork" start method (explicit, or the
 Linux default up to Python 3.13), ` + "`os.fork()`" + `, a ` + "`multiprocessing.Pool`" + `, a
 ` + "`ProcessPoolExecutor`" + ` or PyTorch ` + "`DataLoader(num_workers>0)`" + ` workers — after CUDA was
-initialized in the same process, when the child's code uses CUDA or cannot be seen.
+initialized in the same process, when the child's code certainly uses CUDA. An error needs every
+link seen ([what an error means](README.md#what-an-error-means)): when the analysis could not see
+whether the child touches CUDA — its code, or the device of a value it touches — the fork is
+reported as CFL003, a warning, with what could not be seen.
 
 The child's code is read with what the parent hands it: ` + "`Process(args=...)`" + `, the elements of a
 pool's ` + "`map`" + `, ` + "`functools.partial`" + ` arguments, ` + "`initargs`" + `, the attributes a ` + "`Dataset`" + ` or a callable
 object was constructed with. A method called on a CPU tensor (` + "`torch.tensor([i]).float()`" + `) is
 not CUDA use; the same method on a tensor the parent put on the GPU is. When the analysis cannot
 tell on which device a value the child touches lives (a device read from the environment), the
-message says so instead of guessing; for DataLoader workers such a value is taken to be on the
-CPU, as datasets almost always are, and reported as CFL003. Code the child reaches only under an
+CFL003 message says so instead of guessing; for DataLoader workers such a value is taken to be on
+the CPU, as datasets almost always are. A child's ` + "`import`" + ` of a module the parent had
+already imported runs nothing (the module is in ` + "`sys.modules`" + `), so what that module's top level
+does is not the child's CUDA use. Code the child reaches only under an
 NCCL process group (` + "`if dist.get_backend() == \"nccl\":`" + `) does not count once the child set up
 its group with another backend.
 

@@ -21,9 +21,11 @@ from Python 3.14) whose forkserver process initializes CUDA while it imports:
 - modules the main module imports at its top level (their top level runs in the server too);
 - modules named in ` + "`set_forkserver_preload([...])`" + `, which the server imports on every version;
 
-and whose children may use CUDA: their code touches CUDA, or it cannot be seen. When the children
-provably never touch CUDA the program works today, and CFL006 reports it instead, as CFL003 does
-for CFL001.
+and whose children's code certainly touches CUDA. When the children provably never touch CUDA
+the program works today, and CFL006 reports it instead, as CFL003 does for CFL001; so does
+CFL006 when whether they touch it could not be seen (their code, or the device of a value they
+touch: [what an error means](README.md#what-an-error-means)). What the forkserver imported is in
+the children's ` + "`sys.modules`" + `: their own import of it runs nothing.
 
 A ` + "`current_process().name == \"MainProcess\"`" + ` guard does not keep an initialization out of the
 server: the forkserver process is itself named MainProcess when it imports the main module (spawn

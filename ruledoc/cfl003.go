@@ -6,14 +6,17 @@ import "github.com/cudaforklint/cudaforklint/finding"
 var CFL003 = &Doc{
 	Code:           "CFL003",
 	Name:           "benign-fork-after-cuda-init",
-	Summary:        "A process forks after CUDA was initialized in it, but the children never touch CUDA",
+	Summary:        "A process forks after CUDA was initialized in it, but the children never touch CUDA, or whether they do could not be seen",
 	Severity:       finding.Warning,
 	DefaultEnabled: false,
 	Precision:      "medium",
 	Tags:           []string{"maintainability", "cuda", "multiprocessing"},
 	FixAvailable:   "sometimes",
 	WhatItDoes: `Checks for the same forks as CFL001 — a process forking after CUDA was initialized in it —
-when the children provably never touch CUDA: CPU-only pool tasks, and the usual PyTorch
+when the children provably never touch CUDA, or when the analysis could not see whether they do
+(CFL001 needs every link seen: [what an error means](README.md#what-an-error-means)); the
+message then names what could not be seen: the child's code, or the device of a value it
+touches. Provably CPU-only children are CPU-only pool tasks, and the usual PyTorch
 training loop, whose ` + "`DataLoader`" + ` workers load and collate batches on the CPU while the parent
 moves them to the GPU. DataLoader workers whose dataset code cannot be seen, or whose dataset
 touches a value on a device the analysis cannot tell (a device read from the environment), are

@@ -6,7 +6,7 @@ import "github.com/cudaforklint/cudaforklint/finding"
 var CFL006 = &Doc{
 	Code:           "CFL006",
 	Name:           "benign-forkserver-inherits-cuda",
-	Summary:        "The forkserver process initializes CUDA while importing, but the children it forks never touch CUDA",
+	Summary:        "The forkserver process initializes CUDA while importing, but the children it forks never touch CUDA, or whether they do could not be seen",
 	Severity:       finding.Warning,
 	DefaultEnabled: false,
 	Precision:      "medium",
@@ -14,7 +14,8 @@ var CFL006 = &Doc{
 	FixAvailable:   "sometimes",
 	WhatItDoes: `Checks for the same forkserver programs as CFL002 — the forkserver process initializes CUDA while
 it imports the main module, a module that one imports at its top level, or a
-` + "`set_forkserver_preload`" + ` module — when the children it forks provably never touch CUDA:
+` + "`set_forkserver_preload`" + ` module — when the children it forks provably never touch CUDA, or
+when the analysis could not see whether they do (the message names what could not be seen):
 CPU-only pool tasks, and ` + "`DataLoader`" + ` workers that load and collate on the CPU (workers whose
 dataset code cannot be seen are assumed CPU-only and reported here rather than as CFL002).
 

@@ -278,6 +278,9 @@ func Index(docs []*Doc) string {
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s | %s | %s |\n",
 			d.Code, d.Code, d.Name, strings.ReplaceAll(d.Summary, "|", `\|`), d.Severity, yesNo(d.DefaultEnabled), fix)
 	}
+	b.WriteString("\n## What an error means\n\n")
+	b.WriteString(ErrorPolicy)
+	b.WriteString("\n")
 	return b.String()
 }
 

@@ -5,13 +5,13 @@ import (
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
-// CFL003 reports forks after CUDA initialization whose children never use
-// CUDA: a model.ForkAfterInit hazard (model/simulate.go) whose child is
-// CPU-only. Its message and fixes are reportForkAfterInit's, in
+// CFL003 reports forks after CUDA initialization whose children are not
+// seen to use CUDA: a model.ForkAfterInit hazard (model/simulate.go) whose
+// child is CPU-only or could not be seen (the message says which). Its message and fixes are reportForkAfterInit's, in
 // start_method.go, as for CFL001; its documentation is ruledoc/cfl003.go.
 var CFL003 = newRule(ruledoc.CFL003, "report forks after CUDA initialization whose children never use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildNoCUDA {
+		if z.Kind == model.ForkAfterInit && z.Child.Verdict != model.ChildUsesCUDA {
 			r.reportForkAfterInit(z, ruledoc.CFL003.Code)
 		}
 	})

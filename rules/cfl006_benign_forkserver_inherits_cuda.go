@@ -6,13 +6,13 @@ import (
 )
 
 // CFL006 reports CUDA initialized in the forkserver process when the
-// children it forks never use CUDA: a model.ForkserverInherits hazard
-// (model/toplevel.go) whose child is CPU-only. Its message and fix are
+// children it forks are not seen to use CUDA: a model.ForkserverInherits
+// hazard (model/toplevel.go) whose child is CPU-only or could not be seen. Its message and fix are
 // reportForkserver's, in toplevel_cuda.go, as for CFL002; its
 // documentation is ruledoc/cfl006.go.
 var CFL006 = newRule(ruledoc.CFL006, "report CUDA initialized in the forkserver process whose children never use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkserverInherits && z.Child.Verdict == model.ChildNoCUDA {
+		if z.Kind == model.ForkserverInherits && z.Child.Verdict != model.ChildUsesCUDA {
 			r.reportForkserver(z, ruledoc.CFL006.Code)
 		}
 	})

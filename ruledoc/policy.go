@@ -1,0 +1,31 @@
+package ruledoc
+
+// ErrorPolicy says what an error means, for the rule index
+// (docs/rules/README.md) and the pages of the rules it concerns: the
+// fork rules claim a failure only when the analysis saw every link of it,
+// since a finding it could not see through was most often false when the
+// tool was run from the roots of public repositories.
+const ErrorPolicy = `An error (CFL001, CFL002) says that a child process will fail, and is reported only when the
+analysis saw every link from the cause to the failure:
+
+1. the parent initializes CUDA on a path that reaches the start: where ` + "`if workers > 1:`" + ` forks
+   and its ` + "`else:`" + ` works on the GPU, pass after pass of a loop, the two never meet, as long as
+   the test cannot change (it reads only constants, parameters, locals bound once before the
+   loop, and attributes of ` + "`self`" + ` that only ` + "`__init__`" + ` assigns);
+2. the start forks after it, or the forkserver that forks the children initialized it;
+3. the child's own code certainly touches CUDA: a call the catalog measured, a tensor or module
+   the parent put on the GPU that the child computes with, CUDA tensors it receives through a
+   queue.
+
+When a link could not be seen, the finding is a warning — CFL003 for a fork, CFL006 for the
+forkserver, which are not selected by default — and its message names what could not be seen:
+
+| missing link | example | reported as |
+| --- | --- | --- |
+| the child's code | a function from an installed package; a callable handed in as a parameter; a tokenizer passed through ` + "`datasets.map(fn_kwargs=...)`" + ` | CFL003 / CFL006: "whose code could not be seen" |
+| the device of what the child touches | a device read from the environment; an attribute read from a GPU object other than a tensor's (` + "`model.config.bos_token_id`" + `, an int or a tokenizer as often as a tensor; ` + "`.weight`" + `, ` + "`.data`" + `, ` + "`.T`" + ` stay on the GPU) | CFL003 / CFL006: "could not tell whether" |
+| the initialization and the fork meeting | ` + "`if self.workers > 1:`" + ` forks and ` + "`else:`" + ` initializes, in a loop | nothing: no path initializes and then forks |
+| the child's import running anything | ` + "`import helper`" + ` inside the child's function, where the parent (or the forkserver) had already imported ` + "`helper`" + ` | nothing runs: the child never touches CUDA there (CFL003 / CFL006 if nothing else does) |
+
+A warning is not a promise that the program works: select CFL003 and CFL006 to see the forks
+whose children could not be followed.`
