@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"unicode/utf8"
 
@@ -23,12 +22,7 @@ type converter struct {
 }
 
 // abs is the absolute path of a finding's (working-directory-relative) path.
-func (c *converter) abs(path string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(c.workDir, path)
-}
+func (c *converter) abs(path string) string { return finding.AbsPath(c.workDir, path) }
 
 func (c *converter) position(pos token.Pos) (string, finding.Position) {
 	p := c.fset.PositionFor(pos, false)
@@ -70,7 +64,7 @@ func (c *converter) location(pos, end token.Pos) finding.Location {
 	}
 	path, start := c.position(pos)
 	_, stop := c.position(end)
-	return finding.Location{Path: relPath(c.workDir, path), Start: start, End: stop}
+	return finding.Location{Path: finding.RelPath(c.workDir, path), Start: start, End: stop}
 }
 
 // finding converts a diagnostic of analyzer a, whose result holds the

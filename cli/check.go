@@ -13,9 +13,9 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/output"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
-	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // checkFlags are check's command-line flags.
@@ -334,12 +334,7 @@ func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun 
 	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd}
 }
 
-func (r *checkRun) abs(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(r.workDir, p)
-}
+func (r *checkRun) abs(p string) string { return finding.AbsPath(r.workDir, p) }
 
 // analyze runs every rule the configuration selects somewhere; each file's
 // own settings (one config.Settings per file, through the policy) decide
@@ -348,22 +343,30 @@ func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(ni
 
 // analyzeWith is analyze with the files in overlay read from it instead of
 // the disk (the fix rounds' content), and their trees from trees when it
-// is not nil (config.Policy.Trees: only a plain check's analysis uses the
-// cache's).
-func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
-	pol := r.policy()
-	pol.Trees = trees
-	return analyzer.Run(analyzer.Options{
+// is not nil (analyzer.Options.Trees: only a plain check's analysis uses
+// the cache's).
+func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees *cache.Trees, programs analyzer.ProgramCache) (*analyzer.Result, error) {
+	opts := analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
-		Policy:      pol,
+		Policy:      r.policy(),
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 		Overlay:     overlay,
 		Read:        read,
 		Programs:    programs,
-	})
+		Split:       pyprogram.Split,
+		ForceFull:   forceFull(),
+	}
+	if trees != nil {
+		opts.Trees = trees // no typed nil: nil parses every file
+	}
+	return analyzer.Run(opts)
 }
+
+// forceFull reports whether the environment asks for analyzer.Options.
+// ForceFull (analyzer.ForceFullEnv=1).
+func forceFull() bool { return os.Getenv(analyzer.ForceFullEnv) == "1" }
 
 func (r *checkRun) policy() *config.Policy {
 	// No root from the working directory: each file's imports resolve
@@ -388,7 +391,7 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 		return r.analyze()
 	}
 	key, err := cache.NewKey(Version(), r.workDir, fmt.Sprintf("%q", r.paths), r.analysisSettings(),
-		analyzer.ForceFullEnv+"="+os.Getenv(analyzer.ForceFullEnv))
+		fmt.Sprintf("%s=%t", analyzer.ForceFullEnv, forceFull()))
 	if err != nil {
 		return r.analyze()
 	}

@@ -45,7 +45,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -286,12 +285,7 @@ func contains(ss []span, s span) bool {
 	return false
 }
 
-func (opt *Options) resolve(p string) string {
-	if opt.WorkDir != "" && !filepath.IsAbs(p) {
-		return filepath.Join(opt.WorkDir, p)
-	}
-	return p
-}
+func (opt *Options) resolve(p string) string { return finding.AbsPath(opt.WorkDir, p) }
 
 func applyFile(pl *plan, opt Options) FileResult {
 	fr := FileResult{Path: pl.path}

@@ -249,10 +249,7 @@ func (r *Report) readSource() func(string) ([]byte, error) {
 		return r.ReadFile
 	}
 	return func(p string) ([]byte, error) {
-		if !filepath.IsAbs(p) && r.WorkDir != "" {
-			p = filepath.Join(r.WorkDir, p)
-		}
-		return os.ReadFile(p)
+		return os.ReadFile(finding.AbsPath(r.WorkDir, p))
 	}
 }
 

@@ -83,6 +83,9 @@ type Options struct {
 	// Log receives the server's own log lines (standard error in
 	// `cudaforklint server`); nil discards them.
 	Log io.Writer
+	// ForceFull turns the byte prefilter off in every check
+	// (analyzer.Options.ForceFull).
+	ForceFull bool
 }
 
 // Serve runs a server on stream (the editor's pipe) until the client exits

@@ -36,6 +36,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/target"
@@ -67,6 +68,7 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		Analyzers: rules.All(),
 		WorkDir:   abs,
 		Policy:    pol,
+		Split:     pyprogram.Split,
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/target"
 )
@@ -41,7 +42,6 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 		}
 		return s, err
 	})
-	pol.ForceFull = true
 	// The driver runs the passes once per independent program: collect
 	// every run's hazards.
 	var mu sync.Mutex
@@ -60,7 +60,8 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 			return 0, nil
 		},
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir,
+		Split: pyprogram.Split, ForceFull: true})
 	if err != nil {
 		t.Fatal(err)
 	}

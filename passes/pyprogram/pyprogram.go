@@ -25,6 +25,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
@@ -38,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "pyprogram",
 	Doc:        "load Python files into the cudaforklint model\n\nThe pyprogram analyzer parses the files in Pass.OtherFiles (and the local modules they import) and returns a *pyprogram.Result.",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, runstate.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -183,7 +184,7 @@ func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
 type source struct {
 	read  func(string) ([]byte, error)
 	dirs  *dirCache
-	trees syntax.TreeCache // config.Policy.Trees
+	trees syntax.TreeCache // runstate.State.Trees
 	// arenas are the program's: its modules live until its analysis ends,
 	// so their trees share chunks (syntax/arena.go). One per program, not
 	// per run: the programs of a run are analyzed one after another, and
@@ -216,29 +217,29 @@ func (s source) ListDir(dir string) []string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	pol := config.For(pass)
+	pol, state := config.For(pass), runstate.For(pass)
 	// Files whose configuration could not be loaded are not checked (the
 	// policy recorded why); the others run with their own settings.
 	checked := configured(pol, pass.OtherFiles)
 	checked, unreadable := readableLines(checked, pass.ReadFile)
 	wide := checked
-	if pol.RunFiles != nil {
-		wide = configured(pol, pol.RunFiles)
+	if state.Files != nil {
+		wide = configured(pol, state.Files)
 	}
 	extra := runExtraInitializers(pol, wide)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, pol.ImportRoots)
-	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees, arenas: syntax.NewArenas()},
-		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
+	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: state.Trees, arenas: syntax.NewArenas()},
+		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: state.Notebook, CUDAUnreachable: oracle.question()})
 	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
 	res.Errors = unreadable
 
 	files := checked
 	noqaOnly := map[string]bool{}
 	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
-	if !pol.ForceFull {
-		known, _ := pol.Scans.(*Scans)
+	if !state.ForceFull {
+		known, _ := state.Scans.(*Scans)
 		d := runPrefilter(checked, pass.ReadFile, isFile, pol.ImportRoots, extra, pol.Workers, known)
 		res.Notices = append(res.Notices, d.notices...)
 		if oracle != nil {
@@ -419,7 +420,7 @@ type importRoots func(path string) []string
 // runExtraInitializers returns the extra initializers the files'
 // configurations add up to, sorted. They are one program's, and so the
 // whole run's: a run split into independent programs (Programs) takes them
-// over all of its files (config.Policy.RunFiles), so that a file's findings
+// over all of its files (runstate.State.Files), so that a file's findings
 // do not depend on the split. (The import roots are each file's own:
 // config.Policy.ImportRoots.)
 func runExtraInitializers(pol *config.Policy, files []string) (extra []string) {
