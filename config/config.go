@@ -59,8 +59,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Error is a configuration problem, with the file and line when known:
@@ -132,7 +132,7 @@ type Config struct {
 	sel               selection
 	perFile           []perFileIgnore
 	exclude           []ignorePattern
-	Targets           target.Set
+	Targets           pytarget.Set
 	ExtraInitializers []string
 	// Src are the src directories, absolute (relative to Dir in the file).
 	Src              []string
@@ -163,8 +163,8 @@ type Loader struct {
 	ov      Overrides
 	ovSel   selection
 	ovExcl  []ignorePattern
-	ovTgt   target.Set // 0 when not overridden
-	ovPlat  target.Set
+	ovTgt   pytarget.Set // 0 when not overridden
+	ovPlat  pytarget.Set
 	workDir string
 	git     *Gitignore
 
@@ -215,12 +215,12 @@ func NewLoader(rules []*ruledoc.Doc, ov Overrides) (*Loader, error) {
 		}
 	}
 	if ov.TargetVersion != "" {
-		if l.ovTgt, err = target.ParseTargetVersion(ov.TargetVersion); err != nil {
+		if l.ovTgt, err = pytarget.ParseTargetVersion(ov.TargetVersion); err != nil {
 			return nil, &Error{Msg: "command line: " + err.Error()}
 		}
 	}
 	if ov.Platform != "" {
-		if l.ovPlat, err = target.ParsePlatforms(ov.Platform); err != nil {
+		if l.ovPlat, err = pytarget.ParsePlatforms(ov.Platform); err != nil {
 			return nil, &Error{Msg: "command line: " + err.Error()}
 		}
 	}
@@ -381,7 +381,7 @@ func (l *Loader) buildWithProject(ctx, pctx *fileCtx, path string, table *ttable
 		if err != nil {
 			return nil, err
 		}
-		set, err := target.ParseRequiresPython(s)
+		set, err := pytarget.ParseRequiresPython(s)
 		if err != nil {
 			return nil, pctx.errf(rp.line, "%v", err)
 		}
@@ -391,7 +391,7 @@ func (l *Loader) buildWithProject(ctx, pctx *fileCtx, path string, table *ttable
 }
 
 type reqPython struct {
-	set  target.Set
+	set  pytarget.Set
 	spec string
 	ctx  *fileCtx
 	line int
@@ -567,14 +567,14 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 
 	// Targets: versions ∩ platforms. target-version and requires-python
 	// replace the default versions; 3.10 is checked only when they say so.
-	versions := target.All()
+	versions := pytarget.All()
 	var tvLine int
 	if v := t.vals["target-version"]; v != nil {
 		s, err := ctx.str("target-version", v)
 		if err != nil {
 			return nil, err
 		}
-		set, err := target.ParseTargetVersion(s)
+		set, err := pytarget.ParseTargetVersion(s)
 		if err != nil {
 			return nil, ctx.errf(v.line, "target-version: %v", err)
 		}
@@ -591,9 +591,9 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 		}
 	}
 	if tvLine == 0 && req == nil {
-		versions &= target.DefaultVersions()
+		versions &= pytarget.DefaultVersions()
 	}
-	platforms := target.Platforms(target.Linux)
+	platforms := pytarget.Platforms(pytarget.Linux)
 	if v := t.vals["platform"]; v != nil {
 		var spec string
 		switch {
@@ -608,7 +608,7 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 				return nil, ctx.errf(v.line, "platform must be a string or an array of strings, not %s", kindName(v))
 			}
 		}
-		if platforms, err = target.ParsePlatforms(spec); err != nil {
+		if platforms, err = pytarget.ParsePlatforms(spec); err != nil {
 			return nil, ctx.errf(v.line, "platform: %v", err)
 		}
 	}
@@ -673,7 +673,7 @@ type Settings struct {
 	// defaults).
 	Config *Config
 	// Targets are the version × platform configs to simulate.
-	Targets target.Set
+	Targets pytarget.Set
 	// ExtraInitializers are dotted names of project functions that
 	// initialize CUDA.
 	ExtraInitializers []string
@@ -787,25 +787,25 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 
 // knownVersions is the versions the tool can check, for messages: "3.10–3.15".
 func knownVersions() string {
-	return target.Oldest.String() + "–" + target.Newest.String()
+	return pytarget.Oldest.String() + "–" + pytarget.Newest.String()
 }
 
 // platformsOf returns every config on the platforms present in s.
-func platformsOf(s target.Set) target.Set {
-	var out target.Set
-	for _, p := range []target.Platform{target.Linux, target.MacOS, target.Windows} {
-		if !(s & target.Platforms(p)).Empty() {
-			out |= target.Platforms(p)
+func platformsOf(s pytarget.Set) pytarget.Set {
+	var out pytarget.Set
+	for _, p := range []pytarget.Platform{pytarget.Linux, pytarget.MacOS, pytarget.Windows} {
+		if !(s & pytarget.Platforms(p)).Empty() {
+			out |= pytarget.Platforms(p)
 		}
 	}
 	return out
 }
 
 // versionsOf returns every config (any platform) of the versions in s.
-func versionsOf(s target.Set) target.Set {
-	var out target.Set
+func versionsOf(s pytarget.Set) pytarget.Set {
+	var out pytarget.Set
 	for _, c := range s.Configs() {
-		out |= target.Versions(c.Version, c.Version)
+		out |= pytarget.Versions(c.Version, c.Version)
 	}
 	return out
 }
@@ -847,7 +847,7 @@ func (l *Loader) requiresIn(dir string) (*reqPython, error) {
 			if err != nil {
 				return err
 			}
-			set, err := target.ParseRequiresPython(s)
+			set, err := pytarget.ParseRequiresPython(s)
 			if err != nil {
 				return ctx.errf(rp.line, "%v", err)
 			}

@@ -1,6 +1,6 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/target"
+import "github.com/cudaforklint/cudaforklint/pytarget"
 
 // HazardKind is the kind of problem a simulation found; each maps to a rule.
 type HazardKind uint8
@@ -75,7 +75,7 @@ type StartRecord struct {
 	Obj    *Object
 	Chain  []Frame
 	Phase  Phase
-	Method target.StartMethod // as resolved for the configs of the hazard
+	Method pytarget.StartMethod // as resolved for the configs of the hazard
 	// Explicit is set when the source names the start method at the
 	// object or through set_start_method (not the platform default).
 	Explicit bool
@@ -123,7 +123,7 @@ type Hazard struct {
 	Init    *InitRecord // nil for StartAtImport
 	Start   *StartRecord
 	Child   ChildUse
-	Configs target.Set
+	Configs pytarget.Set
 	// Via names what the forkserver imported (CFL002): "__main__" or a
 	// preloaded module name.
 	Via string

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/procapi"
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // Notebooks. A Jupyter notebook's module (its code cells, as package
@@ -41,7 +41,7 @@ const NotebookTarget HazardKind = 32
 // notebookTarget records a NotebookTarget hazard for a start whose children
 // are not forked from the notebook's kernel.
 func (s *simulator) notebookTarget(o *Object, rec *StartRecord) {
-	if rec.Method == target.Fork {
+	if rec.Method == pytarget.Fork {
 		return
 	}
 	if ts := NotebookTargets(o); len(ts) > 0 {

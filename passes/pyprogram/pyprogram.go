@@ -29,8 +29,8 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
@@ -50,7 +50,7 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	Prog *model.Program
 	// Entries are the checked modules that parsed, grouped by target set.
-	Entries map[target.Set][]*model.Module
+	Entries map[pytarget.Set][]*model.Module
 	// Errors are files that could not be checked at all; SyntaxErrors are
 	// regions of checked files that could not be parsed (analyzed around),
 	// Notices those that hold syntax newer than the parser (syntaxerr.go).
@@ -71,7 +71,7 @@ type Result struct {
 
 	// entryPaths are the entries' files by target set, known before they
 	// load; loaded is closed once the load is over (Wait).
-	entryPaths map[target.Set][]string
+	entryPaths map[pytarget.Set][]string
 	loaded     chan struct{}
 }
 
@@ -232,7 +232,7 @@ func run(pass *analysis.Pass) (any, error) {
 	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, pol.ImportRoots)
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: state.Trees, arenas: syntax.NewArenas()},
 		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: state.Notebook, CUDAUnreachable: oracle.question()})
-	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
+	res := &Result{Prog: prog, Entries: map[pytarget.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[pytarget.Set][]string{}}
 	res.Errors = unreadable
 
 	files := checked
@@ -368,13 +368,13 @@ func (r *Result) Wait() { <-r.loaded }
 // Loading are the entries of one target set as they load, for
 // model.Program.AnalyzeLoading: the checked files that are simulated, in
 // the order Entries lists those that parsed.
-func (r *Result) Loading(ts target.Set) model.Entries {
+func (r *Result) Loading(ts pytarget.Set) model.Entries {
 	return loadingEntries{r, r.entryPaths[ts]}
 }
 
 // TargetSets are the target sets the entries are grouped by, sorted.
-func (r *Result) TargetSets() []target.Set {
-	var sets []target.Set
+func (r *Result) TargetSets() []pytarget.Set {
+	var sets []pytarget.Set
 	for s := range r.entryPaths {
 		sets = append(sets, s)
 	}
