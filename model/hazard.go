@@ -25,6 +25,9 @@ const (
 	// under spawn or forkserver, whose children re-import it and start
 	// processes during bootstrapping (RuntimeError). CFL005.
 	StartAtImport
+	// NotebookTarget: a spawn or forkserver start whose children run a
+	// function or class defined in a notebook (model/notebook.go). CFL007.
+	NotebookTarget
 )
 
 // Phase says when code runs relative to the main guard.

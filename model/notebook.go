@@ -33,11 +33,6 @@ import (
 // AttributeError is raised by pickle's lookup of __main__.f on every
 // version). That is the NotebookTarget hazard (CFL007).
 
-// NotebookTarget: a spawn or forkserver start whose children run a
-// function or class defined in a notebook. CFL007. Its value stands apart
-// from hazard.go's iota block, so that kinds added there cannot take it.
-const NotebookTarget HazardKind = 32
-
 // notebookTarget records a NotebookTarget hazard for a start whose children
 // are not forked from the notebook's kernel.
 func (s *simulator) notebookTarget(o *Object, rec *StartRecord) {

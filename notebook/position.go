@@ -84,12 +84,6 @@ func (c *Cell) Line(n int) (string, bool) {
 	return line, true
 }
 
-// Magic reports whether a 1-based line of the cell is IPython syntax that
-// Source replaced.
-func (c *Cell) Magic(line int) bool {
-	return line >= 1 && line <= len(c.magic) && c.magic[line-1]
-}
-
 // FilePos returns where the byte at offset o of a cell's Text is written in
 // the notebook's file (the start of its escape, for an escaped character;
 // the closing quote, at the end of the text). A cell without source text

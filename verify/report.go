@@ -67,12 +67,9 @@ type Report struct {
 	// Tree is the process tree; Summary renders it.
 	Tree *Tree `json:"-"`
 
-	runtime   []finding.Finding
-	bootstrap bool // the program printed multiprocessing's bootstrapping-phase error
+	runtime   []finding.Finding // what the run found on its own, before matching
+	bootstrap bool              // the program printed multiprocessing's bootstrapping-phase error
 }
-
-// Runtime returns the findings the run produced on its own, before matching.
-func (r *Report) Runtime() []finding.Finding { return r.runtime }
 
 // finish runs the static pass on paths and matches its findings with the runtime ones; base is
 // the directory finding paths are relative to.
