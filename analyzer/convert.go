@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
-	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -37,25 +36,9 @@ func (c *converter) position(pos token.Pos) (string, finding.Position) {
 			// (a fix appending to the file) must say.
 			out.Line, out.Column = p.Line+1, 1
 		}
-		out.UTF16Column = utf16Len(src[start:p.Offset]) + 1
+		out.UTF16Column = finding.UTF16Len(src[start:p.Offset]) + 1
 	}
 	return p.Filename, out
-}
-
-// utf16Len counts the UTF-16 code units of UTF-8 text (invalid bytes count
-// as one unit each, as a replacement character would).
-func utf16Len(b []byte) int {
-	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		b = b[size:]
-	}
-	return n
 }
 
 func (c *converter) location(pos, end token.Pos) finding.Location {

@@ -225,9 +225,9 @@ func hintOptions(c checkFlags) output.Options {
 func diffSummary(stderr io.Writer, fixed int, hint string) {
 	switch {
 	case fixed > 0 && hint != "":
-		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, plural(fixed, "finding", "findings"), hint)
+		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, output.Plural(fixed, "finding", "findings"), hint)
 	case fixed > 0:
-		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, plural(fixed, "finding", "findings"))
+		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, output.Plural(fixed, "finding", "findings"))
 	case hint != "":
 		fmt.Fprintf(stderr, "No fixes would be applied (%s).\n", hint)
 	}
@@ -286,27 +286,10 @@ func exitCode(res *analyzer.Result, exitZero bool) int {
 // output format did not show them) and notices to standard error, one line
 // each; and ruff's warning when no file was checked.
 func printProblems(stderr io.Writer, res *analyzer.Result, withSyntax bool) {
-	for _, e := range res.Errors {
-		fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
-	}
-	if withSyntax {
-		for _, e := range res.SyntaxErrors {
-			fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
-		}
-	}
-	for _, n := range res.Notices {
-		fmt.Fprintf(stderr, "warning: %s\n", problemLine(n))
-	}
+	output.WriteProblems(stderr, &output.Report{Errors: res.Errors, SyntaxErrors: res.SyntaxErrors, Notices: res.Notices}, withSyntax)
 	if res.Files == 0 {
 		fmt.Fprintln(stderr, "warning: No Python files found under the given path(s)")
 	}
-}
-
-func problemLine(e finding.ToolError) string {
-	if w := e.Where(); w != "" {
-		return w + ": " + e.Message
-	}
-	return e.Message
 }
 
 func fail(stderr io.Writer, err error) int {
@@ -459,14 +442,7 @@ func (r *checkRun) notChecked(res *analyzer.Result) []finding.ToolError {
 		return nil
 	}
 	return []finding.ToolError{{Message: fmt.Sprintf("%d %s not checked: the configuration that applies to %s could not be loaded",
-		res.Unconfigured, plural(res.Unconfigured, "file was", "files were"), plural(res.Unconfigured, "it", "them"))}}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		res.Unconfigured, output.Plural(res.Unconfigured, "file was", "files were"), output.Plural(res.Unconfigured, "it", "them"))}}
 }
 
 // enabledDocs lists the rules enabled for the working directory's config

@@ -59,6 +59,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
@@ -930,14 +931,14 @@ func matchUp(ps []ignorePattern, anchor, root, abs string, isDir bool) bool {
 	stop := root
 	if stop == "" {
 		stop = anchor
-		if !within(anchor, abs) {
+		if !below(anchor, abs) {
 			// Outside the anchor with no walk root: the base name only.
 			stop = filepath.Dir(abs)
 		}
 	}
-	for p := abs; within(stop, p); p = filepath.Dir(p) {
+	for p := abs; below(stop, p); p = filepath.Dir(p) {
 		sub := filepath.Base(p)
-		if within(anchor, p) {
+		if below(anchor, p) {
 			rel, _ := filepath.Rel(anchor, p)
 			sub = filepath.ToSlash(rel)
 		}
@@ -955,10 +956,9 @@ func matchUp(ps []ignorePattern, anchor, root, abs string, isDir bool) bool {
 	return false
 }
 
-// within reports whether p is strictly below dir.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// below reports whether p is strictly below dir.
+func below(dir, p string) bool {
+	return finding.Within(dir, p) && filepath.Clean(p) != filepath.Clean(dir)
 }
 
 // ShouldCheck reports whether a file is checked: an explicitly passed file

@@ -19,10 +19,23 @@ func RelPath(workDir, path string) string {
 		return path
 	}
 	rel, err := filepath.Rel(workDir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || !relBelow(rel) {
 		return path
 	}
 	return rel
+}
+
+// Within reports whether path is dir or lies below it. Both are absolute,
+// or both relative to the same directory; neither need be clean.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && relBelow(rel)
+}
+
+// relBelow reports whether rel, a filepath.Rel result, does not climb out
+// of its base ("..data" is a name below it, not a climb).
+func relBelow(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // AbsPath returns the absolute, clean path of a path a finding names

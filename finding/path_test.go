@@ -30,3 +30,27 @@ func TestRelPathAbsPath(t *testing.T) {
 		t.Errorf("AbsPath without a work dir = %q, want y.py", got)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	for _, tc := range []struct {
+		dir, path string
+		want      bool
+	}{
+		{"/a", "/a", true},
+		{"/a", "/a/b/c.py", true},
+		{"/a/", "/a/b", true},
+		{"/", "/a", true},
+		{"/a", "/ab", false},
+		{"/a", "/", false},
+		{"/a/b", "/a", false},
+		{"/a", "/a/..b", true}, // a name starting with "..", below
+		{"/a", "/a/../b", false},
+		{"a", "a/b", true},
+		{"/a", "a/b", false}, // one absolute, one relative
+	} {
+		dir, path := filepath.FromSlash(tc.dir), filepath.FromSlash(tc.path)
+		if got := Within(dir, path); got != tc.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", dir, path, got, tc.want)
+		}
+	}
+}

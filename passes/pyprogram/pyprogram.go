@@ -10,7 +10,6 @@
 package pyprogram
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -109,16 +108,15 @@ func (r *Result) register(m *model.Module, lines []int) *token.File {
 }
 
 // lineStarts returns the offsets at which src's lines start, the table
-// token.File.SetLinesForContent makes.
+// token.File.SetLinesForContent makes: finding.LineStarts without the empty
+// line after a final newline, none for empty src.
 func lineStarts(src []byte) []int {
 	if len(src) == 0 {
 		return nil
 	}
-	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			lines = append(lines, i+1)
-		}
+	lines := finding.LineStarts(src)
+	if lines[len(lines)-1] == len(src) {
+		lines = lines[:len(lines)-1]
 	}
 	return lines
 }
