@@ -45,7 +45,7 @@ type canonicalizer struct {
 func newCanonicalizer(workDir string, checked []string) *canonicalizer {
 	c := &canonicalizer{workDir: workDir, checked: checked, memo: map[string]string{}}
 	for _, f := range checked {
-		c.memo[RelPath(workDir, f)] = RelPath(workDir, f)
+		c.memo[finding.RelPath(workDir, f)] = finding.RelPath(workDir, f)
 	}
 	return c
 }
@@ -62,10 +62,7 @@ func (c *canonicalizer) path(rel string) string {
 }
 
 func (c *canonicalizer) resolve(rel string) string {
-	abs := rel
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(c.workDir, rel)
-	}
+	abs := finding.AbsPath(c.workDir, rel)
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil || real == abs {
 		return rel
@@ -84,14 +81,14 @@ func (c *canonicalizer) resolve(rel string) string {
 		}
 	}
 	if f, ok := c.byReal[real]; ok {
-		return RelPath(c.workDir, f)
+		return finding.RelPath(c.workDir, f)
 	}
 	// Links above the working directory (/tmp on macOS) are not the
 	// project's: the path is rebuilt on the working directory as given.
 	if c.realWorkDir != "" {
 		if r, err := filepath.Rel(c.realWorkDir, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 			if own := filepath.Join(c.workDir, r); own != abs {
-				return RelPath(c.workDir, own)
+				return finding.RelPath(c.workDir, own)
 			}
 		}
 	}

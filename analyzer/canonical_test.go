@@ -9,6 +9,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -68,7 +69,7 @@ func TestFindingsThroughSymlinkedPackages(t *testing.T) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{dir}
-		res, err := analyzer.Run(analyzer.Options{Paths: tt.paths, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
+		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: tt.paths, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
 		if err != nil {
 			t.Fatal(err)
 		}

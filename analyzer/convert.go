@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"sort"
-	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -23,12 +21,7 @@ type converter struct {
 }
 
 // abs is the absolute path of a finding's (working-directory-relative) path.
-func (c *converter) abs(path string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(c.workDir, path)
-}
+func (c *converter) abs(path string) string { return finding.AbsPath(c.workDir, path) }
 
 func (c *converter) position(pos token.Pos) (string, finding.Position) {
 	p := c.fset.PositionFor(pos, false)
@@ -43,25 +36,9 @@ func (c *converter) position(pos token.Pos) (string, finding.Position) {
 			// (a fix appending to the file) must say.
 			out.Line, out.Column = p.Line+1, 1
 		}
-		out.UTF16Column = utf16Len(src[start:p.Offset]) + 1
+		out.UTF16Column = finding.UTF16Len(src[start:p.Offset]) + 1
 	}
 	return p.Filename, out
-}
-
-// utf16Len counts the UTF-16 code units of UTF-8 text (invalid bytes count
-// as one unit each, as a replacement character would).
-func utf16Len(b []byte) int {
-	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		b = b[size:]
-	}
-	return n
 }
 
 func (c *converter) location(pos, end token.Pos) finding.Location {
@@ -70,7 +47,7 @@ func (c *converter) location(pos, end token.Pos) finding.Location {
 	}
 	path, start := c.position(pos)
 	_, stop := c.position(end)
-	return finding.Location{Path: RelPath(c.workDir, path), Start: start, End: stop}
+	return finding.Location{Path: finding.RelPath(c.workDir, path), Start: start, End: stop}
 }
 
 // finding converts a diagnostic of analyzer a, whose result holds the

@@ -5,13 +5,25 @@
 // No public go/analysis driver accepts non-Go files (checker, unitchecker,
 // analysistest all load Go packages), so this one is ours, modelled on
 // golang.org/x/tools/go/analysis/checker: the run is split into independent
-// programs (pyprogram.Programs: files no import path joins), as the checker
+// programs (Options.Split: files no import path joins), as the checker
 // splits Go code into packages, and each is one unit (one Pass per
 // analyzer) whose Python files are Pass.OtherFiles and are read through
 // Pass.ReadFile; every file is registered in one token.FileSet; the
 // analyzer graph is checked with analysis.Validate and run in dependency
 // order, independent analyzers concurrently; the pyprogram pass parses files
 // in parallel across cores.
+//
+// The driver knows no pass: the caller gives it the analyzers and the
+// splitter (pyprogram.Split), and it hands the passes two results it
+// supplies itself, the settings (config.Analyzer) and the run's state
+// (runstate.Analyzer).
+//
+// Paths: the driver works on absolute, clean paths (Options.Paths are
+// taken relative to Options.WorkDir), and a Result's paths (findings,
+// errors, notices, syntax errors) are relative to WorkDir where they lie
+// below it, absolute otherwise, as users read them. finding.AbsPath is the
+// one way back to the absolute path, for callers that write or compare
+// files.
 package analyzer
 
 import (
@@ -29,10 +41,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -42,9 +54,8 @@ import (
 // multiprocessing code, and parsing them costs seconds and memory.
 const DefaultMaxFileSize = 10 << 20
 
-// ForceFullEnv, set to 1, turns the byte prefilter off (every checked file
-// is parsed and simulated): the benchmark's worst case, and a way to rule
-// the prefilter out when a finding seems missing.
+// ForceFullEnv, set to 1, asks for Options.ForceFull: the commands read it
+// (the driver reads no environment).
 const ForceFullEnv = "CUDAFORKLINT_FORCE_FULL"
 
 // Options configure one run.
@@ -87,6 +98,17 @@ type Options struct {
 	Notebooks map[string][]notebook.CellText
 	// Progress, when set, counts the run's work as it goes (progress.go).
 	Progress *Progress
+	// Split splits the checked files into independent programs, analyzed
+	// apart (pyprogram.Split); nil analyzes them as one program.
+	Split runstate.Splitter
+	// Trees keeps the parse trees of the files the run parses between runs
+	// (cache.Trees for a plain check; the language server's memo); nil
+	// parses every file.
+	Trees syntax.TreeCache
+	// ForceFull turns the byte prefilter off: every checked file is parsed
+	// and simulated. The benchmark's worst case, and a way to rule the
+	// prefilter out when a finding seems missing (ForceFullEnv).
+	ForceFull bool
 }
 
 // Result is what a run found.
@@ -142,9 +164,6 @@ func Run(opts Options) (*Result, error) {
 		}
 		pol = config.NewPolicy(l)
 	}
-	if os.Getenv(ForceFullEnv) == "1" {
-		pol.ForceFull = true
-	}
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -165,9 +184,8 @@ func Run(opts Options) (*Result, error) {
 	rd.progress = opts.Progress
 	rd.cells = opts.Notebooks
 	rd.preread = opts.Read
-	rd.trees = pol.Trees
-	rd.memo, _ = pol.Trees.(NotebookMemo)
-	pol.Notebook = rd.notebook
+	rd.trees = opts.Trees
+	rd.memo, _ = opts.Trees.(NotebookMemo)
 
 	if err := analysis.Validate(opts.Analyzers); err != nil {
 		return nil, fmt.Errorf("invalid analyzer graph: %w", err)
@@ -176,8 +194,12 @@ func Run(opts Options) (*Result, error) {
 	fset := token.NewFileSet()
 	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, DiskSum: rd.diskSum, Files: len(files)}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
-	programs, scans := pyprogram.Programs(files, rd.ReadFile, pol)
-	pol.RunFiles, pol.Scans = files, scans
+	programs := []runstate.Program{{Files: files}}
+	var scans any
+	if opts.Split != nil && len(files) > 1 {
+		programs, scans = opts.Split(files, rd.ReadFile, pol)
+	}
+	state := &runstate.State{Files: files, Scans: scans, ForceFull: opts.ForceFull, Notebook: rd.notebook, Trees: opts.Trees}
 	parts := make([]Result, len(programs))
 	var analyze []int // the programs not reused, by index
 	for i, p := range programs {
@@ -190,7 +212,7 @@ func Run(opts Options) (*Result, error) {
 		analyze = append(analyze, i)
 	}
 	opts.Progress.programs(len(analyze))
-	todo := make([]pyprogram.Program, len(analyze))
+	todo := make([]runstate.Program, len(analyze))
 	for k, i := range analyze {
 		todo[k] = programs[i]
 	}
@@ -207,7 +229,7 @@ func Run(opts Options) (*Result, error) {
 			rec = newReadRecorder(rd.ReadFile, programs[i].Reach)
 			read, pconv.read = rec.ReadFile, rec.ReadFile
 		}
-		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, read, pol), analyzers, &pconv, pol)
+		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, read, pol, state), analyzers, &pconv, pol)
 		if rec != nil {
 			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 		}
@@ -228,13 +250,13 @@ func Run(opts Options) (*Result, error) {
 	res.Unconfigured = pol.Unconfigured()
 	res.FilesRead = rd.read()
 	for i := range res.Errors {
-		res.Errors[i].Path = RelPath(opts.WorkDir, res.Errors[i].Path)
+		res.Errors[i].Path = finding.RelPath(opts.WorkDir, res.Errors[i].Path)
 	}
 	for i := range res.Notices {
-		res.Notices[i].Path = RelPath(opts.WorkDir, res.Notices[i].Path)
+		res.Notices[i].Path = finding.RelPath(opts.WorkDir, res.Notices[i].Path)
 	}
 	for i := range res.SyntaxErrors {
-		res.SyntaxErrors[i].Path = RelPath(opts.WorkDir, res.SyntaxErrors[i].Path)
+		res.SyntaxErrors[i].Path = finding.RelPath(opts.WorkDir, res.SyntaxErrors[i].Path)
 	}
 	sort.SliceStable(res.SyntaxErrors, func(i, j int) bool {
 		a, b := res.SyntaxErrors[i], res.SyntaxErrors[j]
@@ -252,7 +274,7 @@ func Run(opts Options) (*Result, error) {
 }
 
 // programBytes bounds the source that the programs analyzed at once can
-// load (pyprogram.Program.Bytes): small programs (standalone scripts) run
+// load (runstate.Program.Bytes): small programs (standalone scripts) run
 // side by side, one as large as this runs alone, so that peak memory is
 // that of the largest program, not the sum. The standard library's 31 MB
 // is one program and runs alone.
@@ -261,7 +283,7 @@ const programBytes = 16 << 20
 // eachProgram calls run for every program, in order, up to workers
 // (GOMAXPROCS when 0) of them at once while their sizes fit in
 // programBytes.
-func eachProgram(programs []pyprogram.Program, workers int, run func(i int)) {
+func eachProgram(programs []runstate.Program, workers int, run func(i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -391,7 +413,7 @@ type action struct {
 
 // runGraph runs analyzers and everything they require, each once, each as
 // soon as its dependencies are done.
-func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error), pol *config.Policy) map[*analysis.Analyzer]*action {
+func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error), pol *config.Policy, state *runstate.State) map[*analysis.Analyzer]*action {
 	acts := map[*analysis.Analyzer]*action{}
 	var mk func(a *analysis.Analyzer) *action
 	mk = func(a *analysis.Analyzer) *action {
@@ -411,9 +433,15 @@ func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, r
 	pkg := types.NewPackage("python", "python")
 	var wg sync.WaitGroup
 	for _, act := range acts {
-		if act.a == config.Analyzer {
-			// The configuration is the driver's to give, not a pass to run.
+		// The configuration and the run's state are the driver's to give,
+		// not passes to run.
+		switch act.a {
+		case config.Analyzer:
 			act.result = pol
+		case runstate.Analyzer:
+			act.result = state
+		}
+		if act.result != nil {
 			close(act.done)
 			continue
 		}
@@ -479,11 +507,11 @@ type reader struct {
 	overlay map[string][]byte
 	cells   map[string][]notebook.CellText // Options.Notebooks
 	preread map[string][]byte              // Options.Read
-	trees   syntax.TreeCache               // config.Policy.Trees, for notebooks' modules
+	trees   syntax.TreeCache               // Options.Trees, for notebooks' modules
 	mu      sync.Mutex
 	cache   map[string][]byte
 	// notebooks are the notebooks read, by path (notebook.go); unparsed
-	// those whose read memo gave (memo: config.Policy.Trees when it is a
+	// those whose read memo gave (memo: Options.Trees when it is a
 	// NotebookMemo), until asked for.
 	notebooks map[string]*notebook.Notebook
 	unparsed  map[string]*unparsedNotebook
@@ -645,17 +673,4 @@ func (r *reader) read() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// RelPath is path as findings name it: relative to workDir when it lies
-// under it, else as given.
-func RelPath(workDir, path string) string {
-	if path == "" || !filepath.IsAbs(path) {
-		return path
-	}
-	rel, err := filepath.Rel(workDir, path)
-	if err != nil || len(rel) >= 2 && rel[:2] == ".." {
-		return path
-	}
-	return rel
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -58,6 +59,7 @@ func TestSelectionBeforeAnalysis(t *testing.T) {
 			}
 			pol := config.NewPolicy(l)
 			_, err = analyzer.Run(analyzer.Options{
+				Split:     pyprogram.Split,
 				Paths:     []string{dir},
 				Analyzers: []*analysis.Analyzer{fake("CFL001"), fake("CFL003")},
 				Policy:    pol,
@@ -100,7 +102,7 @@ func TestProjectAloneOrInAMonorepo(t *testing.T) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{root}
-		res, err := analyzer.Run(analyzer.Options{Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 		if err != nil {
 			t.Fatal(err)
 		}

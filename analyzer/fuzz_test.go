@@ -9,6 +9,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -50,6 +51,7 @@ func FuzzCheck(f *testing.F) {
 			t.Fatal(err)
 		}
 		res, err := analyzer.Run(analyzer.Options{
+			Split:     pyprogram.Split,
 			Paths:     []string{main},
 			Analyzers: rules.All(),
 			WorkDir:   dir,

@@ -51,7 +51,7 @@ func (r *reader) notebookSource(path string, raw []byte, d *diskRead) ([]byte, e
 }
 
 // NotebookMemo keeps, by a notebook file's SHA-256, what reading it gave
-// a run: its module and its notices. A config.Policy.Trees that is one
+// a run: its module and its notices. An Options.Trees that is one
 // (cache.Trees) spares a run after an edit the JSON parse of every
 // unchanged notebook, and the parse of its module that finds the cells
 // that do not compile: most of such a run in a repository of notebooks.

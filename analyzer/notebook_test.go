@@ -14,6 +14,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -48,7 +49,7 @@ func runAll(t *testing.T, dir string, paths ...string) *analyzer.Result {
 	if len(paths) == 0 {
 		paths = []string{dir}
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: paths, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: paths, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestNotebookCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(p string, nbs map[string][]notebook.CellText) *analyzer.Result {
-		res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir, Notebooks: nbs})
+		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir, Notebooks: nbs})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -149,6 +150,7 @@ func TestOverlay(t *testing.T) {
 				rd[abs(name)] = []byte(src)
 			}
 			res, err := analyzer.Run(analyzer.Options{
+				Split:       pyprogram.Split,
 				Paths:       tc.paths,
 				Analyzers:   rules.All(),
 				Policy:      pol,

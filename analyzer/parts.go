@@ -5,24 +5,24 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 )
 
-// ProgramCache lets a run skip the programs (pyprogram.Programs) whose
+// ProgramCache lets a run skip the programs (Options.Split) whose
 // findings an earlier run stored and whose inputs have not changed since:
 // after an edit, only the program holding the edited file is analyzed
 // again. Package cache implements it for check's results cache.
 //
 // A program's findings are a function of its own files: the model never
-// loads a module of another program (pyprogram.Programs), the run-wide
+// loads a module of another program (Options.Split), the run-wide
 // settings come from the configuration, and every file its analysis reads
 // is in Part.Read. So a stored part is right wherever the run's settings,
 // its configuration, the modules imports can find and the files in Read
 // are what they were; checking that is the implementation's job.
 type ProgramCache interface {
 	// Reuse returns what an earlier run found in the program whose
-	// checked files are files (in the order Programs lists them), or
+	// checked files are files (in the order the split lists them), or
 	// ok=false. It is called before any program is analyzed, from one
 	// goroutine.
 	Reuse(files []string) (p *Part, ok bool)
@@ -36,10 +36,10 @@ type ProgramCache interface {
 // a share of the Result (canonical paths, dedupe, notebook cells,
 // paths relative to the working directory).
 type Part struct {
-	// Files are the program's checked files, as Programs lists them.
+	// Files are the program's checked files, as the split lists them.
 	Files []string
 	// Read are the absolute, clean paths of the files its findings depend
-	// on, sorted: its reach as Programs read it, and every file its passes
+	// on, sorted: its reach as the split read it, and every file its passes
 	// and their findings read.
 	Read         []string
 	Findings     []finding.Finding
@@ -51,7 +51,7 @@ type Part struct {
 
 // part returns the program's Part of what its passes found, read the files
 // it depends on (readRecorder.list).
-func (res *Result) part(p pyprogram.Program, read []string) *Part {
+func (res *Result) part(p runstate.Program, read []string) *Part {
 	return &Part{
 		Files: p.Files, Read: read,
 		Findings: res.Findings, Errors: res.Errors, Notices: res.Notices, SyntaxErrors: res.SyntaxErrors,
@@ -61,7 +61,7 @@ func (res *Result) part(p pyprogram.Program, read []string) *Part {
 
 // reused returns the share of a Result a reused part makes, and has the
 // reader list the files the part read among those the run read
-// (Result.FilesRead). Programs has read most of them already (its reach);
+// (Result.FilesRead). The split has read most of them already (its reach);
 // the others are not read again.
 func (rd *reader) reused(p *Part) Result {
 	rd.mu.Lock()

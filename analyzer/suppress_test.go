@@ -8,6 +8,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -43,7 +44,7 @@ func TestNoqaInImportedModule(t *testing.T) {
 			}
 			pol := config.NewPolicy(l)
 			pol.Roots = []string{dir}
-			res, err := analyzer.Run(analyzer.Options{Paths: tc.paths, Analyzers: rules.All(), Policy: pol, WorkDir: dir})
+			res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: tc.paths, Analyzers: rules.All(), Policy: pol, WorkDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/benchcorpus"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -43,8 +44,8 @@ func check(b *testing.B, dir string, full bool) *analyzer.Result {
 		b.Fatal(err)
 	}
 	pol := config.NewPolicy(l)
-	pol.ForceFull, pol.Roots = full, []string{dir}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
+	pol.Roots = []string{dir}
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), WorkDir: dir, Policy: pol, Split: pyprogram.Split, ForceFull: full})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func BenchmarkCheckStdlibImporter(b *testing.B) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{dir}
-		if _, err := analyzer.Run(analyzer.Options{Paths: []string{file}, Analyzers: rules.All(), WorkDir: dir, Policy: pol}); err != nil {
+		if _, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{file}, Analyzers: rules.All(), WorkDir: dir, Policy: pol}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -338,7 +339,7 @@ func TestRecordFileChangedAfterItWasRead(t *testing.T) {
 		}
 		r := &Run{Store: store, Key: Key{7}, WorkDir: dir, Policy: pol()}
 		_, out, err := r.Result(func(pc analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
-			res, err := analyzer.Run(analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read})
+			res, err := analyzer.Run(analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read, Split: pyprogram.Split})
 			if err == nil {
 				if _, _, ok := res.DiskSum(filepath.Join(dir, "nb.ipynb")); !ok {
 					t.Fatalf("the run did not read nb.ipynb from disk: %q", res.FilesRead)

@@ -211,12 +211,7 @@ func modifiedSince(paths []string, t time.Time) bool {
 	return false
 }
 
-func (e *env) abs(p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(e.workDir, p)
-}
+func (e *env) abs(p string) string { return finding.AbsPath(e.workDir, p) }
 
 // analyzedSum returns the sum of the file at path, with fi its status now,
 // without reading it (ok=false: the caller reads it) when the run read it

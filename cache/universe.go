@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
 )
 
@@ -272,7 +273,7 @@ func importBases(path string, src []byte) (string, []restricted) {
 		for i := 1; i < ri.level; i++ {
 			anc = filepath.Dir(anc)
 		}
-		if !within(root, anc) {
+		if !finding.Within(root, anc) {
 			narrow = append(narrow, restricted{Dir: anc, Names: ri.names, Depth: len(ri.names) + 1})
 		}
 	}
@@ -286,7 +287,7 @@ func mergeRestricted(list []restricted, bases []string) []restricted {
 	for _, r := range list {
 		covered := false
 		for _, b := range bases {
-			covered = covered || within(b, r.Dir)
+			covered = covered || finding.Within(b, r.Dir)
 		}
 		if covered {
 			continue
@@ -399,15 +400,4 @@ func relativeImports(src []byte) []relImport {
 
 func isIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
-	if strings.HasSuffix(dir, string(filepath.Separator)) {
-		return strings.HasPrefix(p, dir)
-	}
-	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }

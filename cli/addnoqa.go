@@ -10,6 +10,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
 	"github.com/cudaforklint/cudaforklint/noqa"
+	"github.com/cudaforklint/cudaforklint/output"
 )
 
 // --add-noqa, ruff's way of adopting a linter in a repository with
@@ -121,5 +122,5 @@ func noqaEdits(path string, src []byte, findings []finding.Finding) []finding.Ed
 
 // addNoqaSummary says what --add-noqa did, as ruff does.
 func addNoqaSummary(w io.Writer, added int) {
-	fmt.Fprintf(w, "Added %d noqa %s.\n", added, plural(added, "directive", "directives"))
+	fmt.Fprintf(w, "Added %d noqa %s.\n", added, output.Plural(added, "directive", "directives"))
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/output"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
-	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // checkFlags are check's command-line flags.
@@ -297,9 +297,9 @@ func hintOptions(c checkFlags) output.Options {
 func diffSummary(stderr io.Writer, fixed int, hint string) {
 	switch {
 	case fixed > 0 && hint != "":
-		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, plural(fixed, "finding", "findings"), hint)
+		fmt.Fprintf(stderr, "Would fix %d %s (%s).\n", fixed, output.Plural(fixed, "finding", "findings"), hint)
 	case fixed > 0:
-		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, plural(fixed, "finding", "findings"))
+		fmt.Fprintf(stderr, "Would fix %d %s.\n", fixed, output.Plural(fixed, "finding", "findings"))
 	case hint != "":
 		fmt.Fprintf(stderr, "No fixes would be applied (%s).\n", hint)
 	}
@@ -358,27 +358,10 @@ func exitCode(res *analyzer.Result, exitZero bool) int {
 // output format did not show them) and notices to standard error, one line
 // each; and ruff's warning when no file was checked.
 func printProblems(stderr io.Writer, res *analyzer.Result, withSyntax bool) {
-	for _, e := range res.Errors {
-		fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
-	}
-	if withSyntax {
-		for _, e := range res.SyntaxErrors {
-			fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
-		}
-	}
-	for _, n := range res.Notices {
-		fmt.Fprintf(stderr, "warning: %s\n", problemLine(n))
-	}
+	output.WriteProblems(stderr, &output.Report{Errors: res.Errors, SyntaxErrors: res.SyntaxErrors, Notices: res.Notices}, withSyntax)
 	if res.Files == 0 {
 		fmt.Fprintln(stderr, "warning: No Python files found under the given path(s)")
 	}
-}
-
-func problemLine(e finding.ToolError) string {
-	if w := e.Where(); w != "" {
-		return w + ": " + e.Message
-	}
-	return e.Message
 }
 
 func fail(stderr io.Writer, err error) int {
@@ -411,12 +394,7 @@ func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun 
 	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd}
 }
 
-func (r *checkRun) abs(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(r.workDir, p)
-}
+func (r *checkRun) abs(p string) string { return finding.AbsPath(r.workDir, p) }
 
 // analyze runs every rule the configuration selects somewhere; each file's
 // own settings (one config.Settings per file, through the policy) decide
@@ -425,26 +403,34 @@ func (r *checkRun) analyze() (*analyzer.Result, error) { return r.analyzeWith(ni
 
 // analyzeWith is analyze with the files in overlay read from it instead of
 // the disk (the fix rounds' content), and their trees from trees when it
-// is not nil (config.Policy.Trees: only a plain check's analysis uses the
-// cache's).
-func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees syntax.TreeCache, programs analyzer.ProgramCache) (*analyzer.Result, error) {
-	pol := r.policy()
-	pol.Trees = trees
+// is not nil (analyzer.Options.Trees: only a plain check's analysis uses
+// the cache's).
+func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees *cache.Trees, programs analyzer.ProgramCache) (*analyzer.Result, error) {
 	if overlay == nil {
 		overlay = r.stdin
 	}
-	return analyzer.Run(analyzer.Options{
+	opts := analyzer.Options{
 		Paths:       r.paths,
 		Analyzers:   rules.All(),
-		Policy:      pol,
+		Policy:      r.policy(),
 		MaxFileSize: r.flags.maxFileSize,
 		WorkDir:     r.workDir,
 		Overlay:     overlay,
 		Read:        read,
 		Programs:    programs,
 		Progress:    r.progress,
-	})
+		Split:       pyprogram.Split,
+		ForceFull:   forceFull(),
+	}
+	if trees != nil {
+		opts.Trees = trees // no typed nil: nil parses every file
+	}
+	return analyzer.Run(opts)
 }
+
+// forceFull reports whether the environment asks for analyzer.Options.
+// ForceFull (analyzer.ForceFullEnv=1).
+func forceFull() bool { return os.Getenv(analyzer.ForceFullEnv) == "1" }
 
 func (r *checkRun) policy() *config.Policy {
 	// No root from the working directory: each file's imports resolve
@@ -469,7 +455,7 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 		return r.analyze()
 	}
 	key, err := cache.NewKey(Version(), r.workDir, fmt.Sprintf("%q", r.paths), r.analysisSettings(),
-		analyzer.ForceFullEnv+"="+os.Getenv(analyzer.ForceFullEnv))
+		fmt.Sprintf("%s=%t", analyzer.ForceFullEnv, forceFull()))
 	if err != nil {
 		return r.analyze()
 	}
@@ -548,14 +534,7 @@ func (r *checkRun) notChecked(res *analyzer.Result) []finding.ToolError {
 		return nil
 	}
 	return []finding.ToolError{{Message: fmt.Sprintf("%d %s not checked: the configuration that applies to %s could not be loaded",
-		res.Unconfigured, plural(res.Unconfigured, "file was", "files were"), plural(res.Unconfigured, "it", "them"))}}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		res.Unconfigured, output.Plural(res.Unconfigured, "file was", "files were"), output.Plural(res.Unconfigured, "it", "them"))}}
 }
 
 // enabledDocs lists the rules enabled for the working directory's config

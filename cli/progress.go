@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/output"
 )
 
 // The progress line: on a terminal, a check that runs for more than
@@ -95,9 +96,9 @@ func (p *progressLine) describe() string {
 	files, read := c.Files.Load(), c.Read.Load()
 	if n := c.Programs.Load(); n > 0 {
 		return fmt.Sprintf("checking %d %s: %d read, %d of %d %s analyzed",
-			files, plural(int(files), "file", "files"), read, c.Analyzed.Load(), n, plural(int(n), "program", "programs"))
+			files, output.Plural(int(files), "file", "files"), read, c.Analyzed.Load(), n, output.Plural(int(n), "program", "programs"))
 	}
-	return fmt.Sprintf("checking %d %s: %d read", files, plural(int(files), "file", "files"), read)
+	return fmt.Sprintf("checking %d %s: %d read", files, output.Plural(int(files), "file", "files"), read)
 }
 
 // stop erases the line (if it was drawn) and returns once it is gone;

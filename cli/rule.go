@@ -43,11 +43,8 @@ func runRule(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *format {
 	case "text":
-		for i, d := range docs {
-			if i > 0 {
-				fmt.Fprintln(stdout)
-			}
-			fmt.Fprint(stdout, d.Text())
+		if err := ruledoc.WriteText(stdout, docs); err != nil {
+			return fail(stderr, err)
 		}
 	case "json":
 		if err := ruledoc.WriteJSON(stdout, docs, !*all); err != nil {

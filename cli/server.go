@@ -36,7 +36,7 @@ func runServer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cudaforklint server: unexpected argument %q\n", fs.Arg(0))
 		return ExitError
 	}
-	err := server.Serve(context.Background(), stdio{stdin, stdout}, server.Options{Version: Version(), Log: stderr})
+	err := server.Serve(context.Background(), stdio{stdin, stdout}, server.Options{Version: Version(), Log: stderr, ForceFull: forceFull()})
 	switch {
 	case err == nil:
 		return ExitClean

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
@@ -24,11 +26,9 @@ func (r *checkRun) showFiles(stdout, stderr io.Writer) int {
 	}
 	files, errs := analyzer.DiscoverWith(r.paths, r.workDir, r.policy(), present)
 	for _, f := range files {
-		fmt.Fprintln(stdout, analyzer.RelPath(r.workDir, f))
+		fmt.Fprintln(stdout, finding.RelPath(r.workDir, f))
 	}
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "error: %s\n", problemLine(e))
-	}
+	output.WriteProblems(stderr, &output.Report{Errors: errs}, false)
 	if len(errs) > 0 {
 		return ExitError
 	}

@@ -59,8 +59,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Error is a configuration problem, with the file and line when known:
@@ -132,7 +133,7 @@ type Config struct {
 	sel               selection
 	perFile           []perFileIgnore
 	exclude           []ignorePattern
-	Targets           target.Set
+	Targets           pytarget.Set
 	ExtraInitializers []string
 	// Src are the src directories, absolute (relative to Dir in the file).
 	Src              []string
@@ -163,8 +164,8 @@ type Loader struct {
 	ov      Overrides
 	ovSel   selection
 	ovExcl  []ignorePattern
-	ovTgt   target.Set // 0 when not overridden
-	ovPlat  target.Set
+	ovTgt   pytarget.Set // 0 when not overridden
+	ovPlat  pytarget.Set
 	workDir string
 	git     *Gitignore
 
@@ -215,12 +216,12 @@ func NewLoader(rules []*ruledoc.Doc, ov Overrides) (*Loader, error) {
 		}
 	}
 	if ov.TargetVersion != "" {
-		if l.ovTgt, err = target.ParseTargetVersion(ov.TargetVersion); err != nil {
+		if l.ovTgt, err = pytarget.ParseTargetVersion(ov.TargetVersion); err != nil {
 			return nil, &Error{Msg: "command line: " + err.Error()}
 		}
 	}
 	if ov.Platform != "" {
-		if l.ovPlat, err = target.ParsePlatforms(ov.Platform); err != nil {
+		if l.ovPlat, err = pytarget.ParsePlatforms(ov.Platform); err != nil {
 			return nil, &Error{Msg: "command line: " + err.Error()}
 		}
 	}
@@ -381,7 +382,7 @@ func (l *Loader) buildWithProject(ctx, pctx *fileCtx, path string, table *ttable
 		if err != nil {
 			return nil, err
 		}
-		set, err := target.ParseRequiresPython(s)
+		set, err := pytarget.ParseRequiresPython(s)
 		if err != nil {
 			return nil, pctx.errf(rp.line, "%v", err)
 		}
@@ -391,7 +392,7 @@ func (l *Loader) buildWithProject(ctx, pctx *fileCtx, path string, table *ttable
 }
 
 type reqPython struct {
-	set  target.Set
+	set  pytarget.Set
 	spec string
 	ctx  *fileCtx
 	line int
@@ -567,14 +568,14 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 
 	// Targets: versions ∩ platforms. target-version and requires-python
 	// replace the default versions; 3.10 is checked only when they say so.
-	versions := target.All()
+	versions := pytarget.All()
 	var tvLine int
 	if v := t.vals["target-version"]; v != nil {
 		s, err := ctx.str("target-version", v)
 		if err != nil {
 			return nil, err
 		}
-		set, err := target.ParseTargetVersion(s)
+		set, err := pytarget.ParseTargetVersion(s)
 		if err != nil {
 			return nil, ctx.errf(v.line, "target-version: %v", err)
 		}
@@ -591,9 +592,9 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 		}
 	}
 	if tvLine == 0 && req == nil {
-		versions &= target.DefaultVersions()
+		versions &= pytarget.DefaultVersions()
 	}
-	platforms := target.Platforms(target.Linux)
+	platforms := pytarget.Platforms(pytarget.Linux)
 	if v := t.vals["platform"]; v != nil {
 		var spec string
 		switch {
@@ -608,7 +609,7 @@ func (l *Loader) build(ctx *fileCtx, path, dir string, t *ttable, req *reqPython
 				return nil, ctx.errf(v.line, "platform must be a string or an array of strings, not %s", kindName(v))
 			}
 		}
-		if platforms, err = target.ParsePlatforms(spec); err != nil {
+		if platforms, err = pytarget.ParsePlatforms(spec); err != nil {
 			return nil, ctx.errf(v.line, "platform: %v", err)
 		}
 	}
@@ -673,7 +674,7 @@ type Settings struct {
 	// defaults).
 	Config *Config
 	// Targets are the version × platform configs to simulate.
-	Targets target.Set
+	Targets pytarget.Set
 	// ExtraInitializers are dotted names of project functions that
 	// initialize CUDA.
 	ExtraInitializers []string
@@ -791,25 +792,25 @@ func (l *Loader) settings(dir, abs string) (*Settings, error) {
 
 // knownVersions is the versions the tool can check, for messages: "3.10–3.15".
 func knownVersions() string {
-	return target.Oldest.String() + "–" + target.Newest.String()
+	return pytarget.Oldest.String() + "–" + pytarget.Newest.String()
 }
 
 // platformsOf returns every config on the platforms present in s.
-func platformsOf(s target.Set) target.Set {
-	var out target.Set
-	for _, p := range []target.Platform{target.Linux, target.MacOS, target.Windows} {
-		if !(s & target.Platforms(p)).Empty() {
-			out |= target.Platforms(p)
+func platformsOf(s pytarget.Set) pytarget.Set {
+	var out pytarget.Set
+	for _, p := range []pytarget.Platform{pytarget.Linux, pytarget.MacOS, pytarget.Windows} {
+		if !(s & pytarget.Platforms(p)).Empty() {
+			out |= pytarget.Platforms(p)
 		}
 	}
 	return out
 }
 
 // versionsOf returns every config (any platform) of the versions in s.
-func versionsOf(s target.Set) target.Set {
-	var out target.Set
+func versionsOf(s pytarget.Set) pytarget.Set {
+	var out pytarget.Set
 	for _, c := range s.Configs() {
-		out |= target.Versions(c.Version, c.Version)
+		out |= pytarget.Versions(c.Version, c.Version)
 	}
 	return out
 }
@@ -851,7 +852,7 @@ func (l *Loader) requiresIn(dir string) (*reqPython, error) {
 			if err != nil {
 				return err
 			}
-			set, err := target.ParseRequiresPython(s)
+			set, err := pytarget.ParseRequiresPython(s)
 			if err != nil {
 				return ctx.errf(rp.line, "%v", err)
 			}
@@ -934,14 +935,14 @@ func matchUp(ps []ignorePattern, anchor, root, abs string, isDir bool) bool {
 	stop := root
 	if stop == "" {
 		stop = anchor
-		if !within(anchor, abs) {
+		if !below(anchor, abs) {
 			// Outside the anchor with no walk root: the base name only.
 			stop = filepath.Dir(abs)
 		}
 	}
-	for p := abs; within(stop, p); p = filepath.Dir(p) {
+	for p := abs; below(stop, p); p = filepath.Dir(p) {
 		sub := filepath.Base(p)
-		if within(anchor, p) {
+		if below(anchor, p) {
 			rel, _ := filepath.Rel(anchor, p)
 			sub = filepath.ToSlash(rel)
 		}
@@ -959,10 +960,9 @@ func matchUp(ps []ignorePattern, anchor, root, abs string, isDir bool) bool {
 	return false
 }
 
-// within reports whether p is strictly below dir.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// below reports whether p is strictly below dir.
+func below(dir, p string) bool {
+	return finding.Within(dir, p) && filepath.Clean(p) != filepath.Clean(dir)
 }
 
 // ShouldCheck reports whether a file is checked: an explicitly passed file

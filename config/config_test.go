@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 func testRules() []*ruledoc.Doc {
@@ -190,39 +190,39 @@ extend-per-file-ignores = { "conftest.py" = ["CFL005"] }
 }
 
 func TestTargets(t *testing.T) {
-	linux := target.Platforms(target.Linux)
+	linux := pytarget.Platforms(pytarget.Linux)
 	tests := []struct {
 		name  string
 		files map[string]string
 		ov    Overrides
-		want  target.Set
+		want  pytarget.Set
 	}{
-		{"default", nil, Overrides{}, target.Default()},
-		{"default leaves out 3.10", nil, Overrides{}, target.Versions(target.Py311, target.Py315) & linux},
+		{"default", nil, Overrides{}, pytarget.Default()},
+		{"default leaves out 3.10", nil, Overrides{}, pytarget.Versions(pytarget.Py311, pytarget.Py315) & linux},
 		{"target-version", map[string]string{"cudaforklint.toml": `target-version = "py312"`},
-			Overrides{}, target.Versions(target.Py312, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py312, pytarget.Py315) & linux},
 		{"target-version widens to 3.10", map[string]string{"cudaforklint.toml": `target-version = "py310"`},
-			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py310, pytarget.Py315) & linux},
 		{"target-version py315", map[string]string{"cudaforklint.toml": `target-version = "py315"`},
-			Overrides{}, target.Versions(target.Py315, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py315, pytarget.Py315) & linux},
 		{"requires-python narrows", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.13.8\"\n[tool.cudaforklint]\ntarget-version = \"py311\"\n"},
-			Overrides{}, target.Versions(target.Py313Late, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py313Late, pytarget.Py315) & linux},
 		{"requires-python next to cudaforklint.toml", map[string]string{
 			"pyproject.toml":    "[project]\nrequires-python = \"<3.12\"\n",
 			"cudaforklint.toml": "platform = [\"linux\", \"windows\"]\n"},
-			Overrides{}, target.Versions(target.Py310, target.Py311) & target.Platforms(target.Linux, target.Windows)},
+			Overrides{}, pytarget.Versions(pytarget.Py310, pytarget.Py311) & pytarget.Platforms(pytarget.Linux, pytarget.Windows)},
 		{"requires-python without a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \"~=3.14\"\n"},
-			Overrides{}, target.Versions(target.Py314Early, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py314Early, pytarget.Py315) & linux},
 		{"requires-python widens to 3.10 without a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.10\"\n"},
-			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py310, pytarget.Py315) & linux},
 		{"requires-python widens to 3.10 with a config", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.9\"\n[tool.cudaforklint]\nplatform = \"linux\"\n"},
-			Overrides{}, target.Versions(target.Py310, target.Py315) & linux},
+			Overrides{}, pytarget.Versions(pytarget.Py310, pytarget.Py315) & linux},
 		{"platform string", map[string]string{"cudaforklint.toml": `platform = "all"`},
-			Overrides{}, target.DefaultVersions()},
+			Overrides{}, pytarget.DefaultVersions()},
 		{"cli target-version replaces both", map[string]string{"pyproject.toml": "[project]\nrequires-python = \">=3.13\"\n[tool.cudaforklint]\nplatform = \"windows\"\n"},
-			Overrides{TargetVersion: "py310"}, target.Versions(target.Py310, target.Py315) & target.Platforms(target.Windows)},
+			Overrides{TargetVersion: "py310"}, pytarget.Versions(pytarget.Py310, pytarget.Py315) & pytarget.Platforms(pytarget.Windows)},
 		{"cli platform", map[string]string{"cudaforklint.toml": `target-version = "py314"`},
-			Overrides{Platform: "macos"}, target.Versions(target.Py314Early, target.Py315) & target.Platforms(target.MacOS)},
+			Overrides{Platform: "macos"}, pytarget.Versions(pytarget.Py314Early, pytarget.Py315) & pytarget.Platforms(pytarget.MacOS)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/config/errors.golden")
@@ -22,7 +22,7 @@ func TestExampleFixture(t *testing.T) {
 	if want := []string{"CFL001", "CFL002", "CFL003", "CFL004"}; !reflect.DeepEqual(s.Codes(), want) {
 		t.Errorf("codes %v, want %v", s.Codes(), want)
 	}
-	want := target.Versions(target.Py311, target.Py315) & target.Platforms(target.Linux, target.Windows)
+	want := pytarget.Versions(pytarget.Py311, pytarget.Py315) & pytarget.Platforms(pytarget.Linux, pytarget.Windows)
 	if s.Targets != want {
 		t.Errorf("targets %s, want %s", s.Targets.Describe(), want.Describe())
 	}

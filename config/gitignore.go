@@ -65,7 +65,7 @@ func (g *Gitignore) IgnoredBelow(root, path string, isDir bool) bool {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	// tested: whether the path made of the first n parts is below root.
 	tested := func(n int) bool {
-		return root == "" || within(root, filepath.Join(repo, filepath.Join(parts[:n]...)))
+		return root == "" || below(root, filepath.Join(repo, filepath.Join(parts[:n]...)))
 	}
 	if parts[0] == ".git" && tested(1) {
 		return true

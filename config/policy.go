@@ -11,16 +11,15 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/cudaforklint/cudaforklint/finding"
-	"github.com/cudaforklint/cudaforklint/notebook"
-	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // Policy is one run's configuration as the driver and the passes see it:
 // the settings of each file (one value per file: targets, selected rules,
 // per-file ignores, extra initializers), whether discovery skips a path, and
-// the few run-wide options of the engine. It memoizes per path and records
-// the configuration errors it meets, for the driver to report. Safe for
-// concurrent use.
+// the few run-wide options of the engine. It holds settings only: what a
+// run is (its files, its caches) is the driver's (analyzer/runstate). It
+// memoizes per path and records the configuration errors it meets, for the
+// driver to report. Safe for concurrent use.
 type Policy struct {
 	// ProjectRoots returns the import roots of the files in a directory
 	// (Loader.ImportRoots: its project root, the src layout, the configured
@@ -31,31 +30,8 @@ type Policy struct {
 	// fixture directory). check sets none: its findings do not depend on
 	// the working directory.
 	Roots []string
-	// RunFiles are every file the run checks, when the driver runs the
-	// passes once per independent program (pyprogram.Programs) and each
-	// pass sees only its program's files: settings that are one program's
-	// (the import roots src adds, the extra initializers) are taken over
-	// all of them, as when the run was one program. nil: the pass's files.
-	RunFiles []string
-	// Scans are what pyprogram.Programs learnt of the run's files from
-	// their bytes (a *pyprogram.Scans, opaque here), for the pass of each
-	// program to take instead of scanning the files again. nil: the pass
-	// scans what it reads.
-	Scans any
 	// Workers bounds the parallel parse (0: GOMAXPROCS).
 	Workers int
-	// ForceFull turns the byte prefilter off: every checked file is parsed
-	// and simulated (CUDAFORKLINT_FORCE_FULL=1).
-	ForceFull bool
-	// Notebook returns the notebook the run read from path, or nil: the
-	// driver sets it, so that messages naming cells see the cells the run
-	// analyzed (an editor's, perhaps) rather than the file's.
-	Notebook func(path string) *notebook.Notebook
-	// Trees keeps the parse trees of the files the run parses, checked and
-	// imported, between runs (syntax.ParseCached): the driver sets it to
-	// the cache's (cache.Trees) for a plain check. It is called from the
-	// parse's goroutines at once. nil parses every file.
-	Trees syntax.TreeCache
 
 	settings func(path string) (*Settings, error)
 	excluded func(path, root string, isDir bool) (bool, error)

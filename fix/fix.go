@@ -45,7 +45,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -286,12 +285,7 @@ func contains(ss []span, s span) bool {
 	return false
 }
 
-func (opt *Options) resolve(p string) string {
-	if opt.WorkDir != "" && !filepath.IsAbs(p) {
-		return filepath.Join(opt.WorkDir, p)
-	}
-	return p
-}
+func (opt *Options) resolve(p string) string { return finding.AbsPath(opt.WorkDir, p) }
 
 func applyFile(pl *plan, opt Options) FileResult {
 	fr := FileResult{Path: pl.path}
@@ -336,14 +330,20 @@ func applyFile(pl *plan, opt Options) FileResult {
 	if opt.Diff || bytes.Equal(out, src) {
 		return fr
 	}
-	if err := WriteIfUnchanged(full, src, out); err != nil {
+	fr.write(full)
+	return fr
+}
+
+// write writes fr.After over the file at full unless the file no longer
+// holds fr.Before (WriteIfUnchanged), and records why it did not.
+func (fr *FileResult) write(full string) {
+	if err := WriteIfUnchanged(full, fr.Before, fr.After); err != nil {
 		if errors.Is(err, ErrChanged) {
-			fr.Err = fmt.Errorf("%s: not fixed: %w", pl.path, err)
+			fr.Err = fmt.Errorf("%s: not fixed: %w", fr.Path, err)
 		} else {
-			fr.Err = fmt.Errorf("%s: cannot write the fix: %w", pl.path, err)
+			fr.Err = fmt.Errorf("%s: cannot write the fix: %w", fr.Path, err)
 		}
 	}
-	return fr
 }
 
 // crOnly reports whether src breaks lines with CR alone (a CR and no LF).

@@ -1,7 +1,6 @@
 package fix
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -67,13 +66,7 @@ func writeNotebook(fr FileResult, full string, analyzed []byte, edits []span, op
 	if opt.Diff {
 		return fr
 	}
-	if err := WriteIfUnchanged(full, raw, out); err != nil {
-		if errors.Is(err, ErrChanged) {
-			fr.Err = fmt.Errorf("%s: not fixed: %w", fr.Path, err)
-		} else {
-			fr.Err = fmt.Errorf("%s: cannot write the fix: %w", fr.Path, err)
-		}
-	}
+	fr.write(full)
 	return fr
 }
 

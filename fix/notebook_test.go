@@ -13,6 +13,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -39,7 +40,7 @@ func check(t *testing.T, dir string, codes ...string) *analyzer.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{dir}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

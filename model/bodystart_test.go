@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // TestUncalledShortcutsChangeNoFinding: sharing a module's import run among
@@ -69,7 +69,7 @@ func TestBodyMayStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	prog.values().newEntry()
-	s := &simulator{cfg: configClasses(target.Default())[0].rep, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
+	s := &simulator{cfg: configClasses(pytarget.Default())[0].rep, entry: m, out: &hazardSet{}, budget: maxSimEvents, importOnly: true}
 	st := newState()
 	s.run(m.topSummary(), st)
 	for _, tc := range []struct {

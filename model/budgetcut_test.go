@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // TestBudgetCutsAreRecorded: a simulation that runs out of its event budget
@@ -36,7 +36,7 @@ func TestBudgetCutsAreRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if hazards := prog.Analyze([]*Module{m}, target.Default()); len(hazards) != tt.hazards {
+			if hazards := prog.Analyze([]*Module{m}, pytarget.Default()); len(hazards) != tt.hazards {
 				t.Errorf("%d hazards, want %d", len(hazards), tt.hazards)
 			}
 			var got []string

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // trainerProgram is the shape that made the call records worth having
@@ -55,7 +55,7 @@ func BenchmarkCallRecords(b *testing.B) {
 		}
 		mods = append(mods, m)
 	}
-	want := describeHazards(prog.Analyze(mods, target.Default()))
+	want := describeHazards(prog.Analyze(mods, pytarget.Default()))
 	if !strings.Contains(want, "kind") {
 		b.Fatalf("the trainer program has no finding:\n%s", want)
 	}
@@ -63,10 +63,10 @@ func BenchmarkCallRecords(b *testing.B) {
 	var with, without time.Duration
 	for range b.N {
 		t0 := time.Now()
-		got := describeHazards(prog.Analyze(mods, target.Default()))
+		got := describeHazards(prog.Analyze(mods, pytarget.Default()))
 		t1 := time.Now()
 		var gotWithout string
-		switchedOff(&recordCalls, func() { gotWithout = describeHazards(prog.Analyze(mods, target.Default())) })
+		switchedOff(&recordCalls, func() { gotWithout = describeHazards(prog.Analyze(mods, pytarget.Default())) })
 		with += t1.Sub(t0)
 		without += time.Since(t1)
 		if got != want || gotWithout != want {

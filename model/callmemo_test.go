@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // switchedOff runs f with the mechanism whose switch is on (recordCalls,
@@ -68,7 +68,7 @@ func analyzeProgram(files memSource) (*Program, string) {
 			mods = append(mods, m)
 		}
 	}
-	return prog, describeHazards(prog.Analyze(mods, target.All()))
+	return prog, describeHazards(prog.Analyze(mods, pytarget.All()))
 }
 
 // fixtureDirs are the fixtures under testdata/py, by directory: each
@@ -126,7 +126,7 @@ func simulateTop(t *testing.T, src string) *simulator {
 		t.Fatal(err)
 	}
 	prog.values().newEntry()
-	s := &simulator{cfg: configClasses(target.Default())[0].rep, entry: m, out: &hazardSet{}, budget: maxSimEvents}
+	s := &simulator{cfg: configClasses(pytarget.Default())[0].rep, entry: m, out: &hazardSet{}, budget: maxSimEvents}
 	s.run(m.topSummary(), newState())
 	return s
 }
@@ -450,7 +450,9 @@ func TestSameState(t *testing.T) {
 		{"nil maps", func(st *simState) { st.methods, st.methodLits, st.preload = nil, nil, nil }, true},
 		{"another init", func(st *simState) { st.inits = append(st.inits, &InitRecord{Site: site}) }, false},
 		{"not sure", func(st *simState) { st.sure = newCowSet[siteSetKey]() }, false},
-		{"a start method", func(st *simState) { st.setMethod(MethodSpec{Kind: MethodExplicit, Family: "mp", Method: target.Spawn}) }, false},
+		{"a start method", func(st *simState) {
+			st.setMethod(MethodSpec{Kind: MethodExplicit, Family: "mp", Method: pytarget.Spawn})
+		}, false},
 		{"default device", func(st *simState) { st.defaultCUDA = true }, false},
 		{"preload", func(st *simState) { st.preload = map[string][]string{"mp": {"m"}} }, false},
 		{"nvml", func(st *simState) { st.nvml = true }, false},

@@ -3,7 +3,7 @@ package model
 import (
 	"slices"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // AnalyzeLoading runs every entry once per class of target configurations
@@ -42,7 +42,7 @@ const (
 	readLazy
 )
 
-func (s *simulator) defaultStartMethod() target.StartMethod {
+func (s *simulator) defaultStartMethod() pytarget.StartMethod {
 	s.read |= readDefaultStart
 	return s.cfg.DefaultStartMethod()
 }
@@ -76,7 +76,7 @@ func (s *simulator) importInits(m *Module, proc procKind) []*InitRecord {
 }
 
 // sameAnswers reports whether a and b answer alike every property in read.
-func sameAnswers(read cfgReads, a, b target.Config) bool {
+func sameAnswers(read cfgReads, a, b pytarget.Config) bool {
 	return (read&readDefaultStart == 0 || a.DefaultStartMethod() == b.DefaultStartMethod()) &&
 		(read&readForkserverImportsMain == 0 || a.ForkserverImportsMain() == b.ForkserverImportsMain()) &&
 		(read&readFork == 0 || a.HasFork() == b.HasFork()) &&
@@ -94,7 +94,7 @@ type entryKey struct {
 // entryRun is one run of an entry: the config it ran on, what of it the
 // run read, and the keys of the hazards it added or found again.
 type entryRun struct {
-	cfg     target.Config
+	cfg     pytarget.Config
 	read    cfgReads
 	touched []string
 }
@@ -119,13 +119,13 @@ func uniqueKeys(keys []string) []string {
 // replay reports whether an earlier run of e stands for its run on cfg,
 // and if so adds cfg to the hazards that run touched, as running it again
 // would.
-func (runs entryRuns) replay(e entryKey, cfg target.Config, out *hazardSet) bool {
+func (runs entryRuns) replay(e entryKey, cfg pytarget.Config, out *hazardSet) bool {
 	for _, r := range runs[e] {
 		if !sameAnswers(r.read, r.cfg, cfg) {
 			continue
 		}
 		for _, k := range r.touched {
-			out.byKey[k].Configs |= target.Of(cfg)
+			out.byKey[k].Configs |= pytarget.Of(cfg)
 		}
 		return true
 	}

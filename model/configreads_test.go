@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // configShapes are programs whose runs read different properties of their
@@ -132,7 +132,7 @@ func TestConfigReplayChangesNoFinding(t *testing.T) {
 // of every target config (five on Linux, three on macOS, two on Windows):
 // the module as __main__, and its uncalled functions.
 func TestConfigReplayRuns(t *testing.T) {
-	if n := len(configClasses(target.All())); n != 10 {
+	if n := len(configClasses(pytarget.All())); n != 10 {
 		t.Fatalf("%d classes of configs, want 10", n)
 	}
 	tests := []struct {
@@ -163,7 +163,7 @@ func TestConfigReplayRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hz, runs := prog.analyzeLoading(loadedEntries{m}, target.All())
+			hz, runs := prog.analyzeLoading(loadedEntries{m}, pytarget.All())
 			for name, want := range tt.runs {
 				e := entryKey{m: m}
 				if name != "" {
@@ -190,13 +190,13 @@ func TestConfigReplayRuns(t *testing.T) {
 // TestSameAnswers: two configs stand for each other exactly when they
 // answer alike what was read.
 func TestSameAnswers(t *testing.T) {
-	linux312 := target.Config{Version: target.Py312, Platform: target.Linux}
-	linux3141 := target.Config{Version: target.Py314Late, Platform: target.Linux}
-	linux315 := target.Config{Version: target.Py315, Platform: target.Linux}
-	mac312 := target.Config{Version: target.Py312, Platform: target.MacOS}
+	linux312 := pytarget.Config{Version: pytarget.Py312, Platform: pytarget.Linux}
+	linux3141 := pytarget.Config{Version: pytarget.Py314Late, Platform: pytarget.Linux}
+	linux315 := pytarget.Config{Version: pytarget.Py315, Platform: pytarget.Linux}
+	mac312 := pytarget.Config{Version: pytarget.Py312, Platform: pytarget.MacOS}
 	tests := []struct {
 		read cfgReads
-		a, b target.Config
+		a, b pytarget.Config
 		want bool
 	}{
 		{0, linux312, mac312, true},

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // TestContextBindsParameters checks that a call's arguments reach the
@@ -215,7 +215,7 @@ func TestEachEntryGetsContexts(t *testing.T) {
 		mods = append(mods, m)
 	}
 	var found []string
-	for _, z := range prog.Analyze(mods, target.Default()) {
+	for _, z := range prog.Analyze(mods, pytarget.Default()) {
 		found = append(found, fmt.Sprintf("%v in %s", z.Kind, z.Entry.Path))
 	}
 	if len(found) != 1 || found[0] != fmt.Sprintf("%v in /p/train.py", ForkAfterInit) {

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Entries: what the simulation runs. Every checked module is run as
@@ -16,7 +16,7 @@ import (
 // Analyze simulates every module in mods as __main__, and every function
 // of them that nothing calls as an entry point of its own, on every config
 // in targets, and returns the hazards found, sorted by position.
-func (p *Program) Analyze(mods []*Module, targets target.Set) []*Hazard {
+func (p *Program) Analyze(mods []*Module, targets pytarget.Set) []*Hazard {
 	return p.AnalyzeLoading(loadedEntries(mods), targets)
 }
 
@@ -47,13 +47,13 @@ func (l loadedEntries) Wait()            {}
 // loaded entries, so it finds the same hazards: a module's index is built
 // from its own file alone (newModule), and what the first loop evaluates
 // it reaches through Module, which builds or waits for what it needs.
-func (p *Program) AnalyzeLoading(entries Entries, targets target.Set) []*Hazard {
+func (p *Program) AnalyzeLoading(entries Entries, targets pytarget.Set) []*Hazard {
 	hz, _ := p.analyzeLoading(entries, targets)
 	return hz
 }
 
 // analyzeLoading is AnalyzeLoading, with the runs it made of each entry.
-func (p *Program) analyzeLoading(entries Entries, targets target.Set) ([]*Hazard, entryRuns) {
+func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Hazard, entryRuns) {
 	defer p.stopPrefetch()
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
@@ -116,7 +116,7 @@ func (p *Program) analyzeLoading(entries Entries, targets target.Set) ([]*Hazard
 		}
 		// Widen each hazard found on the representative to its whole class.
 		for _, z := range out.list {
-			if z.Configs&target.Of(class.rep) != 0 {
+			if z.Configs&pytarget.Of(class.rep) != 0 {
 				z.Configs |= class.all
 			}
 		}
@@ -138,7 +138,7 @@ func (p *Program) analyzeLoading(entries Entries, targets target.Set) ([]*Hazard
 
 // runAsMain simulates m as __main__ on cfg, if running it can start a
 // process at all and no earlier run of it stands for this one (runs).
-func (p *Program) runAsMain(m *Module, cfg target.Config, out *hazardSet, runs entryRuns) {
+func (p *Program) runAsMain(m *Module, cfg pytarget.Config, out *hazardSet, runs entryRuns) {
 	if !m.topFacts().starts {
 		return
 	}
@@ -404,16 +404,16 @@ func hazardLess(a, b *Hazard) bool {
 
 // configClass is a set of configs the simulation cannot tell apart.
 type configClass struct {
-	rep target.Config
-	all target.Set
+	rep pytarget.Config
+	all pytarget.Set
 }
 
 // configClasses groups configs by the behaviour the simulation depends on:
 // the default start method, whether the forkserver imports __main__,
 // whether fork and CUDA exist, and whether imports can be lazy.
-func configClasses(s target.Set) []configClass {
+func configClasses(s pytarget.Set) []configClass {
 	type key struct {
-		def          target.StartMethod
+		def          pytarget.StartMethod
 		importsMain  bool
 		fork, hasGPU bool
 		lazy         bool
@@ -424,10 +424,10 @@ func configClasses(s target.Set) []configClass {
 		// Without fork there is no forkserver, so its import of __main__ cannot matter.
 		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports()}
 		if cl, ok := classes[k]; ok {
-			cl.all |= target.Of(c)
+			cl.all |= pytarget.Of(c)
 			continue
 		}
-		classes[k] = &configClass{rep: c, all: target.Of(c)}
+		classes[k] = &configClass{rep: c, all: pytarget.Of(c)}
 		order = append(order, k)
 	}
 	out := make([]configClass, 0, len(order))

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // loadingFiles are a program's files loaded on goroutines of their own,
@@ -69,7 +69,7 @@ func analyzeLoaded(files memSource, paths, entries []string) string {
 			mods = append(mods, m)
 		}
 	}
-	return describeHazards(prog.Analyze(mods, target.All()))
+	return describeHazards(prog.Analyze(mods, pytarget.All()))
 }
 
 // TestAnalyzeWhileLoading: simulating the entries as they load must find
@@ -95,7 +95,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 			for _, workers := range []int{1, 4} {
 				prog := NewProgram(files, Options{})
 				l := startLoading(prog, paths, workers)
-				got := describeHazards(prog.AnalyzeLoading(entriesOf(l, entries), target.All()))
+				got := describeHazards(prog.AnalyzeLoading(entriesOf(l, entries), pytarget.All()))
 				if got != want {
 					t.Errorf("%s, %d of %d files entries, %d loaders: while loading\n%s\nloaded first\n%s", d, len(entries), len(paths), workers, got, want)
 				}
@@ -103,7 +103,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 			// The slowest loader: the files that are not entries load
 			// only once the analysis waits for them.
 			prog := NewProgram(files, Options{})
-			if got := describeHazards(prog.AnalyzeLoading(lastLoaded{prog, paths, entries}, target.All())); got != want {
+			if got := describeHazards(prog.AnalyzeLoading(lastLoaded{prog, paths, entries}, pytarget.All())); got != want {
 				t.Errorf("%s, %d of %d files entries, the rest loaded on Wait:\n%s\nloaded first\n%s", d, len(entries), len(paths), got, want)
 			}
 			if len(entries) == len(paths) {
@@ -111,7 +111,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 				prog := NewProgram(files, Options{})
 				alone := loadingFiles{prog, paths, make(chan struct{})}
 				close(alone.done)
-				if got := describeHazards(prog.AnalyzeLoading(alone, target.All())); got != want {
+				if got := describeHazards(prog.AnalyzeLoading(alone, pytarget.All())); got != want {
 					t.Errorf("%s, built by the analysis:\n%s\nloaded first\n%s", d, got, want)
 				}
 				findings += strings.Count("\n"+want, "\nkind ")

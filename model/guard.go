@@ -21,7 +21,7 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 //     process ("SpawnPoolWorker-1", "ForkServerProcess-2") before they import
 //     the main module, so they skip it; but the forkserver process itself is
 //     named MainProcess, so on the versions where it imports the main module
-//     (target.Config.ForkserverImportsMain) it runs the body.
+//     (pytarget.Config.ForkserverImportsMain) it runs the body.
 //
 // `multiprocessing.parent_process() is None` is not a guard: a spawn child
 // learns its parent only after it has imported the main module (in

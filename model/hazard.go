@@ -1,6 +1,6 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/target"
+import "github.com/cudaforklint/cudaforklint/pytarget"
 
 // HazardKind is the kind of problem a simulation found; each maps to a rule.
 type HazardKind uint8
@@ -26,6 +26,9 @@ const (
 	// under spawn or forkserver, whose children re-import it and start
 	// processes during bootstrapping (RuntimeError). CFL005.
 	StartAtImport
+	// NotebookTarget: a spawn or forkserver start whose children run a
+	// function or class defined in a notebook (model/notebook.go). CFL007.
+	NotebookTarget
 )
 
 // Phase says when code runs relative to the main guard.
@@ -76,7 +79,7 @@ type StartRecord struct {
 	Obj    *Object
 	Chain  []Frame
 	Phase  Phase
-	Method target.StartMethod // as resolved for the configs of the hazard
+	Method pytarget.StartMethod // as resolved for the configs of the hazard
 	// Explicit is set when the source names the start method at the
 	// object or through set_start_method (not the platform default).
 	Explicit bool
@@ -124,7 +127,7 @@ type Hazard struct {
 	Init    *InitRecord // nil for StartAtImport
 	Start   *StartRecord
 	Child   ChildUse
-	Configs target.Set
+	Configs pytarget.Set
 	// Via names what the forkserver imported (CFL002): "__main__" or a
 	// preloaded module name.
 	Via string

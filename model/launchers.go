@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/procapi"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // This file is the model's side of the launchers above multiprocessing in
@@ -46,7 +46,7 @@ func (ev *evaluator) launcherCall(r *callResult, api *procapi.API, family string
 			return false
 		}
 		onCPU := ev.namesCPU(argOf(c, api.Device), sc)
-		if onCPU && spec.Kind == MethodExplicit && spec.Method == target.Fork {
+		if onCPU && spec.Kind == MethodExplicit && spec.Method == pytarget.Fork {
 			// Forked children that train on the CPU: a benign fork the
 			// model cannot show benign (the module's code is the
 			// trainer's business), so no start rather than a guess.
@@ -111,11 +111,11 @@ func (ev *evaluator) namedMethod(api *procapi.API, family string, c *syntax.Call
 			continue
 		}
 		s := MethodSpec{Family: family}
-		if m, ok := target.ParseStartMethod(name); ok {
+		if m, ok := pytarget.ParseStartMethod(name); ok {
 			s = MethodSpec{Family: family, Kind: MethodExplicit, Method: m}
 		}
 		// Several possible names: keep fork if one of them forks.
-		if !found || s.Kind == MethodExplicit && s.Method == target.Fork {
+		if !found || s.Kind == MethodExplicit && s.Method == pytarget.Fork {
 			found, spec = true, s
 		}
 	}

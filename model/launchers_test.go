@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // launched is what a call of a launcher did: the starts it made now, the
@@ -69,7 +69,7 @@ func TestNotebookLauncher(t *testing.T) {
 			continue
 		}
 		o := l.obj
-		if o.Kind != ObjSpawn || o.Method.Kind != MethodExplicit || o.Method.Method != target.Fork || !runs(o, "work") {
+		if o.Kind != ObjSpawn || o.Method.Kind != MethodExplicit || o.Method.Method != pytarget.Fork || !runs(o, "work") {
 			t.Errorf("%s: object %s, method %+v, targets %+v", tt.call, o.Kind, o.Method, o.Targets)
 		}
 	}
@@ -85,14 +85,14 @@ func TestTrainerStrategies(t *testing.T) {
 	tests := []struct {
 		call   string
 		made   bool
-		method target.StartMethod
+		method pytarget.StartMethod
 		gpu    bool
 	}{
-		{`lightning.Trainer(accelerator="gpu", devices=2, strategy="ddp_fork")`, true, target.Fork, true},
-		{`lightning.Trainer(strategy="ddp_notebook")`, true, target.Fork, true},
-		{`lightning.pytorch.Trainer(strategy="ddp_notebook_find_unused_parameters_true", accelerator="cuda")`, true, target.Fork, true},
-		{`pytorch_lightning.Trainer(strategy="ddp_spawn", accelerator="cpu")`, true, target.Spawn, false},
-		{`lightning.Fabric(strategy="ddp_fork", devices=2)`, true, target.Fork, true},
+		{`lightning.Trainer(accelerator="gpu", devices=2, strategy="ddp_fork")`, true, pytarget.Fork, true},
+		{`lightning.Trainer(strategy="ddp_notebook")`, true, pytarget.Fork, true},
+		{`lightning.pytorch.Trainer(strategy="ddp_notebook_find_unused_parameters_true", accelerator="cuda")`, true, pytarget.Fork, true},
+		{`pytorch_lightning.Trainer(strategy="ddp_spawn", accelerator="cpu")`, true, pytarget.Spawn, false},
+		{`lightning.Fabric(strategy="ddp_fork", devices=2)`, true, pytarget.Fork, true},
 		{`lightning.Trainer(strategy="ddp_fork", accelerator="cpu")`, false, 0, false},
 		{`lightning.Trainer(strategy="ddp", accelerator="gpu")`, false, 0, false},
 		{`lightning.Trainer(accelerator="gpu")`, false, 0, false},

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // TestFindLazyImports: which imported names are lazy, and whether the
@@ -69,8 +69,8 @@ func TestLazyImportTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	linux := target.Platforms(target.Linux)
-	hz := prog.Analyze([]*Module{m}, target.Versions(target.Py314Late, target.Py315)&linux)
+	linux := pytarget.Platforms(pytarget.Linux)
+	hz := prog.Analyze([]*Module{m}, pytarget.Versions(pytarget.Py314Late, pytarget.Py315)&linux)
 	lines := map[string]string{}
 	for _, z := range hz {
 		line := strings.Count(src[:z.Init.Site.Span.Start], "\n") + 1

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // memSource is a model.Source over in-memory files.
@@ -114,7 +114,7 @@ x = th.zeros(3).cuda()
 		}
 	}
 	ctx := m.Eval(&syntax.Name{ID: "ctx"}, m.Scope)
-	if len(ctx) != 1 || ctx[0].Kind != VContext || ctx[0].Method.Kind != MethodExplicit || ctx[0].Method.Method != target.Fork {
+	if len(ctx) != 1 || ctx[0].Kind != VContext || ctx[0].Method.Kind != MethodExplicit || ctx[0].Method.Method != pytarget.Fork {
 		t.Errorf("ctx = %+v", ctx)
 	}
 	dev := m.Eval(&syntax.Name{ID: "DEV"}, m.Scope)
@@ -176,21 +176,21 @@ func TestLocalImports(t *testing.T) {
 }
 
 func TestConfigClasses(t *testing.T) {
-	classes := configClasses(target.Default())
+	classes := configClasses(pytarget.Default())
 	// 3.11–3.13.7 (fork, no main import), 3.13.8+ (fork, main import),
 	// 3.14.0 (forkserver, no main import), 3.14.1+ (forkserver, main
 	// import), 3.15 (the same, with lazy imports).
 	if len(classes) != 5 {
 		t.Fatalf("%d classes, want 5", len(classes))
 	}
-	var all target.Set
+	var all pytarget.Set
 	for _, c := range classes {
 		all |= c.all
 	}
-	if all != target.Default() {
+	if all != pytarget.Default() {
 		t.Errorf("classes cover %v", all.Describe())
 	}
-	if got := configClasses(target.Default() | target.Platforms(target.Windows)); len(got) != 7 {
+	if got := configClasses(pytarget.Default() | pytarget.Platforms(pytarget.Windows)); len(got) != 7 {
 		t.Errorf("with Windows: %d classes, want 7", len(got))
 	}
 }
@@ -214,12 +214,12 @@ func TestAnalyzeFindsForkAfterInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hz := prog.Analyze([]*Module{m}, target.Default())
+	hz := prog.Analyze([]*Module{m}, pytarget.Default())
 	if len(hz) != 1 {
 		t.Fatalf("%d hazards", len(hz))
 	}
 	z := hz[0]
-	if z.Kind != ForkAfterInit || z.Child.Verdict != ChildUsesCUDA || z.Configs != target.Default() || z.Start.Obj.Kind != ObjFork {
+	if z.Kind != ForkAfterInit || z.Child.Verdict != ChildUsesCUDA || z.Configs != pytarget.Default() || z.Start.Obj.Kind != ObjFork {
 		t.Errorf("hazard %+v", z)
 	}
 	if len(z.Init.Chain) != 1 || z.Init.Chain[0].Func != "main" {
@@ -247,7 +247,7 @@ func TestCyclicBasesEnd(t *testing.T) {
 				done <- 0
 				return
 			}
-			done <- len(prog.Analyze([]*Module{m}, target.Default()))
+			done <- len(prog.Analyze([]*Module{m}, pytarget.Default()))
 		}()
 		select {
 		case <-done:

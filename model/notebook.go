@@ -7,7 +7,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/notebook"
 	"github.com/cudaforklint/cudaforklint/procapi"
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // Notebooks. A Jupyter notebook's module (its code cells, as package
@@ -33,15 +33,10 @@ import (
 // AttributeError is raised by pickle's lookup of __main__.f on every
 // version). That is the NotebookTarget hazard (CFL007).
 
-// NotebookTarget: a spawn or forkserver start whose children run a
-// function or class defined in a notebook. CFL007. Its value stands apart
-// from hazard.go's iota block, so that kinds added there cannot take it.
-const NotebookTarget HazardKind = 32
-
 // notebookTarget records a NotebookTarget hazard for a start whose children
 // are not forked from the notebook's kernel.
 func (s *simulator) notebookTarget(o *Object, rec *StartRecord) {
-	if rec.Method == target.Fork {
+	if rec.Method == pytarget.Fork {
 		return
 	}
 	if ts := NotebookTargets(o); len(ts) > 0 {

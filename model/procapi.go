@@ -3,8 +3,8 @@ package model
 import (
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/procapi"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // This file is the model's side of package procapi, the table of process
@@ -244,7 +244,7 @@ func (ev *evaluator) startSpec(api *procapi.API, family string, ctx MethodSpec, 
 	if ctx.Family != "" {
 		spec = ctx
 	}
-	if m, ok := target.ParseStartMethod(api.StartMethod); ok {
+	if m, ok := pytarget.ParseStartMethod(api.StartMethod); ok {
 		spec = MethodSpec{Family: family, Kind: MethodExplicit, Method: m}
 	}
 	if e := argOf(c, api.Method); e != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/procapi"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // The test program's definitions: a function children can run, a dataset,
@@ -189,7 +189,7 @@ func nonUses(effects []effect) []effect {
 
 func checkModuleCall(t *testing.T, call string, api *procapi.API, family string, r callResult) {
 	t.Helper()
-	fork := MethodSpec{Family: family, Kind: MethodExplicit, Method: target.Fork}
+	fork := MethodSpec{Family: family, Kind: MethodExplicit, Method: pytarget.Fork}
 	switch api.Kind {
 	case procapi.Context:
 		if len(r.values) != 1 || r.values[0].Kind != VContext || !sameMethod(r.values[0].spec(), fork) {
@@ -256,7 +256,7 @@ func checkModuleCall(t *testing.T, call string, api *procapi.API, family string,
 	case api.Method.IsSet():
 		wantMethod = fork
 	case api.StartMethod != "":
-		m, _ := target.ParseStartMethod(api.StartMethod)
+		m, _ := pytarget.ParseStartMethod(api.StartMethod)
 		wantMethod = MethodSpec{Family: family, Kind: MethodExplicit, Method: m}
 	}
 	if !sameMethod(o.Method, wantMethod) {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // breakingSource hands the indexer a tree it cannot index for one path:
@@ -49,7 +49,7 @@ mp.Process(target=print).start()
 				}
 				// The rest of the program is analysed: the entry's own hazard
 				// is still found.
-				if got := describeHazards(prog.Analyze([]*Module{m}, target.All())); got == "" {
+				if got := describeHazards(prog.Analyze([]*Module{m}, pytarget.All())); got == "" {
 					t.Errorf("no hazard in the entry once its import failed to load")
 				}
 			}

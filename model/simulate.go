@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // The simulation runs an entry's event summary in order, for one target
@@ -158,7 +158,7 @@ func appendUnique(list []string, more ...string) []string {
 
 // simulator runs one entry on one config.
 type simulator struct {
-	cfg   target.Config
+	cfg   pytarget.Config
 	entry *Module
 	fn    *Function // the uncalled function entry, if any
 	out   *hazardSet
@@ -575,11 +575,11 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		return
 	}
 	bits, explicit, lit := s.methodsFor(o, st)
-	for _, m := range []target.StartMethod{target.Fork, target.Forkserver, target.Spawn} {
+	for _, m := range []pytarget.StartMethod{pytarget.Fork, pytarget.Forkserver, pytarget.Spawn} {
 		if bits&bitOf(m) == 0 {
 			continue
 		}
-		if m != target.Spawn && !s.hasFork() {
+		if m != pytarget.Spawn && !s.hasFork() {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
@@ -590,7 +590,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue
 		}
 		switch m {
-		case target.Fork:
+		case pytarget.Fork:
 			// CFL001, CFL003: the child inherits the parent's CUDA state.
 			// A Manager's server runs only multiprocessing's own loop: no
 			// edit of the program makes it touch CUDA, so it is not even
@@ -601,9 +601,9 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Inits: st.inits[:len(st.inits):len(st.inits)],
 					Start: rec, Child: s.childUse(o, st)}, s)
 			}
-		case target.Forkserver:
+		case pytarget.Forkserver:
 			s.forkserver(o, rec, st)
-		case target.Spawn:
+		case pytarget.Spawn:
 			s.spawnReimport(o, rec, st)
 		}
 	}
@@ -859,12 +859,12 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	s.touched = append(s.touched, key)
 	old, ok := h.byKey[key]
 	if !ok {
-		z.Configs = target.Of(s.cfg)
+		z.Configs = pytarget.Of(s.cfg)
 		h.byKey[key] = z
 		h.list = append(h.list, z)
 		return
 	}
-	z.Configs = old.Configs | target.Of(s.cfg)
+	z.Configs = old.Configs | pytarget.Of(s.cfg)
 	z.Inits = joinInits(old.Inits, z.Inits)
 	if z.rank.less(old.rank) {
 		// z represents from now on, in old's place; old's starts join its

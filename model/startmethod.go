@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Start methods: how each process start makes its children. A start uses
@@ -22,7 +22,7 @@ const familyDefault = 1 << 3
 // methodBits is a set of start methods (bitOf), with familyDefault.
 type methodBits uint8
 
-func bitOf(m target.StartMethod) methodBits { return 1 << m }
+func bitOf(m pytarget.StartMethod) methodBits { return 1 << m }
 
 // methodState is what set_start_method has chosen so far, per family: the
 // possible methods (several after a join of paths that chose differently;
@@ -129,7 +129,7 @@ func (s *methodState) setMethodIfUnset(spec MethodSpec) {
 // methodsFor resolves an object's start method against the state.
 func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
 	if o.Kind == ObjFork {
-		return bitOf(target.Fork), true, Site{}
+		return bitOf(pytarget.Fork), true, Site{}
 	}
 	if o.Method.Kind == MethodExplicit {
 		return bitOf(o.Method.Method), true, o.Method.Lit
@@ -154,7 +154,7 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 		var specs []MethodSpec
 		switch v.Kind {
 		case VStr:
-			meth, ok := target.ParseStartMethod(v.Str)
+			meth, ok := pytarget.ParseStartMethod(v.Str)
 			if !ok || v.Interp {
 				continue
 			}
@@ -174,7 +174,7 @@ func (ev *evaluator) methodSpec(e syntax.Expr, sc *Scope, family string) MethodS
 			}
 			// Several possible methods: keep fork if it is one of them,
 			// since that is the one that can break.
-			if !found || (s.Kind == MethodExplicit && s.Method == target.Fork) {
+			if !found || (s.Kind == MethodExplicit && s.Method == pytarget.Fork) {
 				spec, found = s, true
 			}
 		}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/procapi"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // A summary is what running a function (or a module body) does, as a tree of
@@ -442,7 +442,7 @@ func (b *builder) importSetter(root string, site Site) {
 	if !ok {
 		return
 	}
-	m, _ := target.ParseStartMethod(lib.StartMethod)
+	m, _ := pytarget.ParseStartMethod(lib.StartMethod)
 	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset}.with(effectMore{
 		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}}))
 }

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Top-level CUDA: what a module does when it is imported, that is what its
@@ -27,7 +27,7 @@ import (
 // under a branch is not made again there: only unconditional starts are
 // reported in such a script.
 func (s *simulator) startAtImport(o *Object, rec *StartRecord, st *simState) {
-	if st.phase != PhaseImport || rec.Method == target.Fork || !o.Kind.api().StartAtImportMatters() || s.fn != nil || !s.entry.ReimportedByChildren() {
+	if st.phase != PhaseImport || rec.Method == pytarget.Fork || !o.Kind.api().StartAtImportMatters() || s.fn != nil || !s.entry.ReimportedByChildren() {
 		return
 	}
 	if rec.Conditional && s.entry.scriptRunnerApp() {
@@ -207,7 +207,7 @@ type importInitsCache struct {
 
 // importInitsMemo is the cache of importTimeInits for a target and a
 // process.
-func (m *Module) importInitsMemo(cfg target.Config, proc procKind) *importInitsCache {
+func (m *Module) importInitsMemo(cfg pytarget.Config, proc procKind) *importInitsCache {
 	k := 0
 	if cfg.HasLazyImports() {
 		k = 1
@@ -220,7 +220,7 @@ func (m *Module) importInitsMemo(cfg target.Config, proc procKind) *importInitsC
 // with process guards, and returns the CUDA initializations, cached: they
 // do not depend on the start method, and on the version only through lazy
 // imports (lazy.go).
-func (m *Module) importTimeInits(cfg target.Config, proc procKind) []*InitRecord {
+func (m *Module) importTimeInits(cfg pytarget.Config, proc procKind) []*InitRecord {
 	memo := m.importInitsMemo(cfg, proc)
 	if memo.done {
 		return memo.inits

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // ValueKind classifies abstract values.
@@ -136,7 +136,7 @@ type MethodSpec struct {
 	// its own global context).
 	Family string
 	Kind   MethodKind
-	Method target.StartMethod
+	Method pytarget.StartMethod
 	// Lit is the string literal that names the method ("fork"), for fixes.
 	Lit Site
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cudaforklint/cudaforklint/finding"
 )
 
 func TestAt(t *testing.T) {
@@ -72,7 +74,7 @@ func TestFilePos(t *testing.T) {
 				if plain && !escaped && !bytes.HasPrefix(got, []byte(string(r))) || !plain && !escaped {
 					t.Errorf("cell %d offset %d (%q) maps to line %d column %d: %q", c.Number, o, r, fp.Line, fp.Column, got[:min(len(got), 8)])
 				}
-				if utf16 := utf16Len(string(line[:at])) + 1; utf16 != fp.UTF16Column {
+				if utf16 := finding.UTF16Len(line[:at]) + 1; utf16 != fp.UTF16Column {
 					t.Errorf("cell %d offset %d: UTF-16 column %d, want %d", c.Number, o, fp.UTF16Column, utf16)
 				}
 			}

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/cudaforklint/cudaforklint/finding"
 )
 
 // Ext is a notebook's file name extension.
@@ -186,7 +188,7 @@ func FromCells(cells []CellText) *Notebook {
 	nb := &Notebook{}
 	for i, ct := range cells {
 		nb.Cells = append(nb.Cells, &Cell{Number: i + 1, Type: ct.Type, Text: ct.Text, Start: -1,
-			lineStarts: lineStarts(ct.Text)})
+			lineStarts: finding.LineStarts(ct.Text)})
 	}
 	nb.build()
 	return nb
@@ -267,7 +269,7 @@ func (nb *Notebook) cell(number int, cv *value) (*Cell, error) {
 		}
 	}
 	c.Text = text.String()
-	c.lineStarts = lineStarts(c.Text)
+	c.lineStarts = finding.LineStarts(c.Text)
 	return c, nil
 }
 
@@ -369,17 +371,6 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// lineStarts returns the offsets where the lines of b begin.
-func lineStarts[T string | []byte](b T) []int {
-	out := []int{0}
-	for i := range len(b) {
-		if b[i] == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
-}
-
 // rawLine is the 1-based line of the file at byte offset off.
 func (nb *Notebook) rawLine(off int) int {
 	return searchLine(nb.lines(), off) + 1
@@ -387,7 +378,7 @@ func (nb *Notebook) rawLine(off int) int {
 
 // lines returns the offsets where the lines of Raw start.
 func (nb *Notebook) lines() []int {
-	nb.rawLinesOnce.Do(func() { nb.rawLines = lineStarts(nb.Raw) })
+	nb.rawLinesOnce.Do(func() { nb.rawLines = finding.LineStarts(nb.Raw) })
 	return nb.rawLines
 }
 

@@ -1,8 +1,9 @@
 package notebook
 
 import (
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cudaforklint/cudaforklint/finding"
 )
 
 // Position is a point of a notebook, in a cell.
@@ -64,7 +65,7 @@ func (nb *Notebook) At(off int) (Position, bool) {
 func (c *Cell) At(o int) Position {
 	li := searchLine(c.lineStarts, o)
 	start := c.lineStarts[li]
-	return Position{Cell: c, Offset: o, Line: li + 1, Column: o - start + 1, UTF16Column: utf16Len(c.Text[start:o]) + 1}
+	return Position{Cell: c, Offset: o, Line: li + 1, Column: o - start + 1, UTF16Column: finding.UTF16Len(c.Text[start:o]) + 1}
 }
 
 // Line returns the text of a 1-based line of the cell, without its line
@@ -82,12 +83,6 @@ func (c *Cell) Line(n int) (string, bool) {
 		line = line[:len(line)-1]
 	}
 	return line, true
-}
-
-// Magic reports whether a 1-based line of the cell is IPython syntax that
-// Source replaced.
-func (c *Cell) Magic(line int) bool {
-	return line >= 1 && line <= len(c.magic) && c.magic[line-1]
 }
 
 // FilePos returns where the byte at offset o of a cell's Text is written in
@@ -138,13 +133,5 @@ func (nb *Notebook) rawOffset(c *Cell, o int) int {
 func (nb *Notebook) filePosition(off int) FilePosition {
 	li := searchLine(nb.lines(), off)
 	seg := nb.Raw[nb.lines()[li]:off]
-	return FilePosition{Line: li + 1, Column: utf8.RuneCount(seg) + 1, UTF16Column: utf16Len(string(seg)) + 1}
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
+	return FilePosition{Line: li + 1, Column: utf8.RuneCount(seg) + 1, UTF16Column: finding.UTF16Len(seg) + 1}
 }

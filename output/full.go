@@ -189,10 +189,10 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 	}
 	var line strings.Builder
 	if r.Files > 0 || !r.Verified {
-		fmt.Fprintf(&line, "Checked %d %s.", r.Files, plural(r.Files, "file", "files"))
+		fmt.Fprintf(&line, "Checked %d %s.", r.Files, Plural(r.Files, "file", "files"))
 	}
 	if r.Fixed > 0 {
-		fmt.Fprintf(&line, " Fixed %d %s.", r.Fixed, plural(r.Fixed, "finding", "findings"))
+		fmt.Fprintf(&line, " Fixed %d %s.", r.Fixed, Plural(r.Fixed, "finding", "findings"))
 	}
 	switch {
 	case errs+warns > 0:
@@ -203,7 +203,7 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 		line.WriteString(" " + p.c.bold.Sprint("All checks passed!"))
 	}
 	if n := len(r.Errors); n > 0 {
-		fmt.Fprintf(&line, " %d %s on standard error.", n, plural(n, "problem is listed", "problems are listed"))
+		fmt.Fprintf(&line, " %d %s on standard error.", n, Plural(n, "problem is listed", "problems are listed"))
 	}
 	fmt.Fprintln(w, strings.TrimPrefix(line.String(), " "))
 	hint := HiddenFixes(shown, opt)
@@ -219,8 +219,8 @@ func (p *fullPrinter) summary(w *bufio.Writer, r *Report, shown []finding.Findin
 
 // counted says "2 errors and 3 warnings", "1 error", "2 warnings".
 func counted(errs, warns int) string {
-	e := fmt.Sprintf("%d %s", errs, plural(errs, "error", "errors"))
-	w := fmt.Sprintf("%d %s", warns, plural(warns, "warning", "warnings"))
+	e := fmt.Sprintf("%d %s", errs, Plural(errs, "error", "errors"))
+	w := fmt.Sprintf("%d %s", warns, Plural(warns, "warning", "warnings"))
 	switch {
 	case warns == 0:
 		return e

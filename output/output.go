@@ -228,7 +228,7 @@ func HiddenFixes(fs []finding.Finding, opt Options) string {
 	if hidden == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, plural(hidden, "fix", "fixes"))
+	return fmt.Sprintf("%d hidden %s can be enabled with the `--unsafe-fixes` option", hidden, Plural(hidden, "fix", "fixes"))
 }
 
 // fixable reports whether f's fix would be applied by --fix (with
@@ -252,18 +252,21 @@ func (r *Report) readSource() func(string) ([]byte, error) {
 		return r.ReadFile
 	}
 	return func(p string) ([]byte, error) {
-		if !filepath.IsAbs(p) && r.WorkDir != "" {
-			p = filepath.Join(r.WorkDir, p)
-		}
-		return os.ReadFile(p)
+		return os.ReadFile(finding.AbsPath(r.WorkDir, p))
 	}
 }
 
-// WriteProblems writes the run's tool errors and notices for a human, one
-// per line (`error: path:line: message`, `warning: ...`), for standard
-// error. The json formats do not carry them; SARIF and github do.
-func WriteProblems(w io.Writer, r *Report) error {
-	for _, e := range r.Errors {
+// WriteProblems writes the run's tool errors, its syntax errors when
+// withSyntax (the format on standard output did not show them: only full
+// and concise do) and its notices for a human, one per line (`error:
+// path:line: message`, `warning: ...`), for standard error. The json
+// formats do not carry them; SARIF and github do.
+func WriteProblems(w io.Writer, r *Report, withSyntax bool) error {
+	errs := r.Errors
+	if withSyntax {
+		errs = append(errs[:len(errs):len(errs)], r.SyntaxErrors...)
+	}
+	for _, e := range errs {
 		if _, err := fmt.Fprintf(w, "error: %s\n", problemText(e)); err != nil {
 			return err
 		}
@@ -283,7 +286,9 @@ func problemText(e finding.ToolError) string {
 	return e.Message
 }
 
-func plural(n int, one, many string) string {
+// Plural returns one when n is 1, else many: the word, or words, after a
+// count in a message ("1 file was", "3 files were").
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -530,11 +530,17 @@ func TestColorEnabled(t *testing.T) {
 }
 
 func TestWriteProblemsAndFile(t *testing.T) {
-	var b bytes.Buffer
-	WriteProblems(&b, report("hazard"))
-	want := "error: broken.py: could not read the file: permission denied\nwarning: hazard.py:3: could not parse lines 3–4; analyzed around them\n"
-	if b.String() != want {
-		t.Errorf("WriteProblems:\n%s", b.String())
+	for _, withSyntax := range []bool{false, true} {
+		var b bytes.Buffer
+		WriteProblems(&b, report("hazard"), withSyntax)
+		want := "error: broken.py: could not read the file: permission denied\n"
+		if withSyntax {
+			want += "error: pkg/wörk.py:3:8: SyntaxError: cannot parse this code (the rest of the file was checked)\n"
+		}
+		want += "warning: hazard.py:3: could not parse lines 3–4; analyzed around them\n"
+		if b.String() != want {
+			t.Errorf("WriteProblems(withSyntax=%v):\n%s", withSyntax, b.String())
+		}
 	}
 	path := filepath.Join(t.TempDir(), ".sarif", "cudaforklint.sarif")
 	if err := WriteFile(path, SARIF, report("empty"), Options{}); err != nil {

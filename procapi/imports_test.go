@@ -3,12 +3,12 @@ package procapi
 import (
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 func TestImportSetters(t *testing.T) {
 	for _, s := range ImportSetters() {
-		if _, ok := target.ParseStartMethod(s.StartMethod); !ok {
+		if _, ok := pytarget.ParseStartMethod(s.StartMethod); !ok {
 			t.Errorf("%s: start method %q", s.Module, s.StartMethod)
 		}
 		found := false

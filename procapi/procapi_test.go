@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cudaforklint/cudaforklint/target"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
 // dottedName is a qualified name: identifiers joined by dots, with "()"
@@ -41,7 +41,7 @@ func TestRowsAreWellFormed(t *testing.T) {
 			t.Errorf("%s: processes it starts need the family whose start method they use", where)
 		}
 		if r.StartMethod != "" {
-			if _, ok := target.ParseStartMethod(r.StartMethod); !ok {
+			if _, ok := pytarget.ParseStartMethod(r.StartMethod); !ok {
 				t.Errorf("%s: start method %q", where, r.StartMethod)
 			}
 		}
@@ -73,7 +73,7 @@ func TestRowsAreWellFormed(t *testing.T) {
 			t.Errorf("%s: a Trainer, and only a Trainer, reads its Method argument through MethodNames", where)
 		}
 		for name, m := range r.MethodNames {
-			if _, ok := target.ParseStartMethod(m); m != "" && !ok {
+			if _, ok := pytarget.ParseStartMethod(m); m != "" && !ok {
 				t.Errorf("%s: %s names start method %q", where, name, m)
 			}
 		}

@@ -209,3 +209,28 @@ func TestLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteText: `rule --all` prints every rule's page, one blank line
+// between two pages and none before the first or after the last.
+func TestWriteText(t *testing.T) {
+	for _, docs := range [][]*Doc{nil, {CFL001}, {CFL001, CFL002, CFL003}} {
+		var b bytes.Buffer
+		if err := WriteText(&b, docs); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		var want strings.Builder
+		for i, d := range docs {
+			if i > 0 {
+				want.WriteString("\n")
+			}
+			want.WriteString(d.Text())
+		}
+		if got != want.String() {
+			t.Errorf("WriteText(%d docs) = %q, want %q", len(docs), got, want.String())
+		}
+		if len(docs) > 1 && !strings.Contains(got, "\n\n# "+docs[1].Name+" ("+docs[1].Code+")") {
+			t.Errorf("no blank line before the second page:\n%s", got)
+		}
+	}
+}

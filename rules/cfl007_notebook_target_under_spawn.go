@@ -8,8 +8,8 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/fixsafety"
 	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // CFL007 reports processes started from a notebook under spawn or
@@ -85,7 +85,7 @@ func notebookNames(ts []model.Target) (string, int) {
 func notebookFailure(z *model.Hazard) string {
 	name := defName(z.Child.Targets[0].Func)
 	err := fmt.Sprintf("fails with AttributeError when it unpickles `%s`", name)
-	if !z.Configs.Filter(func(c target.Config) bool { return c.Version < target.Py314Early }).Empty() {
+	if !z.Configs.Filter(func(c pytarget.Config) bool { return c.Version < pytarget.Py314Early }).Empty() {
 		err += fmt.Sprintf(" (\"Can't get attribute '%s' on <module '__main__' (built-in)>\" up to Python 3.13)", name)
 	}
 	switch z.Start.Obj.Kind {

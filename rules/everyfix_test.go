@@ -13,6 +13,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer/checktest"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
@@ -58,7 +59,7 @@ func checkEveryFix(t *testing.T, dir string) int {
 		pol := checktest.Policy(t)
 		pol.Roots = []string{abs}
 		parts.changed = overlay
-		res, err := analyzer.Run(analyzer.Options{Paths: []string{abs}, Analyzers: rules.All(), WorkDir: abs,
+		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{abs}, Analyzers: rules.All(), WorkDir: abs,
 			Policy: pol, Overlay: overlay, Programs: parts})
 		if err != nil {
 			t.Fatalf("run: %v", err)

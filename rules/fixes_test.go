@@ -10,6 +10,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
@@ -27,7 +28,7 @@ func firstFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestNVMLFixPlacement(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+			res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +236,7 @@ func TestNVMLFixUsesOSAfterItsImport(t *testing.T) {
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +274,7 @@ func fixesOf(t *testing.T, code, src string) []finding.Fix {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

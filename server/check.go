@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -12,8 +11,10 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // Checks run on one worker goroutine, one document at a time, in path
@@ -84,6 +85,8 @@ type snapshot struct {
 	loaderErr error
 	// trees, when not nil, keeps parse trees between checks (trees.go).
 	trees *treeMemo
+	// forceFull is Options.ForceFull.
+	forceFull bool
 }
 
 // step sends the pending republications and runs the first queued check;
@@ -180,6 +183,7 @@ func (s *session) snapshotLocked(path string) *snapshot {
 		loader:    s.loader,
 		loaderErr: s.loaderErr,
 		trees:     s.trees,
+		forceFull: s.opts.ForceFull,
 	}
 	for p, d := range s.docs {
 		sn.versions[p] = d.version
@@ -219,10 +223,11 @@ func check(sn *snapshot) (r *result) {
 	// decides where its imports resolve, as in `check` (config/project.go),
 	// so the editor and the command line report the same findings.
 	pol := config.NewPolicy(sn.loader)
+	var trees syntax.TreeCache
 	if sn.trees != nil {
-		pol.Trees = sn.trees
+		trees = sn.trees
 		if dir, ok := diskDir(sn.loader, sn.folder); ok {
-			pol.Trees = checkTrees{memo: sn.trees, disk: sn.trees.diskAt(dir)}
+			trees = checkTrees{memo: sn.trees, disk: sn.trees.diskAt(dir)}
 		}
 	}
 	res, err := analyzer.Run(analyzer.Options{
@@ -232,6 +237,9 @@ func check(sn *snapshot) (r *result) {
 		WorkDir:   sn.folder,
 		Overlay:   sn.overlay,
 		Notebooks: sn.notebooks,
+		Split:     pyprogram.Split,
+		Trees:     trees,
+		ForceFull: sn.forceFull,
 	})
 	if err != nil {
 		r.problems = append(r.problems, sn.toolError(finding.ToolError{Path: sn.path, Message: err.Error()}))
@@ -289,12 +297,7 @@ func check(sn *snapshot) (r *result) {
 }
 
 // abs is the absolute path of a path the driver made relative to dir.
-func abs(path, dir string) string {
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
-	}
-	return filepath.Join(dir, path)
-}
+func abs(path, dir string) string { return finding.AbsPath(dir, path) }
 
 // absolutize makes every path of a finding absolute: the diagnostics of one
 // file gather findings from runs in different folders.

@@ -127,7 +127,7 @@ func (sn *snapshot) skippedCell(n finding.Notice) (problem, bool) {
 		}, true
 	}
 	if strings.Contains(n.Message, "ends inside") {
-		last := len(lineStarts(bytes.TrimRight(text, " \t\r\n")))
+		last := len(finding.LineStarts(bytes.TrimRight(text, " \t\r\n")))
 		return problem{
 			Location: lineSpan(key, text, last, 1, false),
 			severity: protocol.SeverityError,
@@ -163,7 +163,7 @@ func lineSpan(key string, text []byte, line, col int, chars bool) finding.Locati
 // text, kept within the line; col counts bytes, or characters when chars
 // is set.
 func linePosition(text []byte, line, col int, chars bool) finding.Position {
-	starts := lineStarts(text)
+	starts := finding.LineStarts(text)
 	line = min(max(line, 1), len(starts))
 	ls := starts[line-1]
 	le := len(text)

@@ -32,19 +32,9 @@ func newDocument(uri, path string, version int, text []byte) *document {
 // lineStarts returns the byte offset of each line's first byte.
 func (d *document) lineStarts() []int {
 	if d.lines == nil {
-		d.lines = lineStarts(d.text)
+		d.lines = finding.LineStarts(d.text)
 	}
 	return d.lines
-}
-
-func lineStarts(text []byte) []int {
-	starts := []int{0}
-	for i, b := range text {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
 }
 
 // apply applies didChange's content changes in order. A change without a

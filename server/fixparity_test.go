@@ -12,6 +12,7 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/fix"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/server/internal/protocol"
@@ -49,7 +50,7 @@ func TestQuickFixesAreTheCLIFixes(t *testing.T) {
 			// offered in a run of the file alone); those are compared.
 			pol := config.NewPolicy(loader)
 			pol.Roots = []string{root}
-			all, err := analyzer.Run(analyzer.Options{Paths: []string{root}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+			all, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{root}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func compareFixes(t *testing.T, c *testClient, loader *config.Loader, root, path
 	t.Helper()
 	pol := config.NewPolicy(loader)
 	pol.Roots = []string{root}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,9 @@ type Options struct {
 	// Log receives the server's own log lines (standard error in
 	// `cudaforklint server`); nil discards them.
 	Log io.Writer
+	// ForceFull turns the byte prefilter off in every check
+	// (analyzer.Options.ForceFull).
+	ForceFull bool
 }
 
 // Serve runs a server on stream (the editor's pipe) until the client exits
@@ -638,7 +641,7 @@ func (s *session) reloadConfigLocked() {
 func (s *session) folderOf(path string) string {
 	best := ""
 	for _, f := range s.folders {
-		if within(path, f) && len(f) > len(best) {
+		if finding.Within(f, path) && len(f) > len(best) {
 			best = f
 		}
 	}
@@ -646,12 +649,6 @@ func (s *session) folderOf(path string) string {
 		return filepath.Dir(path)
 	}
 	return best
-}
-
-// within reports whether path is dir or under it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // result is the last check of an open document.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
@@ -139,7 +140,7 @@ type group struct {
 
 // classify turns the tree into runtime findings: one per process that forked children while its
 // CUDA was initialized. cwd is the directory finding paths are made relative to.
-func classify(t *Tree, output []string, cwd string) []finding.Finding {
+func classify(t *Tree, outputErrs []string, cwd string) []finding.Finding {
 	var groups []*group
 	byInit := map[*Process]*group{}
 	for _, p := range t.All {
@@ -156,14 +157,14 @@ func classify(t *Tree, output []string, cwd string) []finding.Finding {
 	}
 	var out []finding.Finding
 	for _, g := range groups {
-		if f, ok := g.finding(output, cwd); ok {
+		if f, ok := g.finding(outputErrs, cwd); ok {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
+func (g *group) finding(outputErrs []string, cwd string) (finding.Finding, bool) {
 	var outs []childOutcome
 	var used, failedQuiet, execed int
 	for _, c := range g.children {
@@ -183,7 +184,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 		return finding.Finding{}, false // every child exec'd at once: the subprocess pattern, safe
 	}
 	var cudaErrors, signatures, jaxWarnings, loaderRaised []string
-	for _, l := range output {
+	for _, l := range outputErrs {
 		switch {
 		case jaxForkWarningRe.MatchString(l):
 			jaxWarnings = append(jaxWarnings, l)
@@ -228,7 +229,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	first := firstBad(outs)
 	switch doc {
 	case ruledoc.CFL001:
-		msg := fmt.Sprintf("%s initialized CUDA%s and then forked %s that used it", name, where, plural(n, "child", "children"))
+		msg := fmt.Sprintf("%s initialized CUDA%s and then forked %d %s that used it", name, where, n, output.Plural(n, "child", "children"))
 		if first != nil {
 			msg += fmt.Sprintf(": child %d %s", first.p.PID, first.describe)
 		}
@@ -237,8 +238,8 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 		}
 		f.Message = msg
 	case ruledoc.CFL002:
-		msg := fmt.Sprintf("%s initialized CUDA%s, so every child it forks inherits that state; it forked %s",
-			name, where, plural(n, "child", "children"))
+		msg := fmt.Sprintf("%s initialized CUDA%s, so every child it forks inherits that state; it forked %d %s",
+			name, where, n, output.Plural(n, "child", "children"))
 		if first != nil {
 			msg += fmt.Sprintf(": child %d %s", first.p.PID, first.describe)
 		} else if used == 0 {
@@ -246,7 +247,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 		}
 		f.Message = msg
 	default:
-		f.Message = fmt.Sprintf("%s initialized CUDA%s before it forked %s; ", name, where, plural(n, "child", "children"))
+		f.Message = fmt.Sprintf("%s initialized CUDA%s before it forked %d %s; ", name, where, n, output.Plural(n, "child", "children"))
 		if failedQuiet > 0 {
 			// A hang or a crash alone proves nothing: workers of a program that outruns
 			// --timeout are "hung" too. The evidence says how each child ended.
@@ -303,7 +304,7 @@ func (g *group) finding(output []string, cwd string) (finding.Finding, bool) {
 	}
 	ev = append(ev, childEvidence(outs)...)
 	if execed > 0 {
-		ev = append(ev, fmt.Sprintf("%s exec'd another program at once (a fresh driver: safe)", plural(execed, "child", "children")))
+		ev = append(ev, fmt.Sprintf("%d %s exec'd another program at once (a fresh driver: safe)", execed, output.Plural(execed, "child", "children")))
 	}
 	if doc != ruledoc.CFL003 || failedQuiet > 0 {
 		for i, l := range cudaErrors {
@@ -430,13 +431,6 @@ func outcomeClass(o childOutcome) string {
 	return "never touched CUDA and exited 0"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // shortArgv is a command line for messages: the program's base name and its arguments, cut short.
 func shortArgv(argv []string) string {
 	if len(argv) == 0 {
@@ -468,11 +462,7 @@ func libPath(f Frame) string {
 // locate turns a frame into a finding location: the path relative to cwd when under it, the
 // line's first non-blank column, and the end of the line.
 func locate(f Frame, cwd string) finding.Location {
-	path := f.File
-	if rel, err := filepath.Rel(cwd, path); err == nil && filepath.IsAbs(path) && !strings.HasPrefix(rel, "..") {
-		path = rel
-	}
-	loc := finding.Location{Path: path,
+	loc := finding.Location{Path: finding.RelPath(cwd, f.File),
 		Start: finding.Position{Line: f.Line, Column: 1, UTF16Column: 1},
 		End:   finding.Position{Line: f.Line, Column: 1, UTF16Column: 1}}
 	src, err := os.ReadFile(f.File)
@@ -494,19 +484,7 @@ func locate(f Frame, cwd string) finding.Location {
 	text := string(rest)
 	text = strings.TrimRight(text, "\r")
 	indent := len(text) - len(strings.TrimLeft(text, " \t"))
-	loc.Start = finding.Position{Offset: off + indent, Line: f.Line, Column: indent + 1, UTF16Column: utf16Len(text[:indent]) + 1}
-	loc.End = finding.Position{Offset: off + len(text), Line: f.Line, Column: len(text) + 1, UTF16Column: utf16Len(text) + 1}
+	loc.Start = finding.Position{Offset: off + indent, Line: f.Line, Column: indent + 1, UTF16Column: finding.UTF16Len(text[:indent]) + 1}
+	loc.End = finding.Position{Offset: off + len(text), Line: f.Line, Column: len(text) + 1, UTF16Column: finding.UTF16Len(text) + 1}
 	return loc
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
@@ -67,12 +68,9 @@ type Report struct {
 	// Tree is the process tree; Summary renders it.
 	Tree *Tree `json:"-"`
 
-	runtime   []finding.Finding
-	bootstrap bool // the program printed multiprocessing's bootstrapping-phase error
+	runtime   []finding.Finding // what the run found on its own, before matching
+	bootstrap bool              // the program printed multiprocessing's bootstrapping-phase error
 }
-
-// Runtime returns the findings the run produced on its own, before matching.
-func (r *Report) Runtime() []finding.Finding { return r.runtime }
 
 // finish runs the static pass on paths and matches its findings with the runtime ones; base is
 // the directory finding paths are relative to.
@@ -155,11 +153,11 @@ func (r *Report) Verdict() string {
 			return "CUDA could not be observed: " + r.CUDAUnobserved + "; nothing about CUDA and fork was verified (exit 2)"
 		}
 		if len(r.BlindSpots) > 0 {
-			return fmt.Sprintf("not verified: the wrapper did not see %s of the run (exit 2)", plural(len(r.BlindSpots), "part", "parts"))
+			return fmt.Sprintf("not verified: the wrapper did not see %d %s of the run (exit 2)", len(r.BlindSpots), output.Plural(len(r.BlindSpots), "part", "parts"))
 		}
 		left := r.leftRunning()
-		return fmt.Sprintf("not verified: %s still running after the program's root exited, and verify ended it before it finished: %s (exit 2)",
-			plural(len(left), "process was", "processes were"), listUnfinished(left))
+		return fmt.Sprintf("not verified: %d %s still running after the program's root exited, and verify ended it before it finished: %s (exit 2)",
+			len(left), output.Plural(len(left), "process was", "processes were"), listUnfinished(left))
 	case ExitNoVerdict:
 		switch {
 		case r.TimedOut:
@@ -169,7 +167,7 @@ func (r *Report) Verdict() string {
 		case r.ExitStatus != 0:
 			return "no hazard proven, but the program failed (exit 3)"
 		}
-		return fmt.Sprintf("no hazard proven, but %s of the program failed (exit 3)", plural(len(r.FailedChildren), "child", "children"))
+		return fmt.Sprintf("no hazard proven, but %d %s of the program failed (exit 3)", len(r.FailedChildren), output.Plural(len(r.FailedChildren), "child", "children"))
 	}
 	return "no hazard, and every process of the program succeeded (exit 0)"
 }
@@ -235,7 +233,7 @@ func stillRunning(us []Unfinished) string {
 	if len(us) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s still running then, and not seen to the end: %s", plural(len(us), "process was", "processes were"), listUnfinished(us))
+	return fmt.Sprintf("; %d %s still running then, and not seen to the end: %s", len(us), output.Plural(len(us), "process was", "processes were"), listUnfinished(us))
 }
 
 // Summary is the human-readable account of the run: how the program ended and its process
@@ -283,7 +281,7 @@ func (r *Report) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "output: %s\n", l)
 	}
 	if n := len(r.FailedChildren); n > 0 {
-		fmt.Fprintf(w, "%s of the program failed:\n", plural(n, "child", "children"))
+		fmt.Fprintf(w, "%d %s of the program failed:\n", n, output.Plural(n, "child", "children"))
 		for i, c := range r.FailedChildren {
 			if i == 10 {
 				fmt.Fprintf(w, "  … and %d more\n", n-i)

@@ -19,9 +19,6 @@ import (
 //go:embed shim/cudaforkshim.c
 var shimSource []byte
 
-// ShimSource is the C source of the wrapper.
-func ShimSource() []byte { return shimSource }
-
 // ShimCFlags are the flags the wrapper is built with; tests add -Werror.
 var ShimCFlags = []string{"-std=gnu99", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall", "-Wextra"}
 

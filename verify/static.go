@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/finding"
+	"github.com/cudaforklint/cudaforklint/output"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 )
 
@@ -224,8 +225,8 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 				}
 			}
 			if len(ev) == 0 {
-				f.Evidence = append(f.Evidence, fmt.Sprintf("%s imported %s again; none called cuInit from its top level on this run",
-					plural(len(ran), "child", "children"), filepath.Base(f.Path)))
+				f.Evidence = append(f.Evidence, fmt.Sprintf("%d %s imported %s again; none called cuInit from its top level on this run",
+					len(ran), output.Plural(len(ran), "child", "children"), filepath.Base(f.Path)))
 				continue
 			}
 			f.Status = StatusConfirmed
@@ -241,8 +242,8 @@ func judgeReimports(fs []finding.Finding, t *Tree, bootstrap bool, cwd string) {
 				}
 			}
 			if len(failed) == 0 || !bootstrap {
-				f.Evidence = append(f.Evidence, fmt.Sprintf("%s imported %s again; none failed with the bootstrapping-phase error on this run",
-					plural(len(ran), "child", "children"), filepath.Base(f.Path)))
+				f.Evidence = append(f.Evidence, fmt.Sprintf("%d %s imported %s again; none failed with the bootstrapping-phase error on this run",
+					len(ran), output.Plural(len(ran), "child", "children"), filepath.Base(f.Path)))
 				continue
 			}
 			f.Status = StatusConfirmed
@@ -286,14 +287,12 @@ func topLevelInit(p *Process, file, cwd string) *Call {
 	return nil
 }
 
+// absPath is finding.AbsPath, with no path for none.
 func absPath(p, cwd string) string {
 	if p == "" {
 		return ""
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	return filepath.Clean(p)
+	return finding.AbsPath(cwd, p)
 }
 
 func sameFile(a, b, cwd string) bool {
@@ -345,10 +344,7 @@ func scriptPaths(command []string, t *Tree, dir, base string) []string {
 		if st, err := os.Stat(c); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
-		if rel, err := filepath.Rel(base, c); err == nil && !strings.HasPrefix(rel, "..") {
-			c = rel
-		}
-		out = append(out, c)
+		out = append(out, finding.RelPath(base, c))
 	}
 	return out
 }

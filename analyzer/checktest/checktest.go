@@ -36,9 +36,10 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // Expectation is one `# want` regexp.
@@ -67,6 +68,7 @@ func Run(t testing.TB, dir string) []finding.Finding {
 		Analyzers: rules.All(),
 		WorkDir:   abs,
 		Policy:    pol,
+		Split:     pyprogram.Split,
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -264,8 +266,8 @@ func parseWants(s string) ([]*regexp.Regexp, error) {
 // Without a version key the fixture is checked for the default versions
 // (3.11–3.15). An unknown key or value is an error: a typo must not quietly
 // check a fixture for other versions than its expectations assume.
-func targetsFromHeader(path string) (target.Set, error) {
-	set := target.Default()
+func targetsFromHeader(path string) (pytarget.Set, error) {
+	set := pytarget.Default()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return set, nil // the driver reports unreadable files
@@ -283,19 +285,19 @@ func targetsFromHeader(path string) (target.Set, error) {
 		if !strings.HasPrefix(l, "# checktest:") {
 			continue
 		}
-		versions, platforms := target.DefaultVersions(), target.Platforms(target.Linux)
+		versions, platforms := pytarget.DefaultVersions(), pytarget.Platforms(pytarget.Linux)
 		for _, f := range strings.Fields(strings.TrimPrefix(l, "# checktest:")) {
 			k, v, _ := strings.Cut(f, "=")
 			var err error
 			switch k {
 			case "target-version":
-				versions, err = target.ParseTargetVersion(v)
+				versions, err = pytarget.ParseTargetVersion(v)
 			case "only-version":
 				versions, err = onlyVersion(v)
 			case "requires-python":
-				versions, err = target.ParseRequiresPython(v)
+				versions, err = pytarget.ParseRequiresPython(v)
 			case "platform":
-				platforms, err = target.ParsePlatforms(v)
+				platforms, err = pytarget.ParsePlatforms(v)
 			default:
 				err = fmt.Errorf("unknown key %q (want target-version, only-version, requires-python or platform)", k)
 			}
@@ -313,12 +315,12 @@ func targetsFromHeader(path string) (target.Set, error) {
 
 // onlyVersion turns "py314" into the buckets of 3.14 and "3.14.0" into the
 // bucket holding that release.
-func onlyVersion(v string) (target.Set, error) {
+func onlyVersion(v string) (pytarget.Set, error) {
 	spec := "==" + v
 	if minor, ok := strings.CutPrefix(v, "py3"); ok {
 		spec = "==3." + minor + ".*"
 	}
-	set, err := target.ParseRequiresPython(spec)
+	set, err := pytarget.ParseRequiresPython(spec)
 	if err == nil && set.Empty() {
 		err = fmt.Errorf("only-version %q: no such version", v)
 	}

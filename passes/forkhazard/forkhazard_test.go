@@ -14,13 +14,14 @@ import (
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/forkhazard"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
-	"github.com/cudaforklint/cudaforklint/target"
 )
 
 // hazardsOf runs the forkhazard pass over files (name → source) with the
 // given per-file targets and returns its result.
-func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.Set) []*model.Hazard {
+func hazardsOf(t *testing.T, files map[string]string, targets map[string]pytarget.Set) []*model.Hazard {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -41,7 +42,6 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 		}
 		return s, err
 	})
-	pol.ForceFull = true
 	// The driver runs the passes once per independent program: collect
 	// every run's hazards.
 	var mu sync.Mutex
@@ -60,7 +60,8 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]target.
 			return 0, nil
 		},
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir})
+	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir,
+		Split: pyprogram.Split, ForceFull: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestHazardConfigs(t *testing.T) {
 	if z.Kind != model.ForkAfterInit || z.Child.Verdict != model.ChildUsesCUDA {
 		t.Errorf("kind %v verdict %v, want ForkAfterInit with a child that uses CUDA", z.Kind, z.Child.Verdict)
 	}
-	want := target.Versions(target.Py311, target.Py313Late) & target.Platforms(target.Linux)
+	want := pytarget.Versions(pytarget.Py311, pytarget.Py313Late) & pytarget.Platforms(pytarget.Linux)
 	if z.Configs != want {
 		t.Errorf("configs %s, want %s", z.Configs.Describe(), want.Describe())
 	}
@@ -109,9 +110,9 @@ func TestHazardConfigs(t *testing.T) {
 // every run (groups visited in a fixed order).
 func TestTargetSetsAnalyzedSeparately(t *testing.T) {
 	files := map[string]string{"old.py": forkDefault, "new.py": forkDefault}
-	targets := map[string]target.Set{
-		"old.py": target.Versions(target.Py310, target.Py310) & target.Platforms(target.Linux),
-		"new.py": target.Versions(target.Py314Early, target.Py315) & target.Platforms(target.Linux),
+	targets := map[string]pytarget.Set{
+		"old.py": pytarget.Versions(pytarget.Py310, pytarget.Py310) & pytarget.Platforms(pytarget.Linux),
+		"new.py": pytarget.Versions(pytarget.Py314Early, pytarget.Py315) & pytarget.Platforms(pytarget.Linux),
 	}
 	var first []string
 	for run := 0; run < 3; run++ {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/rules"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -49,13 +50,14 @@ func TestModuleThatCannotBeIndexed(t *testing.T) {
 		}
 	}
 	for _, full := range []bool{false, true} {
-		pol := allRules(t, dir, full)
-		pol.Trees = breakingTrees{marker: []byte("# BREAK")}
 		res, err := analyzer.Run(analyzer.Options{
 			Paths:     []string{filepath.Join(dir, "train.py"), filepath.Join(dir, "eval.py")},
 			Analyzers: rules.All(),
 			WorkDir:   dir,
-			Policy:    pol,
+			Policy:    allRules(t, dir),
+			Split:     pyprogram.Split,
+			Trees:     breakingTrees{marker: []byte("# BREAK")},
+			ForceFull: full,
 		})
 		if err != nil {
 			t.Fatal(err)

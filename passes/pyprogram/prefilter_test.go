@@ -10,20 +10,21 @@ import (
 	"github.com/cudaforklint/cudaforklint/analyzer"
 	"github.com/cudaforklint/cudaforklint/benchcorpus"
 	"github.com/cudaforklint/cudaforklint/config"
+	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
 	"github.com/cudaforklint/cudaforklint/ruledoc"
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
 // allRules is the policy of these tests: every rule (CFL100 too), no
 // configuration file, the project root dir.
-func allRules(t *testing.T, dir string, full bool) *config.Policy {
+func allRules(t *testing.T, dir string) *config.Policy {
 	t.Helper()
 	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Select: []string{"ALL"}, Isolated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pol := config.NewPolicy(l)
-	pol.Roots, pol.ForceFull = []string{dir}, full
+	pol.Roots = []string{dir}
 	return pol
 }
 
@@ -38,7 +39,9 @@ func run(t *testing.T, dir string, full bool, paths ...string) ([]string, *analy
 		Paths:     paths,
 		Analyzers: rules.All(),
 		WorkDir:   dir,
-		Policy:    allRules(t, dir, full),
+		Policy:    allRules(t, dir),
+		Split:     pyprogram.Split,
+		ForceFull: full,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package pyprogram
 import (
 	"path/filepath"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/config"
 )
 
@@ -78,20 +79,19 @@ func Programs(files []string, read func(string) ([]byte, error), pol *config.Pol
 	return out, scans
 }
 
-// Program is one independent program of a run.
-type Program struct {
-	// Files are its checked files.
-	Files []string
-	// Bytes is the size of every file its analysis can load, checked or
-	// imported: what it can hold in memory at most is proportional. When
-	// the run is one program, only what was read before that was settled
-	// (0 when nothing was).
-	Bytes int64
-	// Reach are the files of its reach that Programs read: with
-	// the files its passes read, what its findings depend on besides the
-	// run's settings and the modules imports can find (a results cache
-	// reuses a program's findings while these are unchanged). Their scans
-	// decide which of its files the passes skip. Empty when the run is one
-	// program and nothing was read.
-	Reach []string
+// Program is one independent program of a run. Its Bytes, when the run is
+// one program, count only what was read before that was settled (0 when
+// nothing was); its Reach, the files of its reach that Programs read, decide
+// with their scans which of its files the passes skip, and are empty when
+// the run is one program and nothing was read.
+type Program = runstate.Program
+
+// Split is Programs as the driver takes it (analyzer.Options.Split): the
+// scans go to each program's pass through runstate.State.Scans.
+func Split(files []string, read func(string) ([]byte, error), pol *config.Policy) ([]runstate.Program, any) {
+	progs, scans := Programs(files, read, pol)
+	if scans == nil {
+		return progs, nil // no typed nil in State.Scans
+	}
+	return progs, scans
 }

@@ -10,7 +10,6 @@
 package pyprogram
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -25,11 +24,12 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/config"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
-	"github.com/cudaforklint/cudaforklint/target"
 	"github.com/cudaforklint/cudaforklint/tokcheck"
 )
 
@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "pyprogram",
 	Doc:        "load Python files into the cudaforklint model\n\nThe pyprogram analyzer parses the files in Pass.OtherFiles (and the local modules they import) and returns a *pyprogram.Result.",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, runstate.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -49,7 +49,7 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	Prog *model.Program
 	// Entries are the checked modules that parsed, grouped by target set.
-	Entries map[target.Set][]*model.Module
+	Entries map[pytarget.Set][]*model.Module
 	// Errors are files that could not be checked at all; SyntaxErrors are
 	// regions of checked files that could not be parsed (analyzed around),
 	// Notices those that hold syntax newer than the parser (syntaxerr.go).
@@ -70,7 +70,7 @@ type Result struct {
 
 	// entryPaths are the entries' files by target set, known before they
 	// load; loaded is closed once the load is over (Wait).
-	entryPaths map[target.Set][]string
+	entryPaths map[pytarget.Set][]string
 	loaded     chan struct{}
 }
 
@@ -108,16 +108,15 @@ func (r *Result) register(m *model.Module, lines []int) *token.File {
 }
 
 // lineStarts returns the offsets at which src's lines start, the table
-// token.File.SetLinesForContent makes.
+// token.File.SetLinesForContent makes: finding.LineStarts without the empty
+// line after a final newline, none for empty src.
 func lineStarts(src []byte) []int {
 	if len(src) == 0 {
 		return nil
 	}
-	lines := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			lines = append(lines, i+1)
-		}
+	lines := finding.LineStarts(src)
+	if lines[len(lines)-1] == len(src) {
+		lines = lines[:len(lines)-1]
 	}
 	return lines
 }
@@ -183,7 +182,7 @@ func (r *Result) Source(path string) ([]byte, []syntax.Comment, bool) {
 type source struct {
 	read  func(string) ([]byte, error)
 	dirs  *dirCache
-	trees syntax.TreeCache // config.Policy.Trees
+	trees syntax.TreeCache // runstate.State.Trees
 	// arenas are the program's: its modules live until its analysis ends,
 	// so their trees share chunks (syntax/arena.go). One per program, not
 	// per run: the programs of a run are analyzed one after another, and
@@ -216,29 +215,29 @@ func (s source) ListDir(dir string) []string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	pol := config.For(pass)
+	pol, state := config.For(pass), runstate.For(pass)
 	// Files whose configuration could not be loaded are not checked (the
 	// policy recorded why); the others run with their own settings.
 	checked := configured(pol, pass.OtherFiles)
 	checked, unreadable := readableLines(checked, pass.ReadFile)
 	wide := checked
-	if pol.RunFiles != nil {
-		wide = configured(pol, pol.RunFiles)
+	if state.Files != nil {
+		wide = configured(pol, state.Files)
 	}
 	extra := runExtraInitializers(pol, wide)
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, pol.ImportRoots)
-	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: pol.Trees, arenas: syntax.NewArenas()},
-		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: pol.Notebook, CUDAUnreachable: oracle.question()})
-	res := &Result{Prog: prog, Entries: map[target.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[target.Set][]string{}}
+	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: state.Trees, arenas: syntax.NewArenas()},
+		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: state.Notebook, CUDAUnreachable: oracle.question()})
+	res := &Result{Prog: prog, Entries: map[pytarget.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[pytarget.Set][]string{}}
 	res.Errors = unreadable
 
 	files := checked
 	noqaOnly := map[string]bool{}
 	var syntaxOnly []string // skipped by the prefilter: parsed for syntax errors only
-	if !pol.ForceFull {
-		known, _ := pol.Scans.(*Scans)
+	if !state.ForceFull {
+		known, _ := state.Scans.(*Scans)
 		d := runPrefilter(checked, pass.ReadFile, isFile, pol.ImportRoots, extra, pol.Workers, known)
 		res.Notices = append(res.Notices, d.notices...)
 		if oracle != nil {
@@ -367,13 +366,13 @@ func (r *Result) Wait() { <-r.loaded }
 // Loading are the entries of one target set as they load, for
 // model.Program.AnalyzeLoading: the checked files that are simulated, in
 // the order Entries lists those that parsed.
-func (r *Result) Loading(ts target.Set) model.Entries {
+func (r *Result) Loading(ts pytarget.Set) model.Entries {
 	return loadingEntries{r, r.entryPaths[ts]}
 }
 
 // TargetSets are the target sets the entries are grouped by, sorted.
-func (r *Result) TargetSets() []target.Set {
-	var sets []target.Set
+func (r *Result) TargetSets() []pytarget.Set {
+	var sets []pytarget.Set
 	for s := range r.entryPaths {
 		sets = append(sets, s)
 	}
@@ -419,7 +418,7 @@ type importRoots func(path string) []string
 // runExtraInitializers returns the extra initializers the files'
 // configurations add up to, sorted. They are one program's, and so the
 // whole run's: a run split into independent programs (Programs) takes them
-// over all of its files (config.Policy.RunFiles), so that a file's findings
+// over all of its files (runstate.State.Files), so that a file's findings
 // do not depend on the split. (The import roots are each file's own:
 // config.Policy.ImportRoots.)
 func runExtraInitializers(pol *config.Policy, files []string) (extra []string) {

@@ -3,7 +3,7 @@ package pyprogram
 import "slices"
 
 // Scans are the byte scans Programs made of a run's files, handed to the
-// pass of each program (config.Policy.Scans) so that its prefilter takes
+// pass of each program (runstate.State.Scans) so that its prefilter takes
 // them instead of reading and scanning the same files again: on the
 // standard library, Programs reads every file to split the run, and the
 // prefilter of each program then read its reach once more.

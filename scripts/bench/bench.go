@@ -161,27 +161,11 @@ func copyStdlib(dst string) (string, error) {
 	if _, err := os.Stat(dst); err == nil {
 		return src, nil
 	}
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(src, p)
+	err = copyTree(src, dst, func(p string, d fs.DirEntry) bool {
 		if d.IsDir() {
-			if d.Name() == "site-packages" || d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return nil
+			return d.Name() != "site-packages" && d.Name() != "__pycache__"
 		}
-		if !strings.HasSuffix(p, ".py") || !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		t := filepath.Join(dst, rel)
-		os.MkdirAll(filepath.Dir(t), 0o755)
-		return os.WriteFile(t, b, 0o644)
+		return strings.HasSuffix(p, ".py") && d.Type().IsRegular()
 	})
 	return src, err
 }
@@ -378,13 +362,13 @@ func benchRun(args []string) {
 	double := filepath.Join(*work, "stdlib2x")
 	if _, err := os.Stat(double); err != nil {
 		for _, half := range []string{"a", "b"} {
-			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(double, half))
+			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(double, half), nil)
 		}
 	}
 	quad := filepath.Join(*work, "stdlib4x")
 	if _, err := os.Stat(quad); err != nil {
 		for _, part := range []string{"a", "b", "c", "d"} {
-			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(quad, part))
+			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(quad, part), nil)
 		}
 	}
 	// The same four copies as four separate projects: directories named
@@ -396,7 +380,7 @@ func benchRun(args []string) {
 	apart := filepath.Join(*work, "stdlib4x-projects")
 	if _, err := os.Stat(apart); err != nil {
 		for _, part := range []string{"project_one", "project_two", "project_three", "project_four"} {
-			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(apart, part))
+			copyTree(filepath.Join(*work, "stdlib"), filepath.Join(apart, part), nil)
 		}
 	}
 	// One large file, twice the size of another: the stdlib's modules
@@ -513,7 +497,7 @@ func benchRun(args []string) {
 	// so that each run stores the entry the next compares with.
 	editDir := filepath.Join(*work, "stdlib-edit")
 	if _, err := os.Stat(editDir); err != nil {
-		copyTree(std.dir, editDir)
+		copyTree(std.dir, editDir, nil)
 	}
 	stdEdit := makeCorpus("stdlib", editDir, filepath.Join(*work, "stdlib-edit.list"))
 	editCacheDir := filepath.Join(*work, "cache-edit")
@@ -815,9 +799,20 @@ func toggleComment(path string) {
 	os.WriteFile(path, b, 0o644)
 }
 
-func copyTree(src, dst string) {
-	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+// copyTree copies the files below src to dst: those keep accepts, below
+// the directories it accepts (every one when keep is nil).
+func copyTree(src, dst string, keep func(p string, d fs.DirEntry) bool) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if keep != nil && !keep(p, d) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(src, p)

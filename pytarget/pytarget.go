@@ -1,4 +1,4 @@
-// Package target describes the Python versions and platforms an analysis
+// Package pytarget describes the Python versions and platforms an analysis
 // covers, and the multiprocessing behaviour that differs between them: the
 // default start method, whether the forkserver imports __main__, and whether
 // fork and CUDA exist at all.
@@ -23,7 +23,7 @@
 // The default range is the CPython releases supported today (2026-12-02):
 // 3.11 to 3.15; 3.10 reached end of life in October 2026 but is kept as a
 // bucket for projects whose target-version or requires-python include it.
-package target
+package pytarget
 
 import (
 	"fmt"
