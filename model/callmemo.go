@@ -281,12 +281,13 @@ func (s *simulator) record(key runKey, run *callRun) {
 }
 
 // sameAs reports whether two states are equal in everything the
-// simulation reads.
+// simulation reads (sameFactsRead: of the arms taken, only those of the
+// tests an initialization ran under).
 func (s *simState) sameAs(o *simState) bool {
 	if s.ended != o.ended || s.defaultCUDA != o.defaultCUDA || s.outerDefault != o.outerDefault || s.nvml != o.nvml || s.phase != o.phase ||
 		!slices.Equal(s.inits, o.inits) || !s.sure.equal(o.sure) ||
 		!s.imported.equal(o.imported) || !s.startedOnce.equal(o.startedOnce) ||
-		!slices.Equal(s.facts, o.facts) || !slices.Equal(s.conds, o.conds) ||
+		!slices.Equal(s.conds, o.conds) || !s.sameFactsRead(o) ||
 		!maps.Equal(s.methods, o.methods) || !maps.Equal(s.methodLits, o.methodLits) ||
 		len(s.preload) != len(o.preload) {
 		return false

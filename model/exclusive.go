@@ -36,7 +36,7 @@ type branchFact struct {
 // initCond is a fact that held on every path that ran the initialization
 // at site.
 type initCond struct {
-	site siteSetKey
+	site Site
 	fact branchFact
 }
 
@@ -90,25 +90,26 @@ func (b *builder) boundOnce(name string, loopFrom int32) bool {
 }
 
 // setOnlyInInit reports whether c's __init__ assigns self.attr, and no
-// code of c's module assigns an attribute of that name anywhere else
-// (`self.attr += 1` in another method, `runner.attr = 0` outside).
+// other code of c assigns an attribute of that name (`self.attr += 1` in
+// another method). An assignment from outside the class (`runner.attr = 0`
+// between two calls) is not looked for: scanning every module's bodies for
+// one took Megatron-LM's entries five times as long.
 func setOnlyInInit(c *Class, attr string) bool {
 	for _, b := range c.SelfAttrs[attr] {
 		if b.Scope != nil && b.Scope.Func != nil && b.Scope.Func.Name == "__init__" {
-			return !c.Module.attrsSetOutsideInit()[attr]
+			return !c.attrsSetOutsideInit()[attr]
 		}
 	}
 	return false
 }
 
-// attrsSetOutsideInit are the names of the attributes the module's code
-// assigns (plainly or augmented) outside the bodies of __init__ methods,
-// gathered once per module.
-func (m *Module) attrsSetOutsideInit() map[string]bool {
-	if m.setAttrs != nil {
-		return m.setAttrs
+// attrsSetOutsideInit are the names of the attributes c's code assigns
+// (plainly or augmented) outside its __init__, gathered once per class.
+func (c *Class) attrsSetOutsideInit() map[string]bool {
+	if c.setAttrs != nil {
+		return c.setAttrs
 	}
-	m.setAttrs = map[string]bool{}
+	c.setAttrs = map[string]bool{}
 	var walk func(n syntax.Node) bool
 	walk = func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -118,7 +119,7 @@ func (m *Module) attrsSetOutsideInit() map[string]bool {
 			for _, t := range n.Targets {
 				syntax.InspectScan(t, func(x syntax.Node) bool {
 					if a, ok := x.(*syntax.Attribute); ok {
-						m.setAttrs[a.Attr] = true
+						c.setAttrs[a.Attr] = true
 					}
 					return true
 				})
@@ -126,10 +127,10 @@ func (m *Module) attrsSetOutsideInit() map[string]bool {
 		}
 		return true
 	}
-	for _, s := range m.File.Body {
+	for _, s := range c.Def.Body {
 		syntax.InspectScan(s, walk)
 	}
-	return m.setAttrs
+	return c.setAttrs
 }
 
 // stableTestKey is the text a stable test is known by: two ifs of one function
@@ -158,7 +159,7 @@ func (st *simState) assume(f branchFact) {
 // initialized records the facts under which the initialization at site
 // ran now: a first run keeps all that hold, a later one only those that
 // held on both.
-func (st *simState) initialized(site siteSetKey, first bool) {
+func (st *simState) initialized(site Site, first bool) {
 	if first {
 		for _, f := range st.facts {
 			st.conds = append(st.conds[:len(st.conds):len(st.conds)], initCond{site, f})
@@ -172,7 +173,7 @@ func (st *simState) initialized(site siteSetKey, first bool) {
 
 // unreachedFrom reports whether the initialization at site ran only on
 // paths that never meet the one st is on.
-func (st *simState) unreachedFrom(site siteSetKey) bool {
+func (st *simState) unreachedFrom(site Site) bool {
 	for _, c := range st.conds {
 		if c.site == site && contradicted(st.facts, c.fact) {
 			return true
@@ -187,12 +188,12 @@ func (st *simState) joinFacts(o *simState, sInits, oInits []*InitRecord) {
 	if len(st.facts) > 0 || len(o.facts) > 0 {
 		st.facts = slices.DeleteFunc(slices.Clone(st.facts), func(f branchFact) bool { return !holds(o.facts, f) })
 	}
-	if len(st.conds) == 0 && len(o.conds) == 0 {
+	if slices.Equal(st.conds, o.conds) {
+		// A condition names an initialization its state holds: the same
+		// conditions on both paths are the conditions of their join.
 		return
 	}
-	in := func(inits []*InitRecord, site siteSetKey) bool {
-		return slices.ContainsFunc(inits, func(r *InitRecord) bool { return r.Site.setKey() == site })
-	}
+	in := hasInit
 	var conds []initCond
 	for _, c := range st.conds {
 		if !in(oInits, c.site) || slices.Contains(o.conds, c) {
@@ -205,6 +206,31 @@ func (st *simState) joinFacts(o *simState, sInits, oInits []*InitRecord) {
 		}
 	}
 	st.conds = conds
+}
+
+// sameFactsRead reports whether st and o, whose conds are equal, hold the
+// same facts about the tests their initializations ran under: the only
+// facts a start reads (unreachedFrom). The others differ from branch to
+// branch, and comparing them made the records of calls (callmemo.go) miss
+// where nothing they read differed.
+func (st *simState) sameFactsRead(o *simState) bool {
+	if len(st.conds) == 0 {
+		return true
+	}
+	read := func(f branchFact) bool {
+		return slices.ContainsFunc(st.conds, func(c initCond) bool { return c.fact.call == f.call && c.fact.test == f.test })
+	}
+	for _, f := range st.facts {
+		if read(f) && !holds(o.facts, f) {
+			return false
+		}
+	}
+	for _, f := range o.facts {
+		if read(f) && !holds(st.facts, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // forget drops the facts of a call that returned: a later call of the

@@ -47,7 +47,6 @@ type Module struct {
 	top         *funcSummary       // the module body's summary
 	fx          facts              // of running the body as __main__ (topFacts)
 	importFx    facts              // of importing the module (importFacts)
-	setAttrs    map[string]bool    // see attrsSetOutsideInit
 	id          uint64             // orders the sets of modules (cowset.go)
 	sites       siteNumbers        // numbers its sites for the sets of sites (cowset.go)
 	used        map[string]useKind // see usedNames
@@ -304,6 +303,9 @@ type Class struct {
 	// getters are the getters of the properties the class body defines
 	// with a decorator (property.go), by name.
 	getters map[string]*Function
+	// setAttrs are the attributes its methods assign outside __init__
+	// (attrsSetOutsideInit).
+	setAttrs map[string]bool
 }
 
 func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {

@@ -394,7 +394,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		}
 		st.sure.add(e.site.setKey())
 		first := !hasInit(st.inits, e.site)
-		st.initialized(e.site.setKey(), first)
+		st.initialized(e.site, first)
 		if !first {
 			return
 		}
@@ -631,17 +631,17 @@ func (s *simulator) initFor(st *simState, start Site) *InitRecord {
 // pickInit is the initialization initFor picks for start in st now.
 func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
 	for _, r := range st.inits {
-		if s.reported[[2]Site{start, r.Site}] && !st.unreachedFrom(r.Site.setKey()) {
+		if s.reported[[2]Site{start, r.Site}] && !st.unreachedFrom(r.Site) {
 			return r
 		}
 	}
 	for _, r := range st.inits {
-		if st.sure.has(r.Site.setKey()) && !st.unreachedFrom(r.Site.setKey()) {
+		if st.sure.has(r.Site.setKey()) && !st.unreachedFrom(r.Site) {
 			return r
 		}
 	}
 	for _, r := range st.inits {
-		if !st.unreachedFrom(r.Site.setKey()) {
+		if !st.unreachedFrom(r.Site) {
 			return r
 		}
 	}
@@ -651,7 +651,7 @@ func (s *simulator) pickInit(st *simState, start Site) *InitRecord {
 // initsReach reports whether an initialization ran on a path that meets
 // the one st is on (exclusive.go).
 func (st *simState) initsReach() bool {
-	return slices.ContainsFunc(st.inits, func(r *InitRecord) bool { return !st.unreachedFrom(r.Site.setKey()) })
+	return slices.ContainsFunc(st.inits, func(r *InitRecord) bool { return !st.unreachedFrom(r.Site) })
 }
 
 // childUse classifies the code a started object's children run, forked
