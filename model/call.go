@@ -610,8 +610,13 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 		} else if dev == DevUnknown && e.Effect != catalog.NoEffect {
 			// In a child, allocating on a device the model cannot evaluate
 			// may be the CUDA use that fails.
-			arg := argExpr(c, e.Device.Pos, e.Device.Keyword)
-			r.effect(effect{kind: effMaybeUse, api: fmt.Sprintf("`%s` names a GPU", sourceText(sc.Module, arg)), site: site})
+			what := fmt.Sprintf("the `with torch.device(...)` block around `%s` names a GPU", name)
+			if arg := argExpr(c, e.Device.Pos, e.Device.Keyword); arg != nil {
+				what = fmt.Sprintf("`%s` names a GPU", sourceText(sc.Module, arg))
+			}
+			// No device argument: the device is a `with torch.device(d):`
+			// block's whose d the model cannot evaluate.
+			r.effect(effect{kind: effMaybeUse, api: what, site: site})
 		}
 		if e.Effect == catalog.NoEffect && e.Shape != catalog.Method {
 			dev = DevNone
