@@ -178,7 +178,7 @@ func Run(opts Options) (*Result, error) {
 			present[p] = nil
 		}
 	}
-	files, discoverErrs := discover(paths, opts.WorkDir, pol.Excluded, present)
+	files, discoverErrs, discoverNotices := discover(paths, opts.WorkDir, pol.Excluded, present)
 	opts.Progress.start(len(files))
 	rd := newReader(opts.MaxFileSize, opts.Overlay)
 	rd.progress = opts.Progress
@@ -192,7 +192,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	analyzers := selectedAnalyzers(opts.Analyzers, files, pol)
 	fset := token.NewFileSet()
-	res := &Result{Errors: discoverErrs, ReadFile: rd.ReadFile, DiskSum: rd.diskSum, Files: len(files)}
+	res := &Result{Errors: discoverErrs, Notices: discoverNotices, ReadFile: rd.ReadFile, DiskSum: rd.diskSum, Files: len(files)}
 	conv := converter{fset: fset, read: rd.ReadFile, workDir: opts.WorkDir}
 	programs := []runstate.Program{{Files: files}}
 	var scans any

@@ -39,9 +39,12 @@ func isPython(name string) bool {
 // are skipped. Nothing here depends on the working directory but the
 // resolution of relative paths. A file named that exists only in the
 // overlay is checked too.
-func discover(paths []string, workDir string, exclude func(path, root string, isDir bool) bool, overlay map[string][]byte) ([]string, []finding.ToolError) {
-	var files []string
-	var errs []finding.ToolError
+//
+// A broken symbolic link found by the walk (repositories keep links to
+// files that exist only in another checkout or after a build step) names
+// no file to check: it is a notice, not an error, and the run's exit code
+// does not change. One named on the command line is an error.
+func discover(paths []string, workDir string, exclude func(path, root string, isDir bool) bool, overlay map[string][]byte) (files []string, errs, notices []finding.ToolError) {
 	seenReal := map[string]int{}    // a file's real path → its index in files
 	var directAt []bool             // files[i] is reached without a symlink below its root
 	rootReal := map[string]string{} // EvalSymlinks of each root, once
@@ -109,9 +112,10 @@ func discover(paths []string, workDir string, exclude func(path, root string, is
 		}
 		w := walker{root: p, exclude: exclude, addFile: addFile, visiting: map[string]bool{}}
 		errs = append(errs, w.walk(p)...)
+		notices = append(notices, w.notices...)
 	}
 	sort.Strings(files)
-	return files, errs
+	return files, errs, notices
 }
 
 // reachedDirectly reports whether p, found under root (the directory named
@@ -148,6 +152,7 @@ type walker struct {
 	exclude  func(path, root string, isDir bool) bool
 	addFile  func(p, root, real string)
 	visiting map[string]bool // real paths of the directories on the current walk path
+	notices  []finding.ToolError
 }
 
 func (w *walker) walk(dir string) []finding.ToolError {
@@ -172,8 +177,13 @@ func (w *walker) walk(dir string) []finding.ToolError {
 		if e.Type()&fs.ModeSymlink != 0 {
 			fi, err := os.Stat(p)
 			if err != nil {
-				if isPython(name) {
-					errs = append(errs, finding.ToolError{Path: p, Message: statError(p, err)})
+				if !isPython(name) || (w.exclude != nil && w.exclude(p, w.root, false)) {
+					continue
+				}
+				if msg := statError(p, err); msg == "broken symbolic link" {
+					w.notices = append(w.notices, finding.ToolError{Path: p, Message: "broken symbolic link: nothing to check"})
+				} else {
+					errs = append(errs, finding.ToolError{Path: p, Message: msg})
 				}
 				continue
 			}
@@ -225,5 +235,6 @@ func DiscoverWith(paths []string, workDir string, pol *config.Policy, overlay ma
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	return discover(paths, workDir, pol.Excluded, overlay)
+	files, errs, _ := discover(paths, workDir, pol.Excluded, overlay)
+	return files, errs
 }

@@ -69,7 +69,7 @@ func TestDiscoverExplicitPaths(t *testing.T) {
 			for _, p := range tt.paths {
 				abs = append(abs, filepath.Join(dir, p))
 			}
-			files, errs := discover(abs, wd, pol.Excluded, nil)
+			files, errs, _ := discover(abs, wd, pol.Excluded, nil)
 			if len(errs) > 0 || len(pol.Errors()) > 0 {
 				t.Fatalf("%s: errors %v %v", tt.name, errs, pol.Errors())
 			}
@@ -116,7 +116,7 @@ func TestDiscoverThroughSymlinkedDirectories(t *testing.T) {
 		for _, p := range tt.paths {
 			abs = append(abs, filepath.Join(dir, p))
 		}
-		files, errs := discover(abs, dir, nil, nil)
+		files, errs, _ := discover(abs, dir, nil, nil)
 		if len(errs) > 0 {
 			t.Fatalf("%v: errors %v", tt.paths, errs)
 		}
@@ -131,5 +131,52 @@ func TestDiscoverThroughSymlinkedDirectories(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%v: found %v, want %v", tt.paths, got, tt.want)
 		}
+	}
+}
+
+// TestBrokenSymlinks: a dangling link the walk finds (a recipe linking to a
+// file of another recipe that is not there) names nothing to check: a
+// notice, so that `check .` on such a repository does not fail. Named on
+// the command line it is an error, and an excluded one is not mentioned.
+func TestBrokenSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"recipe/train.py", "build/keep.txt"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"recipe/profile.py": "../../other_recipe/profile.py",
+		"recipe/README.md":  "missing.md", // not Python: not mentioned
+		"recipe/gen/mod.py": "nowhere.py",
+	} {
+		p := filepath.Join(dir, link)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	excludeGen := func(path, root string, isDir bool) bool {
+		return root != "" && filepath.Base(filepath.Dir(path)) == "gen"
+	}
+	files, errs, notices := discover([]string{dir}, dir, excludeGen, nil)
+	if len(files) != 1 || filepath.Base(files[0]) != "train.py" {
+		t.Errorf("files %v, want recipe/train.py", files)
+	}
+	if len(errs) != 0 {
+		t.Errorf("errors %v, want none", errs)
+	}
+	if len(notices) != 1 || notices[0].Path != filepath.Join(dir, "recipe/profile.py") || notices[0].Message != "broken symbolic link: nothing to check" {
+		t.Errorf("notices %v, want one for recipe/profile.py", notices)
+	}
+
+	_, errs, _ = discover([]string{filepath.Join(dir, "recipe/profile.py")}, dir, nil, nil)
+	if len(errs) != 1 || errs[0].Message != "broken symbolic link" {
+		t.Errorf("named on the command line: errors %v, want the broken link", errs)
 	}
 }
