@@ -863,6 +863,13 @@ var rows = []Entry{
 		Also:     []Evidence{launch("sentence_transformers: SentenceTransformer(<tiny>)")},
 		Silent:   []Evidence{launch("sentence_transformers: SentenceTransformer(<tiny>, device='cpu')")},
 		Note:     "SentenceTransformer(model_name_or_path, modules, device, ...): with no device it moves the model to the GPU when one is available"},
+	{Name: "sentence_transformers.SentenceTransformer().start_multi_process_pool", Shape: Call, Lib: "sentence_transformers", Effect: InitDriver, When: DeviceArg,
+		Device:   ArgRef{Pos: 0, Keyword: "target_devices", DefaultCUDA: true},
+		Evidence: code("UKPLab/sentence-transformers sentence_transformers/SentenceTransformer.py (start_multi_process_pool: with no target_devices it asks torch.cuda.is_available(), measured InitDriver; then it moves the model to the CPU and starts one worker per device with mp.get_context(\"spawn\"))"),
+		Note:     "the workers are spawned, so they inherit no CUDA state; the pool it returns is a dict of the queues and the processes"},
+	{Name: "sentence_transformers.SentenceTransformer().encode_multi_process", Shape: Call, Lib: "sentence_transformers", Effect: NoEffect,
+		Evidence: code("UKPLab/sentence-transformers sentence_transformers/SentenceTransformer.py (encode_multi_process: puts chunks of sentences on the pool's input queue and concatenates the numpy arrays its workers put on the output queue)"),
+		Note:     "the encoding runs in the pool's spawned workers; the caller touches no GPU"},
 
 	// ---------------------------------------------------------------------
 	// torch_geometric

@@ -473,8 +473,10 @@ func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax
 		r.value(Value{Kind: VPath, Path: path + "()", Dev: DevCUDA})
 		return
 	}
-	if e, ok := catalog.Lookup(catalog.Call, path); ok && !(v.Dev == DevCPU && isObjectPath(path)) {
-		// (A method of host data, cupy.asnumpy(x).sum(), is no cupy call.)
+	if e, ok := catalog.Lookup(catalog.Call, path); ok && !(e.Shape == catalog.PrefixCall && v.Dev == DevCPU && isObjectPath(path)) {
+		// (A method of host data, cupy.asnumpy(x).sum(), is no cupy call;
+		// a row for the method itself, a CPU model's
+		// start_multi_process_pool(), still applies.)
 		n := len(r.values)
 		ev.catalogEffect(r, e, path, v.Dev, c, sc, site)
 		if hostMethods[attrName] && isObjectPath(path) && len(r.values) > n {

@@ -23,15 +23,28 @@ import (
 // that holds on the paths through it, keyed by the test's text and the
 // call of the function it runs in. An initialization remembers the facts
 // that held on every path that ran it (initCond); a fork where one of them
-// holds with the other arm is not after that initialization.
+// holds with the other arm is not after that initialization. Across two
+// calls of the function the arms meet only if the test's value changed in
+// between, which the analysis did not see: the fork is then the CFL003
+// warning (acrossCalls).
 
 // branchFact is that the test of an if, in one call of its function, took
 // one arm.
 type branchFact struct {
-	call int32  // the simulator's number for the call (simulator.call)
-	test string // the test's source, spaces dropped
-	arm  uint8  // 0: its body ran, 1: its else
+	call int32     // the simulator's number for the call (simulator.call); pastCall once it returned
+	fn   *Function // the function the if is in (nil: the entry's body)
+	test string    // the test's source, spaces dropped
+	arm  uint8     // 0: its body ran, 1: its else
 }
+
+// pastCall is the call of a fact of a call that returned. An
+// initialization keeps the facts it ran under in that call (forget): a fork
+// in a later call of the same function, on the other arm of the same
+// stable test, meets it only if the test's value changed between the two
+// calls (another instance, other arguments), which the analysis cannot see
+// when it could not evaluate the test in either call (a test it can
+// evaluate takes one arm and records no fact: summary.go's ifStmt).
+const pastCall int32 = -1
 
 // initCond is a fact that held on every path that ran the initialization
 // at site.
@@ -166,9 +179,19 @@ func (st *simState) initialized(site Site, first bool) {
 		}
 		return
 	}
-	if slices.ContainsFunc(st.conds, func(c initCond) bool { return c.site == site && !holds(st.facts, c.fact) }) {
-		st.conds = slices.DeleteFunc(slices.Clone(st.conds), func(c initCond) bool { return c.site == site && !holds(st.facts, c.fact) })
+	lost := func(c initCond) bool { return c.site == site && !st.holdsNow(c.fact) }
+	if slices.ContainsFunc(st.conds, lost) {
+		st.conds = slices.DeleteFunc(slices.Clone(st.conds), lost)
 	}
+}
+
+// holdsNow reports whether f holds on the path st is on; a past fact holds
+// where a running call of its function took the same arm of its test.
+func (st *simState) holdsNow(f branchFact) bool {
+	if f.call != pastCall {
+		return holds(st.facts, f)
+	}
+	return slices.ContainsFunc(st.facts, func(g branchFact) bool { return g.fn == f.fn && g.test == f.test && g.arm == f.arm })
 }
 
 // unreachedFrom reports whether the initialization at site ran only on
@@ -218,7 +241,9 @@ func (st *simState) sameFactsRead(o *simState) bool {
 		return true
 	}
 	read := func(f branchFact) bool {
-		return slices.ContainsFunc(st.conds, func(c initCond) bool { return c.fact.call == f.call && c.fact.test == f.test })
+		return slices.ContainsFunc(st.conds, func(c initCond) bool {
+			return c.fact.test == f.test && (c.fact.call == f.call || c.fact.call == pastCall && c.fact.fn == f.fn) // unreachedFrom, acrossCalls
+		})
 	}
 	for _, f := range st.facts {
 		if read(f) && !holds(o.facts, f) {
@@ -234,13 +259,53 @@ func (st *simState) sameFactsRead(o *simState) bool {
 }
 
 // forget drops the facts of a call that returned: a later call of the
-// function may take the other arm.
+// function may take the other arm. The initializations that ran in the
+// call keep them as past facts (pastCall), which no fact of a running call
+// contradicts (unreachedFrom) but which acrossCalls reads.
 func (st *simState) forget(call int32) {
 	mine := func(f branchFact) bool { return f.call == call }
 	if slices.ContainsFunc(st.facts, mine) {
 		st.facts = slices.DeleteFunc(slices.Clone(st.facts), mine)
 	}
-	if slices.ContainsFunc(st.conds, func(c initCond) bool { return mine(c.fact) }) {
-		st.conds = slices.DeleteFunc(slices.Clone(st.conds), func(c initCond) bool { return mine(c.fact) })
+	if !slices.ContainsFunc(st.conds, func(c initCond) bool { return mine(c.fact) }) {
+		return
 	}
+	conds := make([]initCond, 0, len(st.conds))
+	for _, c := range st.conds {
+		if mine(c.fact) {
+			c.fact.call = pastCall
+			if slices.Contains(conds, c) {
+				continue
+			}
+		}
+		conds = append(conds, c)
+	}
+	st.conds = conds
+}
+
+// acrossCalls reports whether every initialization that reaches the path
+// st is on ran, in an earlier call of a function, on one arm of a stable
+// test that this path takes the other arm of in a later call of that
+// function: the initialization and the fork then meet only if the test's
+// value changed between the calls, a link the analysis did not see. It
+// returns the test's key (stableTestKey) for the message.
+func (st *simState) acrossCalls() (string, bool) {
+	test := ""
+	for _, r := range st.inits {
+		if st.unreachedFrom(r.Site) {
+			continue
+		}
+		i := slices.IndexFunc(st.conds, func(c initCond) bool {
+			return c.site == r.Site && c.fact.call == pastCall && slices.ContainsFunc(st.facts, func(f branchFact) bool {
+				return f.call != pastCall && f.fn == c.fact.fn && f.test == c.fact.test && f.arm != c.fact.arm
+			})
+		})
+		if i < 0 {
+			return "", false
+		}
+		if test == "" {
+			test = st.conds[i].fact.test
+		}
+	}
+	return test, test != ""
 }

@@ -211,6 +211,15 @@ const (
 	procServer                 // the forkserver process importing the main module or its preload
 )
 
+// running is the function whose call is being run, nil in the entry's
+// body.
+func (s *simulator) running() *Function {
+	if len(s.stack) == 0 {
+		return nil
+	}
+	return s.stack[len(s.stack)-1]
+}
+
 func (s *simulator) run(events []event, st *simState) {
 	for i := range events {
 		if st.ended {
@@ -252,7 +261,7 @@ func (s *simulator) run(events []event, st *simState) {
 					c = st.clone()
 				}
 				if e.site.Mod != nil {
-					c.assume(branchFact{call: s.callNo, test: stableTestKey(e.site), arm: uint8(i)})
+					c.assume(branchFact{call: s.callNo, fn: s.running(), test: stableTestKey(e.site), arm: uint8(i)})
 				}
 				s.run(arm, c)
 				if !c.ended {
@@ -598,8 +607,15 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			if st.initsReach() && !o.ChildExecs && o.Kind != ObjManager {
 				// st.inits only grows by append, and a capped slice of it
 				// is never written through (simState.clone).
+				child := s.childUse(o, st)
+				if test, ok := st.acrossCalls(); ok && child.Verdict == ChildUsesCUDA {
+					// The child's use is seen; the parent's initialization
+					// meeting the fork is not (exclusive.go).
+					child.Verdict, child.Reason = ChildUnknown, maybeReason(fmt.Sprintf(
+						"`%s` can take this arm after an earlier call took the arm that initialized CUDA", test))
+				}
 				s.out.add(&Hazard{Kind: ForkAfterInit, Init: s.initFor(st, site), Inits: st.inits[:len(st.inits):len(st.inits)],
-					Start: rec, Child: s.childUse(o, st)}, s)
+					Start: rec, Child: child}, s)
 			}
 		case pytarget.Forkserver:
 			s.forkserver(o, rec, st)

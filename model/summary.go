@@ -655,7 +655,15 @@ func (b *builder) expr(e syntax.Expr) {
 	case *syntax.Call:
 		dropped := b.dropped == e
 		if a, ok := e.Func.(*syntax.Attribute); ok {
-			b.expr(a.X)
+			if n, ok := a.X.(*syntax.Name); ok {
+				// Naming the receiver to call its method is no use of its
+				// own: the call judges what the method does with it (a
+				// catalog row, a local method's body, or a use of the
+				// receiver's device for a method the model does not know).
+				b.lazyRead(n)
+			} else {
+				b.expr(a.X)
+			}
 			b.propertyRead(a) // obj.prop(...): the getter runs first
 		} else {
 			b.expr(e.Func)

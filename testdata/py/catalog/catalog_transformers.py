@@ -212,3 +212,37 @@ def probe_sentence_transformer_cpu():
     encoder = SentenceTransformer(MODEL_DIR, device="cpu")
     print(encoder)
     fork_worker()
+
+
+def probe_multi_process_pool_all_devices():
+    from sentence_transformers import SentenceTransformer
+
+    encoder = SentenceTransformer(MODEL_DIR, device="cpu")
+    # row: call sentence_transformers.SentenceTransformer().start_multi_process_pool
+    # evidence: code UKPLab/sentence-transformers sentence_transformers/SentenceTransformer.py
+    pool = encoder.start_multi_process_pool()  # want "CFL001"
+    encoder.stop_multi_process_pool(pool)
+    fork_worker()
+
+
+def probe_multi_process_pool_cpu_workers():
+    from sentence_transformers import SentenceTransformer
+
+    encoder = SentenceTransformer(MODEL_DIR, device="cpu")
+    # row: call sentence_transformers.SentenceTransformer().start_multi_process_pool
+    # evidence: code UKPLab/sentence-transformers sentence_transformers/SentenceTransformer.py
+    pool = encoder.start_multi_process_pool(["cpu", "cpu"])
+    encoder.stop_multi_process_pool(pool)
+    fork_worker()
+
+
+def probe_encode_multi_process():
+    from sentence_transformers import SentenceTransformer
+
+    encoder = SentenceTransformer(MODEL_DIR, device="cpu")
+    pool = encoder.start_multi_process_pool(["cpu", "cpu"])
+    # row: call sentence_transformers.SentenceTransformer().encode_multi_process
+    # evidence: code UKPLab/sentence-transformers sentence_transformers/SentenceTransformer.py
+    print(encoder.encode_multi_process(["a sentence"], pool).shape)
+    encoder.stop_multi_process_pool(pool)
+    fork_worker()
