@@ -120,7 +120,10 @@ type Scope struct {
 type scopeFlow struct {
 	kills  map[string][]kill // plain assignments, by name
 	ifArms []ifArm           // the if statements
-	loops  []syntax.Span     // the for and while statements
+	// constArms are the ifArms a module constant may decide, found when
+	// first asked (constArmsOf); nil until then.
+	constArms []ifArm
+	loops     []syntax.Span // the for and while statements
 }
 
 // BindingKind says how a name got its value.
