@@ -175,7 +175,7 @@ func (p *Program) touchSearch(k touchKey) *hitSolver {
 			if imported[e.mod.setKey()] {
 				return hitStep{} // in sys.modules already: the import runs nothing
 			}
-			return hitStep{cell: cell(e.mod), events: e.mod.topSummary}
+			return hitStep{cell: cell(e.mod), events: e.mod.importSummary}
 		}
 		return hitStep{}
 	}}

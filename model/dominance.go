@@ -383,21 +383,27 @@ type ifArm struct {
 // liveArms drops from bs the bindings of sc made in an if arm its test
 // does not take.
 //
-// Only in a function: what decides an arm there is the call's context, and
-// a function's arms are few. A module's top level may hold thousands (a
-// 10 MB module spent a fifth of its time here), and no call context
-// decides them.
+// In a function every if counts: what decides an arm there is the call's
+// context, and a function's arms are few. A module's top level may hold
+// thousands (a 10 MB module spent a fifth of its time here), and no call
+// context decides them, so there only the ifs whose test reads module
+// constants count (constArmsOf), wherever the binding is read from: with
+// `USE_FFCV = True` bound once, the DataLoader of `if not USE_FFCV:` is
+// never made.
 func (ev *evaluator) liveArms(bs []*Binding, sc *Scope) []*Binding {
-	if sc.Kind != FunctionScope || len(bs) < 2 {
-		return bs
-	}
-	arms := sc.ifArmsOf()
-	if len(arms) == 0 {
+	if len(bs) < 2 {
 		return bs
 	}
 	var out []*Binding
 	for i, b := range bs {
-		if b.Scope == sc && ev.deadArm(b, arms) {
+		var arms []ifArm
+		switch {
+		case b.Scope == sc && sc.Kind == FunctionScope:
+			arms = sc.ifArmsOf()
+		case b.Scope != nil && b.Scope.Kind == ModuleScope:
+			arms = b.Scope.constArmsOf()
+		}
+		if len(arms) > 0 && ev.deadArm(b, arms) {
 			if out == nil {
 				out = append(make([]*Binding, 0, len(bs)), bs[:i]...)
 			}
@@ -443,6 +449,59 @@ func (ev *evaluator) deadArm(b *Binding, arms []ifArm) bool {
 // ifArmsOf lists the if statements of the scope's own body, found once.
 func (sc *Scope) ifArmsOf() []ifArm {
 	return sc.flowOf().ifArms
+}
+
+// constArmsOf lists, once, the if statements of the scope's own body whose
+// test a module constant may decide (constantTest).
+func (sc *Scope) constArmsOf() []ifArm {
+	fl := sc.flowOf()
+	if fl.constArms == nil {
+		fl.constArms = []ifArm{}
+		for _, a := range fl.ifArms {
+			if constantTest(a.stmt.Test, sc.Module.Scope) {
+				fl.constArms = append(fl.constArms, a)
+			}
+		}
+	}
+	return fl.constArms
+}
+
+// constantTest reports whether the truth of test may be decided by names
+// the module binds once, to a literal (`USE_FFCV = True`, `DEBUG = 0`,
+// `BACKEND = "nccl"`), compared with literals and joined with not, and, or:
+// a name bound once has that one value wherever it is read. Anything else
+// (a call, an attribute, a name bound twice or by a function's `global`)
+// is left to the arms both running, as before, without evaluating it.
+func constantTest(test syntax.Expr, module *Scope) bool {
+	switch e := test.(type) {
+	case *syntax.Name:
+		bs := module.bindingsOf(e.ID)
+		return len(bs) == 1 && bs[0].Kind == BindAssign && bs[0].path == nil && isLiteral(bs[0].Value)
+	case *syntax.UnaryOp:
+		return e.Op == "not" && constantTest(e.X, module)
+	case *syntax.BoolOp:
+		// One decided side may decide the whole (`not FAST and exists(p)`).
+		return constantTest(e.X, module) || constantTest(e.Y, module)
+	case *syntax.Compare:
+		if len(e.Ops) != 1 {
+			return false
+		}
+		l, r := constantTest(e.Left, module), constantTest(e.Comparators[0], module)
+		return l && (r || isLiteral(e.Comparators[0])) || r && isLiteral(e.Left)
+	}
+	return false
+}
+
+// isLiteral reports whether e is a constant written out: True, None, a
+// number or a plain string.
+func isLiteral(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Constant, *syntax.Number:
+		return true
+	case *syntax.String:
+		return !e.Interpolated
+	}
+	return false
 }
 
 // listSpan is the span of a statement list, empty for none.

@@ -44,12 +44,14 @@ type Module struct {
 	// may set up a process group (processgroup.go); read once, as bytes,
 	// because the question is asked at every local call.
 	setsUpGroup bool
-	top         *funcSummary       // the module body's summary
-	fx          facts              // of running the body as __main__ (topFacts)
-	importFx    facts              // of importing the module (importFacts)
-	id          uint64             // orders the sets of modules (cowset.go)
-	sites       siteNumbers        // numbers its sites for the sets of sites (cowset.go)
-	used        map[string]useKind // see usedNames
+	top         *funcSummary // the module body's summary
+	// importTop is top as an import runs it (importSummary).
+	importTop *[]event
+	fx        facts              // of running the body as __main__ (topFacts)
+	importFx  facts              // of importing the module (importFacts)
+	id        uint64             // orders the sets of modules (cowset.go)
+	sites     siteNumbers        // numbers its sites for the sets of sites (cowset.go)
+	used      map[string]useKind // see usedNames
 	// bodyWords are the used names of the bodies DeferBodies deferred,
 	// gathered as they were deferred: usedNames does not decode them.
 	bodyWords   []usedWord
@@ -120,7 +122,10 @@ type Scope struct {
 type scopeFlow struct {
 	kills  map[string][]kill // plain assignments, by name
 	ifArms []ifArm           // the if statements
-	loops  []syntax.Span     // the for and while statements
+	// constArms are the ifArms a module constant may decide, found when
+	// first asked (constArmsOf); nil until then.
+	constArms []ifArm
+	loops     []syntax.Span // the for and while statements
 }
 
 // BindingKind says how a name got its value.

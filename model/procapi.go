@@ -116,6 +116,9 @@ func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v
 func (ev *evaluator) newObject(api *procapi.API, family string, ctx MethodSpec, c *syntax.Call, sc *Scope, site Site) *Object {
 	kind, _ := objectKindOf(api.Kind)
 	o := newObject(&Object{Kind: kind, Site: site, Method: ev.startSpec(api, family, ctx, c, sc)})
+	if api.Workers.IsSet() {
+		o.NoWorkersWithCUDA = ev.noWorkersWithCUDA(api, c, sc)
+	}
 	if api.Persistent.IsSet() {
 		o.Persistent = isTrue(ev.expr(argOf(c, api.Persistent), sc))
 	}

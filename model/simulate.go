@@ -595,7 +595,9 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
 		s.startAtImport(o, rec, st)
 		s.notebookTarget(o, rec)
-		if !s.hasCUDA() {
+		if !s.hasCUDA() || o.NoWorkersWithCUDA {
+			// (With a GPU that CUDA could be initialized on, the start
+			// has no workers: cudaoff.go.)
 			continue
 		}
 		switch m {

@@ -125,6 +125,65 @@ func (m *Module) topSummary() []event {
 	return m.top.events
 }
 
+// importSummary returns the events of importing the module: topSummary
+// with each name guard's body left out, as an import never runs it (the
+// simulation takes the guard's other side, as importFacts does). A child's
+// search for CUDA through the import of a module whose own
+// `if __name__ == "__main__": print(get_gpu_info())` probes the GPU must not
+// find the probe: no importer runs it.
+func (m *Module) importSummary() []event {
+	if m.importTop != nil {
+		return *m.importTop
+	}
+	events := m.topSummary()
+	if m.top.building {
+		return events // a module that imports itself: what is built so far
+	}
+	out, _ := withoutNameGuards(events)
+	m.importTop = &out
+	return out
+}
+
+// withoutNameGuards replaces each name guard in events, nested ones
+// included, by what runs outside it, copying only the lists that change;
+// it reports whether any did.
+func withoutNameGuards(events []event) ([]event, bool) {
+	var out []event
+	for i := range events {
+		e := &events[i]
+		repl, changed := *e, false
+		switch {
+		case e.kind == evGuard && e.guard == NameGuard:
+			alt, _ := withoutNameGuards(e.alt())
+			repl, changed = event{kind: evBranch, arms: [][]event{alt}}, true
+		case len(e.arms) > 0:
+			var arms [][]event
+			for j, a := range e.arms {
+				na, ch := withoutNameGuards(a)
+				if ch && arms == nil {
+					arms = append(make([][]event, 0, len(e.arms)), e.arms[:j]...)
+				}
+				if arms != nil {
+					arms = append(arms, na)
+				}
+			}
+			if arms != nil {
+				repl.arms, changed = arms, true
+			}
+		}
+		if changed && out == nil {
+			out = append(make([]event, 0, len(events)), events[:i]...)
+		}
+		if out != nil {
+			out = append(out, repl)
+		}
+	}
+	if out == nil {
+		return events, false
+	}
+	return out, true
+}
+
 type builder struct {
 	m   *Module
 	sc  *Scope

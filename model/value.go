@@ -200,6 +200,10 @@ type Object struct {
 	// passed: CUDA objects make the children use CUDA.
 	ArgsDev  Device
 	ArgsSite Site
+	// NoWorkersWithCUDA: the count of workers is zero wherever
+	// torch.cuda.is_available() returns True (cudaoff.go), so no child
+	// meets a parent's CUDA.
+	NoWorkersWithCUDA bool
 	// Channels are the queues and pipes handed to the children; a channel
 	// the parent puts CUDA objects into (CarriesCUDA) makes the children use
 	// CUDA when they read it.
