@@ -433,6 +433,8 @@ func procLine(p *Process) string {
 	}
 	if e := endText(p.End); e != "" {
 		parts = append(parts, e)
+	} else if p.End.Kind == EndUnknown {
+		parts = append(parts, "end not seen") // a blind spot says why
 	}
 	return strings.Join(parts, "; ")
 }

@@ -237,7 +237,9 @@ wait:
 		}
 		sort.Ints(rep.Escaped)
 	}
-	if tree.Root != nil && tree.Root.End.Kind == EndUnknown && st != nil {
+	// The root's own status, as Go waited for it, outranks its exit record: a destructor that
+	// crashed after the wrapper's exit handler ran changed how it ended.
+	if tree.Root != nil && (tree.Root.End.Kind == EndUnknown || tree.Root.End.Source == "_exit") && st != nil {
 		tree.Root.End = endFromStatus(int(st.Sys().(syscall.WaitStatus)), time.Now().UnixNano())
 		tree.Root.End.Source = "run"
 	}
