@@ -522,3 +522,50 @@ func TestOutlivedParentEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestEndLate: a process whose record reached the log after the search for escaped processes (a
+// daemon's fork record, written by the daemon once it is scheduled) and that still runs outside
+// the program's group is ended and reported as left running, not left alive with an unknown end.
+// A process of the tree that has ended, or whose pid now names another process, is left alone.
+func TestEndLate(t *testing.T) {
+	daemon := exec.Command("sleep", "60")
+	daemon.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- daemon.Wait() }()
+	defer daemon.Process.Kill()
+	var start int64
+	for i := 0; i < 100 && start == 0; i++ { // until the child has its own session
+		if _, pgrp, st, ok := procStat(daemon.Process.Pid); ok && pgrp == daemon.Process.Pid {
+			start = st
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if start == 0 {
+		t.Fatal("the stand-in daemon did not start")
+	}
+	root := &Process{PID: os.Getpid(), End: End{Kind: EndExited}}
+	late := &Process{PID: daemon.Process.Pid, Start: start, Parent: root}
+	reused := &Process{PID: daemon.Process.Pid, Start: start - 1, Parent: root} // another process, same pid
+	ended := &Process{PID: daemon.Process.Pid, Start: start, Parent: root, End: End{Kind: EndExited}}
+	tree := &Tree{Root: root, All: []*Process{root, reused, ended}}
+	if got, _ := endLate(tree, syscall.Getpgrp()); len(got) != 0 {
+		t.Fatalf("ended %v; want nothing: no process of the tree is both running and of unknown end", got)
+	}
+	tree.All = append(tree.All, late)
+	got, at := endLate(tree, syscall.Getpgrp())
+	if _, ok := got[late.PID]; !ok || len(got) != 1 || at == 0 {
+		t.Fatalf("ended %v at %d, want process %d", got, at, late.PID)
+	}
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the late process was not killed")
+	}
+	tree.markRunning(got, "left running", at)
+	if late.End.Kind != EndRunning || late.End.Why != "left running" || reused.End.Kind != EndUnknown {
+		t.Errorf("ends: late %+v, reused %+v", late.End, reused.End)
+	}
+}
