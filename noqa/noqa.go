@@ -153,16 +153,17 @@ func (s *Set) parseComment(c syntax.Comment) {
 		if d == nil {
 			return
 		}
-		if !s.ownLine(int(c.Start)) {
-			s.invalid = append(s.invalid, Invalid{Line: line, Span: c.Span,
-				Message: "`# cudaforklint: noqa` must be on a line of its own; use `# noqa` to suppress findings on one line"})
+		if s.ownLine(int(c.Start)) {
+			d.Kind, d.Line, d.Comment = File, line, c
+			d.shift(c.Start)
+			s.files = append(s.files, d)
+			s.all = append(s.all, d)
 			return
 		}
-		d.Kind, d.Line, d.Comment = File, line, c
-		d.shift(c.Start)
-		s.files = append(s.files, d)
-		s.all = append(s.all, d)
-		return
+		// Misplaced: reported and ignored, and a `# noqa` later in the
+		// comment is still read, the one --add-noqa appends included.
+		s.invalid = append(s.invalid, Invalid{Line: line, Span: c.Span,
+			Message: "`# cudaforklint: noqa` must be on a line of its own; use `# noqa` to suppress findings on one line"})
 	}
 	// A comment may hold several '#'; ruff looks for `#\s*noqa` after each.
 	for i := 0; i < len(text); i++ {

@@ -58,9 +58,15 @@ func TestPlace(t *testing.T) {
 			"p = start(\"\"\"\r\nhi\r\n\"\"\")  # noqa: CFL001\r\n"},
 		{"a notebook cell's text (no final line break)", "%matplotlib inline\nx = f(\n    1)", 2, nil,
 			"%matplotlib inline\nx = f(\n    1)  # noqa: CFL001"},
+		// The misplaced file directive is ignored (and reported), and the
+		// `# noqa` after it in the same comment must still be read: it was
+		// not, so --add-noqa appended another each run and none suppressed.
+		{"after a file directive misplaced on a code line", "x = f()  # cudaforklint: noqa: CFL004\n", 1, nil,
+			"x = f()  # cudaforklint: noqa: CFL004  # noqa: CFL001\n"},
 		{"two codes, one there already", "x = f()  # noqa: CFL001\n", 1, []string{"CFL001", "CFL002"},
 			"x = f()  # noqa: CFL001, CFL002\n"},
 		{"already covered", "x = f()  # noqa: CFL001\n", 1, nil, ""},
+		{"already covered after a misplaced file directive", "x = f()  # cudaforklint: noqa: CFL004  # noqa: CFL001\n", 1, nil, ""},
 		{"already covered at the logical line's end", "x = f(\n    1)  # noqa: CFL001\n", 1, nil, ""},
 		{"blanket there", "x = f()  # NOQA\n", 1, nil, ""},
 		{"no such line", "x = f()\n", 3, nil, ""},

@@ -109,7 +109,7 @@ func (s *stream) readFrame() ([]byte, error) {
 			break
 		}
 		seen = true
-		if i := strings.Index(strings.ToLower(line), "content-length:"); i >= 0 {
+		if i := indexFold(line, "content-length:"); i >= 0 {
 			n, err := strconv.Atoi(strings.TrimSpace(line[i+len("content-length:"):]))
 			if err != nil || n < 0 || n > maxMessage {
 				length = -1
@@ -129,4 +129,18 @@ func (s *stream) readFrame() ([]byte, error) {
 		return nil, fmt.Errorf("reading a message of %d bytes: %w", length, err)
 	}
 	return bytes.TrimSpace(body), nil
+}
+
+// indexFold is the byte offset in s of the first match of the lower-case
+// ASCII name, ignoring case, or -1. It searches s itself: a lowered copy of
+// a line of arbitrary bytes can differ in length (an invalid byte becomes
+// U+FFFD, three bytes; "Ȼ" lowers to a longer rune), and an offset in the
+// copy would slice s out of range.
+func indexFold(s, name string) int {
+	for i := 0; i+len(name) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(name)], name) {
+			return i
+		}
+	}
+	return -1
 }

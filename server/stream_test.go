@@ -38,6 +38,11 @@ func TestStreamSkipsBadMessages(t *testing.T) {
 		{"short length", "Content-Length: 10\r\n\r\n" + good + "Content-Length: 44\r\n\r\n" + good, []int{-32700}},
 		{"no length", "Content-Type: x\r\n\r\nContent-Length: 44\r\n\r\n" + good, []int{-32700}},
 		{"length not a number", "Content-Length: -3\r\n\r\nContent-Length: 44\r\n\r\n" + good, []int{-32700}},
+		// Lowering a header line can change its length (an invalid byte
+		// becomes U+FFFD, three bytes), so the name is found in the line as
+		// read, not in a lowered copy: this input crashed the server.
+		{"invalid UTF-8 before the name", "\xff\xff\xff\xff\xffContent-Length: 44\r\n\r\n" + good, nil},
+		{"a byte that lowers longer", "\xc8\xbaContent-Length: 44\r\n\r\n" + good, nil},
 		{"two in a row", "Content-Length: 3\r\n\r\n{{{Content-Length: 1\r\n\r\n]Content-Length: 44\r\n\r\n" + good, []int{-32700, -32700}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,8 +17,8 @@
 // plain `go build` or `go install`, it is built once with the C compiler into the user cache
 // directory (keyed by the source's hash and flags, ShimKey). It is preloaded (LD_PRELOAD, appended to any value already set) into the program and inherited by
 // every process it starts. It interposes dlsym and what cuGetProcAddress hands out (to wrap
-// cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit (exit
-// statuses), the exec family (so that an image that never loads it is seen to be missing) and
+// cuInit and the entry points that mark real CUDA use), waitpid/wait/wait4/waitid and _exit, with an
+// on_exit handler for exit (exit statuses), the exec family (so that an image that never loads it is seen to be missing) and
 // kill/killpg (so that a child its parent terminated on purpose is not taken for a crash),
 // dlopen of the driver library (so that a machine without a driver is told from a run that took
 // no CUDA path), and
@@ -50,7 +50,7 @@
 //	    one, so that a child hanging inside the driver is seen
 //	{"ev":"call","pid":P,"t":T,"fn":F,"n":N,"rc":R,...}   a wrapped call returned R
 //	{"ev":"wait","pid":P,"t":T,"child":C,"status":W}      P reaped C with raw wait status W
-//	{"ev":"exit","pid":P,"t":T,"code":X}                  P called _exit(X)
+//	{"ev":"exit","pid":P,"t":T,"code":X}                  P called _exit(X) or exit(X)
 //	{"ev":"exec","pid":P,"ppid":Q,"t":T,"st":ST,"keeps":K,"path":F,"argv":[...]}
 //	    P is about to exec F; K is 1 when the environment handed over still preloads the wrapper
 //	    and names the log (a vfork child writes this before any other record of its own)
@@ -69,7 +69,7 @@
 // belong to the image current when they were written. A process forked while its parent's driver
 // was initialized, or forked from such a process before either exec'd, has an Initializer: the
 // process whose CUDA state it inherited. How each process ended comes from its parent's wait, its
-// own _exit, Go's wait for the root, or /proc when the run ended it (timeout, interrupt, or left
+// own _exit or exit, Go's wait for the root, or /proc when the run ended it (timeout, interrupt, or left
 // running by the root: Run ends the whole process group so nothing outlives it, and then the
 // processes of the log that left the group with setsid: a live process with a recorded pid and
 // the same start time, reported in Report.Escaped).
@@ -81,7 +81,9 @@
 // program's code and loads no CUDA); a wait record for a pid with no record at all (Process.Unseen:
 // posix_spawn or clone of a program without it); and a root with no record (a stand-in Unseen
 // root: the command never loaded the wrapper, e.g. a static interpreter or a --shim that is not
-// the wrapper; the dynamic loader's complaint, when the program printed one, says why).
+// the wrapper; the dynamic loader's complaint, when the program printed one, says why); and a process whose end
+// nothing recorded (reaped by no process of the program and with no exit record: it died of a
+// signal after its parent had gone, or while its parent never waited).
 //
 // # Findings
 //

@@ -156,8 +156,8 @@ func (r *Report) Verdict() string {
 			return fmt.Sprintf("not verified: the wrapper did not see %d %s of the run (exit 2)", len(r.BlindSpots), output.Plural(len(r.BlindSpots), "part", "parts"))
 		}
 		left := r.leftRunning()
-		return fmt.Sprintf("not verified: %d %s still running after the program's root exited, and verify ended it before it finished: %s (exit 2)",
-			len(left), output.Plural(len(left), "process was", "processes were"), listUnfinished(left))
+		return fmt.Sprintf("not verified: %d %s still running after the program's root exited, and verify ended %s finished: %s (exit 2)",
+			len(left), output.Plural(len(left), "process was", "processes were"), output.Plural(len(left), "it before it", "them before they"), listUnfinished(left))
 	case ExitNoVerdict:
 		switch {
 		case r.TimedOut:
@@ -433,6 +433,8 @@ func procLine(p *Process) string {
 	}
 	if e := endText(p.End); e != "" {
 		parts = append(parts, e)
+	} else if p.End.Kind == EndUnknown {
+		parts = append(parts, "end not seen") // a blind spot says why
 	}
 	return strings.Join(parts, "; ")
 }

@@ -237,7 +237,20 @@ wait:
 		}
 		sort.Ints(rep.Escaped)
 	}
-	if tree.Root != nil && tree.Root.End.Kind == EndUnknown && st != nil {
+	// The root's own status, as Go waited for it, outranks its exit record: a destructor that
+	// crashed after the wrapper's exit handler ran changed how it ended.
+	// A record may reach the log after that search: a daemon's fork record is written by the
+	// daemon itself once it is scheduled, which on a loaded machine can be after its parent and
+	// the root have exited. A process of the tree whose end is unknown and that still runs
+	// outside the group is ended now, as one the search found would have been.
+	if late, at := endLate(tree, pgid); len(late) > 0 {
+		tree.markRunning(late, why, at)
+		for pid := range late {
+			rep.Escaped = append(rep.Escaped, pid)
+		}
+		sort.Ints(rep.Escaped)
+	}
+	if tree.Root != nil && (tree.Root.End.Kind == EndUnknown || tree.Root.End.Source == "_exit") && st != nil {
 		tree.Root.End = endFromStatus(int(st.Sys().(syscall.WaitStatus)), time.Now().UnixNano())
 		tree.Root.End.Source = "run"
 	}
@@ -386,6 +399,28 @@ func liveRecorded(logPath string, pgid int) map[int]procNow {
 		}
 	}
 	return out
+}
+
+// endLate kills the processes of the tree whose end is unknown and that still run outside the
+// process group pgid (the same pid and start time), and returns them as endEscaped does.
+func endLate(t *Tree, pgid int) (map[int]procNow, int64) {
+	late := map[int]procNow{}
+	var at int64
+	for _, p := range t.All {
+		if p == t.Root || p.End.Kind != EndUnknown || p.Start == 0 {
+			continue
+		}
+		state, pgrp, start, ok := procStat(p.PID)
+		if !ok || start != p.Start || pgrp == pgid || state == "Z" || state == "X" {
+			continue
+		}
+		if at == 0 {
+			at = time.Now().UnixNano()
+		}
+		late[p.PID] = procNow{State: state, Wchan: wchan(p.PID)}
+		syscall.Kill(p.PID, syscall.SIGKILL)
+	}
+	return late, at
 }
 
 // endEscaped kills the processes of the log that left the process group pgid and still run (a

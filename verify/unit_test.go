@@ -523,6 +523,22 @@ func TestExitCodePrecedence(t *testing.T) {
 			t.Errorf("case %d: verdict %q does not name the unfinished process", i, v)
 		}
 	}
+	// The verdict's words agree with the number of processes ended.
+	for _, c := range []struct {
+		pids []int
+		want string
+	}{
+		{[]int{3}, "1 process was still running after the program's root exited, and verify ended it before it finished: process 3 "},
+		{[]int{3, 4}, "2 processes were still running after the program's root exited, and verify ended them before they finished: process 3 "},
+	} {
+		var r Report
+		for _, pid := range c.pids {
+			r.Unfinished = append(r.Unfinished, Unfinished{PID: pid, Why: "left running", Doing: "sleeping"})
+		}
+		if v := r.Verdict(); !strings.Contains(v, c.want) {
+			t.Errorf("%d unfinished: verdict %q, want it to say %q", len(c.pids), v, c.want)
+		}
+	}
 }
 
 func TestJudgeReimports(t *testing.T) {

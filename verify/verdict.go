@@ -45,6 +45,13 @@ func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
 				why = fmt.Sprintf("process %d exec'd %s with an environment that dropped the wrapper (LD_PRELOAD or %s was removed or changed), so what it did was not seen", p.PID, x.Path, LogEnv)
 			}
 			out = append(out, BlindSpot{PID: p.PID, Argv: x.Argv, Why: why})
+		case p != t.Root && p.End.Kind == EndUnknown:
+			// Its parent reaps it with the wrapper, and exit and _exit record their code; no
+			// record is left by a process that died of a signal after its parent had gone (an
+			// orphan is reaped outside the program), so whether it succeeded was not seen.
+			out = append(out, BlindSpot{PID: p.PID, Argv: p.Image().Argv, Why: fmt.Sprintf(
+				"process %d (%s): its end was not seen: no process of the program reaped it (its parent had exited or never waited for it) and it recorded no exit, so it likely died of a signal",
+				p.PID, shortArgv(p.Image().Argv))})
 		}
 	}
 	return out

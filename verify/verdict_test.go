@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -464,5 +465,107 @@ func TestCUDANotObservable(t *testing.T) {
 	sameAsPlain(t, plain, res)
 	if !strings.Contains(res.stdout, "cannot open shared object file") {
 		t.Errorf("the loader's message: %q", res.stdout)
+	}
+}
+
+// TestOutlivedParentEnd: a child that ends after the program's root has exited is reaped by no
+// process of the program, so its parent's wrapper never sees its status. A normal exit is
+// recorded by the child's own wrapper (exit's status); a death by signal is seen by nobody, and
+// the run is then not verified: before, it passed as "every process of the program succeeded".
+func TestOutlivedParentEnd(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, tc := range []struct {
+		how    string
+		code   int
+		end    EndKind
+		failed string // the failed child's End, "" for none
+	}{
+		{"ok", ExitClean, EndExited, ""},
+		{"fail", ExitNoVerdict, EndExited, "exited 1"},
+		{"crash", ExitToolError, EndUnknown, ""},
+	} {
+		rep, res := e.wrapped(t, Options{Command: []string{e.python, "outlive_parent.py", tc.how}, Timeout: time.Minute})
+		m := regexp.MustCompile(`CHILD (\d+)`).FindStringSubmatch(res.stdout)
+		if m == nil {
+			t.Fatalf("%s: the fixture did not start its child:\n%s%s", tc.how, res.stdout, res.stderr)
+		}
+		pid, _ := strconv.Atoi(m[1])
+		var child *Process
+		for _, p := range rep.Tree.All {
+			if p.PID == pid {
+				child = p
+			}
+		}
+		if child == nil || child.End.Kind != tc.end {
+			t.Fatalf("%s: child %d: %+v, want end kind %d", tc.how, pid, child, tc.end)
+		}
+		if got := rep.ExitCode(); got != tc.code {
+			t.Errorf("%s: exit code %d, want %d (verdict %q)", tc.how, got, tc.code, rep.Verdict())
+		}
+		var failed []string
+		for _, c := range rep.FailedChildren {
+			failed = append(failed, c.End)
+		}
+		if want := tc.failed; want == "" && len(failed) > 0 || want != "" && !slices.Equal(failed, []string{want}) {
+			t.Errorf("%s: failed children %q, want %q", tc.how, failed, want)
+		}
+		if tc.end == EndUnknown {
+			v := rep.Verdict()
+			if strings.Contains(v, "no hazard") || len(rep.BlindSpots) != 1 || rep.BlindSpots[0].PID != pid ||
+				!strings.Contains(rep.BlindSpots[0].Why, "its end was not seen") {
+				t.Errorf("%s: verdict %q, blind spots %+v, want child %d's end named as not seen", tc.how, v, rep.BlindSpots, pid)
+			}
+			if s := rep.Summary(); !strings.Contains(s, fmt.Sprintf("%d fork of python3 outlive_parent.py crash; end not seen", pid)) {
+				t.Errorf("%s: the tree does not say the child's end was not seen:\n%s", tc.how, s)
+			}
+		}
+	}
+}
+
+// TestEndLate: a process whose record reached the log after the search for escaped processes (a
+// daemon's fork record, written by the daemon once it is scheduled) and that still runs outside
+// the program's group is ended and reported as left running, not left alive with an unknown end.
+// A process of the tree that has ended, or whose pid now names another process, is left alone.
+func TestEndLate(t *testing.T) {
+	daemon := exec.Command("sleep", "60")
+	daemon.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- daemon.Wait() }()
+	defer daemon.Process.Kill()
+	var start int64
+	for i := 0; i < 100 && start == 0; i++ { // until the child has its own session
+		if _, pgrp, st, ok := procStat(daemon.Process.Pid); ok && pgrp == daemon.Process.Pid {
+			start = st
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if start == 0 {
+		t.Fatal("the stand-in daemon did not start")
+	}
+	root := &Process{PID: os.Getpid(), End: End{Kind: EndExited}}
+	late := &Process{PID: daemon.Process.Pid, Start: start, Parent: root}
+	reused := &Process{PID: daemon.Process.Pid, Start: start - 1, Parent: root} // another process, same pid
+	ended := &Process{PID: daemon.Process.Pid, Start: start, Parent: root, End: End{Kind: EndExited}}
+	tree := &Tree{Root: root, All: []*Process{root, reused, ended}}
+	if got, _ := endLate(tree, syscall.Getpgrp()); len(got) != 0 {
+		t.Fatalf("ended %v; want nothing: no process of the tree is both running and of unknown end", got)
+	}
+	tree.All = append(tree.All, late)
+	got, at := endLate(tree, syscall.Getpgrp())
+	if _, ok := got[late.PID]; !ok || len(got) != 1 || at == 0 {
+		t.Fatalf("ended %v at %d, want process %d", got, at, late.PID)
+	}
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the late process was not killed")
+	}
+	tree.markRunning(got, "left running", at)
+	if late.End.Kind != EndRunning || late.End.Why != "left running" || reused.End.Kind != EndUnknown {
+		t.Errorf("ends: late %+v, reused %+v", late.End, reused.End)
 	}
 }

@@ -48,8 +48,11 @@
  *       which is why the wrappers are handed out in the parent.
  *   waitpid, wait, wait4, waitid
  *       Record the exit status of every child the program reaps (a forkserver reaps its own).
- *   _exit
- *       Records the code a process passes to _exit (os._exit in multiprocessing children).
+ *   _exit, and exit through an on_exit handler
+ *       Record the code a process passes to _exit (os._exit in multiprocessing children) or to
+ *       exit (a Python program's normal end, which reaches _exit inside libc, unwrapped): a child
+ *       whose parent has gone is reaped by no process of the program, and this record is then
+ *       the only sight of its end.
  *   execve, execv, execvp, execvpe, fexecve
  *       Record the program about to replace this image, and whether the environment handed to it
  *       still loads this object: a new image that never writes its own start record (the
@@ -88,7 +91,7 @@
  *        (cuInit: 4, others: 1, in tainted processes 2), then up to 4 failures per function; the
  *        stack comes with cuInit and failures, unless an "enter" record of the call carried it
  *   {"ev":"wait","pid":P,"t":T,"child":C,"status":W}           W is the raw wait status
- *   {"ev":"exit","pid":P,"t":T,"code":X}                       the process called _exit(X)
+ *   {"ev":"exit","pid":P,"t":T,"code":X}                       the process called _exit(X) or exit(X)
  *   {"ev":"exec","pid":P,"t":T,"ppid":Q,"st":S,"keeps":0|1,"path":"...","argv":[..]}
  *        P is about to exec path; keeps: the new environment still preloads this object and names
  *        the same log (a vfork child writes this with its own pid, before any other record)
@@ -987,16 +990,29 @@ EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 	return r;
 }
 
-EXPORT void _exit(int code)
+static void note_exit(int code)
 {
 	if (g_on) {
 		char buf[128];
 		struct rec r;
 		r_head(&r, buf, sizeof buf, "exit", getpid());
 		r_lit(&r, ",\"code\":");
-		r_int(&r, code);
+		r_int(&r, code & 0xff); /* what the parent's wait sees */
 		emit(&r);
 	}
+}
+
+/* Registered by the constructor, before the program registers its own, so it runs after them:
+ * the code recorded is the one exit hands the kernel, unless a later destructor crashes. */
+static void on_exit_handler(int status, void *arg)
+{
+	(void)arg;
+	note_exit(status);
+}
+
+EXPORT void _exit(int code)
+{
+	note_exit(code);
 	if (!real__exit)
 		resolve_libc();
 	if (real__exit)
@@ -1193,6 +1209,7 @@ __attribute__((constructor)) static void shim_init(int argc, char **argv, char *
 		memcpy(g_self, self.dli_fname, strlen(self.dli_fname) + 1);
 	g_on = 1;
 	pthread_atfork(on_prepare, on_parent, on_child);
+	on_exit(on_exit_handler, NULL);
 
 	char buf[REC_MAX], cwd[1024];
 	struct rec r;
