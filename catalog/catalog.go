@@ -135,6 +135,11 @@ const (
 	// for the process (lightning), so a later torch.cuda.is_available() asks
 	// NVML and initializes nothing.
 	RoleNVMLCheck
+	// RoleHostResult: a NoEffect call whose result is host data that is not
+	// the library's (jnp.finfo returns ml_dtypes' finfo, jnp.result_type a
+	// NumPy dtype): a method called on the result, finfo(t).max.astype(),
+	// is NumPy's, not a call under the library's prefix row.
+	RoleHostResult
 )
 
 // ArgRef names an argument by position and keyword.

@@ -144,6 +144,8 @@ def probe_jnp_finfo():
     # row: call jax.numpy.finfo
     # evidence: oracle_extra "jax: jnp.finfo(jnp.float32)"
     eps = jnp.finfo(jnp.float32).eps
+    limit = jnp.finfo(jnp.float8_e4m3fn).max.astype(jnp.float32)
+    print(limit)
     print(eps)
     fork_worker()
 
@@ -151,14 +153,14 @@ def probe_jnp_finfo():
 def probe_jnp_iinfo():
     # row: call jax.numpy.iinfo
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.iinfo(jnp.int32).max)
+    print(jnp.iinfo(jnp.int32).max.item())
     fork_worker()
 
 
 def probe_jnp_dtype():
     # row: call jax.numpy.dtype
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.dtype("float32"))
+    print(jnp.dtype("float32").newbyteorder(">"))
     fork_worker()
 
 
@@ -172,7 +174,28 @@ def probe_jnp_issubdtype():
 def probe_jnp_promote_types():
     # row: call jax.numpy.promote_types
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.promote_types(jnp.int32, jnp.float32))
+    print(jnp.promote_types(jnp.int32, jnp.float32).str.upper())
+    fork_worker()
+
+
+def probe_jnp_result_type(weights):
+    # row: call jax.numpy.result_type
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (result_type applies the promotion lattice to its arguments' dtypes and returns a NumPy dtype; jax/_src/numpy/lax_numpy.py result_type only calls it)
+    print(jnp.result_type(weights, jnp.float32).type(0))
+    fork_worker()
+
+
+def probe_jnp_can_cast():
+    # row: call jax.numpy.can_cast
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (can_cast = np.can_cast; jax/_src/numpy/lax_numpy.py re-exports it)
+    print(jnp.can_cast(jnp.float32, jnp.bfloat16).bit_length())
+    fork_worker()
+
+
+def probe_jnp_isdtype():
+    # row: call jax.numpy.isdtype
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (isdtype compares dtypes and kind names; no array, no backend)
+    print(jnp.isdtype(jnp.float32, "real floating"))
     fork_worker()
 
 
