@@ -199,6 +199,70 @@ def probe_jnp_isdtype():
     fork_worker()
 
 
+def probe_lax_ragged_dot_dimension_numbers():
+    # row: call jax.lax.RaggedDotDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (RaggedDotDimensionNumbers is a frozen dataclass that stores tuples of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.RaggedDotDimensionNumbers(dot_dimension_numbers=(([2], [1]), ([], [])), lhs_ragged_dimensions=[0], rhs_group_dimensions=[0])
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_gather_dimension_numbers():
+    # row: call jax.lax.GatherDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (GatherDimensionNumbers is a NamedTuple of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_scatter_dimension_numbers():
+    # row: call jax.lax.ScatterDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (ScatterDimensionNumbers is a NamedTuple of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_conv_dimension_numbers():
+    # row: call jax.lax.ConvDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/convolution.py (ConvDimensionNumbers is a NamedTuple of dimension orders; building one makes no array and touches no backend)
+    spec = jax.lax.ConvDimensionNumbers(lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_dot_algorithm():
+    # row: call jax.lax.DotAlgorithm
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (DotAlgorithm is a NamedTuple of dtypes and accumulation settings; building one makes no array and touches no backend)
+    spec = jax.lax.DotAlgorithm(lhs_precision_type=jnp.bfloat16, rhs_precision_type=jnp.bfloat16, accumulation_type=jnp.float32)
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_precision():
+    # row: call jax.lax.Precision
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (Precision is an enum.Enum of precision names; building one makes no array and touches no backend)
+    spec = jax.lax.Precision("highest")
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_gather_scatter_mode():
+    # row: call jax.lax.GatherScatterMode.from_any
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (GatherScatterMode is an enum.Enum of out-of-bounds modes; from_any only maps a name or None to a member)
+    spec = jax.lax.GatherScatterMode.from_any("clip")
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_tolerance():
+    # row: call jax.lax.Tolerance
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (Tolerance is a plain class that stores atol, rtol and ulps; building one makes no array and touches no backend)
+    spec = jax.lax.Tolerance(atol=1e-6, rtol=1e-6)
+    print(spec)
+    fork_worker()
+
+
 def probe_random_key():
     # row: prefix jax.random
     # evidence: oracle "jax: jax.random.key(0)"
