@@ -417,6 +417,14 @@ def probe_fuse_decoration():
     fork_worker()
 
 
+def probe_memoize_factory(for_each_device):
+    # row: call cupy.memoize
+    # evidence: code cupy/cupy cupy/_util.pyx (memoize(for_each_device) only builds the decorator; the memoized function asks for the current device when called)
+    cache_per_device = cupy.memoize(for_each_device)
+    print(cache_per_device)
+    fork_worker()
+
+
 def probe_fused_call():
     # row: call cupy.fuse()
     # evidence: code cupy/cupy cupy/_core/fusion.pyx (calling a fused function compiles and launches a kernel on the current device)
