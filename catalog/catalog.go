@@ -135,6 +135,11 @@ const (
 	// for the process (lightning), so a later torch.cuda.is_available() asks
 	// NVML and initializes nothing.
 	RoleNVMLCheck
+	// RoleHostResult: a NoEffect call whose result is host data that is not
+	// the library's (jnp.finfo returns ml_dtypes' finfo, jnp.result_type a
+	// NumPy dtype): a method called on the result, finfo(t).max.astype(),
+	// is NumPy's, not a call under the library's prefix row.
+	RoleHostResult
 )
 
 // ArgRef names an argument by position and keyword.
@@ -194,7 +199,14 @@ type Entry struct {
 	// enough to tell the API apart.
 	AnyReceiver bool
 	Role        Role
-	Evidence    Evidence
+	// ChildNoUse: in a child forked from a process that had initialized
+	// CUDA the call makes no driver call that fails, though it initializes
+	// CUDA in a fresh process (torch.cuda.is_available() answers from the
+	// device count cached before the fork). The parent's side is Effect;
+	// ChildEvidence says why the child's differs.
+	ChildNoUse    bool
+	ChildEvidence Evidence
+	Evidence      Evidence
 	// Also lists further evidence that agrees with Effect (another spelling
 	// measured, the fork-matrix scenario that shows the consequence).
 	Also []Evidence

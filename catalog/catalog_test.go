@@ -192,6 +192,12 @@ func TestEvidence(t *testing.T) {
 		for _, ev := range r.Silent {
 			check(r, ev, true)
 		}
+		// A child-side exception is for an initializer, and says why.
+		if r.ChildNoUse != (r.ChildEvidence != Evidence{}) || r.ChildNoUse && !r.Effect.Initializes() {
+			t.Errorf("%s: ChildNoUse needs ChildEvidence and an initializing Effect", rowID(r))
+		} else if r.ChildNoUse {
+			check(r, r.ChildEvidence, false)
+		}
 	}
 }
 

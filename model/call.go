@@ -553,6 +553,12 @@ func (ev *evaluator) catalogEffect(r *callResult, e *catalog.Entry, api string, 
 	case catalog.RoleSetDefaultDevice:
 		r.effect(effect{kind: effDefaultDevice, cuda: ev.deviceArg(e.Device, c, sc, DevNone) == DevCUDA, site: site, api: api})
 		return
+	case catalog.RoleHostResult:
+		// Host data (a NumPy dtype, a finfo object): its methods are not
+		// the library's, so a prefix row (jax.numpy.*) does not reach
+		// jnp.finfo(t).max.astype() (see the host-data case of call).
+		r.value(Value{Kind: VPath, Path: strings.TrimPrefix(api, ".") + "()", Dev: DevCPU})
+		return
 	}
 	cond := condAlways
 	dev := DevCUDA // where the row puts the result when it applies

@@ -165,6 +165,11 @@ func (p *Program) touchSearch(k touchKey) *hitSolver {
 			if e.cond == condDefaultDevice && !k.defaultCUDA {
 				return hitStep{}
 			}
+			if e.entry != nil && e.entry.ChildNoUse {
+				// torch.cuda.is_available() in the child: no driver call
+				// that fails; its use comes later, if at all.
+				return hitStep{}
+			}
 			return hitStep{hit: firstHit{site: e.site, api: e.api, ok: true}}
 		case effCall:
 			if e.ctx != nil {

@@ -103,10 +103,53 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 		return DevNone
 	}
 	d := DevNone
+	var like []Device // devices of the tensors among the values (x.to(other))
 	for _, v := range ev.expr(e, sc) {
+		if namesByMemory(v) {
+			like = append(like, namedDevice(v))
+			continue
+		}
 		d = d.join(namedDevice(v))
 	}
-	return d
+	switch t := likeDevice(like); {
+	case len(like) == 0:
+		return d
+	case d == DevNone || d == t:
+		return t
+	}
+	// A tensor, or else a device string or index (an affine the model also
+	// saw bound to "LPS" or 0): where the call moves to could not be told.
+	return DevUnknown
+}
+
+// namesByMemory reports whether v, passed where a device is expected, is a
+// tensor or array whose device the call adopts (x.to(affine)) rather than
+// a device, a device string or an index: a call's result, or a value the
+// model placed on a device.
+func namesByMemory(v Value) bool {
+	switch v.Kind {
+	case VStr, VInt, VConst, VDevice:
+		return false
+	case VPath:
+		return !isDtypePath(v.Path) && (v.Dev != DevNone || strings.Contains(v.Path, "()"))
+	}
+	return v.Dev != DevNone
+}
+
+// likeDevice is the device of x.to(other) where other is one of tensors on
+// devs: other's own device when they agree, and unknown when they do not
+// (an affine that is a CPU tensor in one call and a GPU one in another):
+// a possible use, never a certain one.
+func likeDevice(devs []Device) Device {
+	if len(devs) == 0 {
+		return DevNone
+	}
+	for _, d := range devs[1:] {
+		if d != devs[0] {
+			return DevUnknown
+		}
+	}
+	return devs[0]
 }
 
 func namedDevice(v Value) Device {

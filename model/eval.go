@@ -625,6 +625,13 @@ func (ev *evaluator) attr(vals []Value, name string) []Value {
 	return out
 }
 
+// moduleDunders are the attributes Python sets on every module: plain
+// strings, lists and specs, never an API of the library.
+var moduleDunders = map[string]bool{
+	"__version__": true, "__file__": true, "__name__": true, "__doc__": true,
+	"__path__": true, "__package__": true, "__spec__": true, "__all__": true,
+}
+
 func (ev *evaluator) attrOf(v Value, name string) []Value {
 	switch v.Kind {
 	case VConst:
@@ -638,6 +645,11 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 	case VPath:
 		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
 			return []Value{attrResult(v, name)}
+		}
+		if moduleDunders[name] {
+			// cupy.__version__ is a str of the installed package:
+			// cupy.__version__.split(".") is no call under cupy's prefix row.
+			return unknown()
 		}
 		path := catalog.Canonical(v.Path + "." + name)
 		if s, ok := backendConstants[path]; ok {

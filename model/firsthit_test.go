@@ -99,7 +99,7 @@ def encode_rest():
 // answers, whichever is asked first.
 func TestTouchSearchSkipsImportsTheParentDid(t *testing.T) {
 	files := memSource{
-		"/p/gpu_setup.py": "import torch\n\nHAVE_GPU = torch.cuda.is_available()\n",
+		"/p/gpu_setup.py": "import torch\n\nCAPABILITY = torch.cuda.get_device_capability()\n",
 		"/p/train.py": `import shutil
 
 def cleanup(path):
@@ -112,7 +112,7 @@ def cleanup(path):
 		want           string
 	}{
 		{true, "nothing"},
-		{false, "torch.cuda.is_available() at 3"},
+		{false, "torch.cuda.get_device_capability() at 3"},
 	}
 	for _, order := range permutations(len(cases)) {
 		prog := NewProgram(files, Options{Roots: []string{"/p"}})

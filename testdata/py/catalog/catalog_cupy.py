@@ -166,6 +166,22 @@ def probe_set_allocator(pool):
     fork_worker()
 
 
+def probe_c_function_allocator(param, malloc_ptr, free_ptr, owner):
+    # row: call cupy.cuda.memory.CFunctionAllocator
+    # evidence: code cupy/cupy cupy/cuda/memory.pyx (CFunctionAllocator.__init__ only stores the param, malloc and free pointers and the owner; its malloc() allocates through them on the current device)
+    shared = cupy.cuda.memory.CFunctionAllocator(param, malloc_ptr, free_ptr, owner)
+    cupy.cuda.set_allocator(shared.malloc)
+    fork_worker()
+
+
+def probe_python_function_allocator(malloc, free):
+    # row: call cupy.cuda.memory.PythonFunctionAllocator
+    # evidence: code cupy/cupy cupy/cuda/memory.pyx (PythonFunctionAllocator.__init__ only stores the malloc and free functions, as CFunctionAllocator does)
+    external = cupy.cuda.memory.PythonFunctionAllocator(malloc, free)
+    cupy.cuda.set_allocator(external.malloc)
+    fork_worker()
+
+
 def probe_set_pinned_memory_allocator():
     # row: call cupy.cuda.set_pinned_memory_allocator
     # evidence: code cupy/cupy cupy/cuda/pinned_memory.pyx (set_pinned_memory_allocator only stores the allocator, like set_allocator, measured)
@@ -398,6 +414,14 @@ def probe_fuse_decoration():
         return x * x
 
     print(squared)
+    fork_worker()
+
+
+def probe_memoize_factory(for_each_device):
+    # row: call cupy.memoize
+    # evidence: code cupy/cupy cupy/_util.pyx (memoize(for_each_device) only builds the decorator; the memoized function asks for the current device when called)
+    cache_per_device = cupy.memoize(for_each_device)
+    print(cache_per_device)
     fork_worker()
 
 

@@ -144,6 +144,8 @@ def probe_jnp_finfo():
     # row: call jax.numpy.finfo
     # evidence: oracle_extra "jax: jnp.finfo(jnp.float32)"
     eps = jnp.finfo(jnp.float32).eps
+    limit = jnp.finfo(jnp.float8_e4m3fn).max.astype(jnp.float32)
+    print(limit)
     print(eps)
     fork_worker()
 
@@ -151,14 +153,14 @@ def probe_jnp_finfo():
 def probe_jnp_iinfo():
     # row: call jax.numpy.iinfo
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.iinfo(jnp.int32).max)
+    print(jnp.iinfo(jnp.int32).max.item())
     fork_worker()
 
 
 def probe_jnp_dtype():
     # row: call jax.numpy.dtype
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.dtype("float32"))
+    print(jnp.dtype("float32").newbyteorder(">"))
     fork_worker()
 
 
@@ -172,7 +174,92 @@ def probe_jnp_issubdtype():
 def probe_jnp_promote_types():
     # row: call jax.numpy.promote_types
     # evidence: oracle_extra "jax: jnp.iinfo, jnp.dtype, jnp.issubdtype, jnp.promote_types"
-    print(jnp.promote_types(jnp.int32, jnp.float32))
+    print(jnp.promote_types(jnp.int32, jnp.float32).str.upper())
+    fork_worker()
+
+
+def probe_jnp_result_type(weights):
+    # row: call jax.numpy.result_type
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (result_type applies the promotion lattice to its arguments' dtypes and returns a NumPy dtype; jax/_src/numpy/lax_numpy.py result_type only calls it)
+    print(jnp.result_type(weights, jnp.float32).type(0))
+    fork_worker()
+
+
+def probe_jnp_can_cast():
+    # row: call jax.numpy.can_cast
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (can_cast = np.can_cast; jax/_src/numpy/lax_numpy.py re-exports it)
+    print(jnp.can_cast(jnp.float32, jnp.bfloat16).bit_length())
+    fork_worker()
+
+
+def probe_jnp_isdtype():
+    # row: call jax.numpy.isdtype
+    # evidence: code jax-ml/jax jax/_src/dtypes.py (isdtype compares dtypes and kind names; no array, no backend)
+    print(jnp.isdtype(jnp.float32, "real floating"))
+    fork_worker()
+
+
+def probe_lax_ragged_dot_dimension_numbers():
+    # row: call jax.lax.RaggedDotDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (RaggedDotDimensionNumbers is a frozen dataclass that stores tuples of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.RaggedDotDimensionNumbers(dot_dimension_numbers=(([2], [1]), ([], [])), lhs_ragged_dimensions=[0], rhs_group_dimensions=[0])
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_gather_dimension_numbers():
+    # row: call jax.lax.GatherDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (GatherDimensionNumbers is a NamedTuple of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_scatter_dimension_numbers():
+    # row: call jax.lax.ScatterDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (ScatterDimensionNumbers is a NamedTuple of dimension indices; building one makes no array and touches no backend)
+    spec = jax.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_conv_dimension_numbers():
+    # row: call jax.lax.ConvDimensionNumbers
+    # evidence: code jax-ml/jax jax/_src/lax/convolution.py (ConvDimensionNumbers is a NamedTuple of dimension orders; building one makes no array and touches no backend)
+    spec = jax.lax.ConvDimensionNumbers(lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2))
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_dot_algorithm():
+    # row: call jax.lax.DotAlgorithm
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (DotAlgorithm is a NamedTuple of dtypes and accumulation settings; building one makes no array and touches no backend)
+    spec = jax.lax.DotAlgorithm(lhs_precision_type=jnp.bfloat16, rhs_precision_type=jnp.bfloat16, accumulation_type=jnp.float32)
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_precision():
+    # row: call jax.lax.Precision
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (Precision is an enum.Enum of precision names; building one makes no array and touches no backend)
+    spec = jax.lax.Precision("highest")
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_gather_scatter_mode():
+    # row: call jax.lax.GatherScatterMode.from_any
+    # evidence: code jax-ml/jax jax/_src/lax/slicing.py (GatherScatterMode is an enum.Enum of out-of-bounds modes; from_any only maps a name or None to a member)
+    spec = jax.lax.GatherScatterMode.from_any("clip")
+    print(spec)
+    fork_worker()
+
+
+def probe_lax_tolerance():
+    # row: call jax.lax.Tolerance
+    # evidence: code jax-ml/jax jax/_src/lax/lax.py (Tolerance is a plain class that stores atol, rtol and ulps; building one makes no array and touches no backend)
+    spec = jax.lax.Tolerance(atol=1e-6, rtol=1e-6)
+    print(spec)
     fork_worker()
 
 
