@@ -265,7 +265,7 @@ wait:
 	rep.OutputErrors = out.snapshot()
 	var preload []string
 	rep.OutputExceptions, preload, rep.bootstrap = out.others()
-	rep.BlindSpots = blindSpots(tree, preload)
+	rep.BlindSpots = blindSpots(tree, preload, rep.Interrupted || rep.TimedOut)
 	rep.FailedChildren = failedChildren(tree)
 	rep.Unfinished = unfinished(tree, rep.Escaped)
 	rep.CUDAUnobserved = cudaUnobserved(tree)

@@ -460,7 +460,7 @@ func TestSystemToolsAreNoBlindSpot(t *testing.T) {
 			{Ev: "wait", PID: 10, T: 4, Child: 11, Status: ip(0)},
 			{Ev: "exit", PID: 10, T: 5, Code: ip(0)},
 		}
-		blind := blindSpots(BuildTree(evs, 10), nil)
+		blind := blindSpots(BuildTree(evs, 10), nil, false)
 		if got := len(blind) == 1 && blind[0].PID == 11; got != tc.blind || len(blind) > 1 {
 			t.Errorf("exec of %s (keeps %d): blind spots %+v, want one: %v", tc.path, tc.keeps, blind, tc.blind)
 		}
@@ -470,7 +470,7 @@ func TestSystemToolsAreNoBlindSpot(t *testing.T) {
 func TestBlindSpotsAndFailedChildren(t *testing.T) {
 	tr := BuildTree(verdictEvents(), 10)
 	tr.markRunning(map[int]procNow{}, "left running", 100)
-	blind := blindSpots(tr, nil)
+	blind := blindSpots(tr, nil, false)
 	if len(blind) != 2 || blind[0].PID != 10 || !strings.Contains(blind[0].Why, "dropped the wrapper") ||
 		blind[1].PID != 99 || !strings.Contains(blind[1].Why, "reaped child 99 (exited 0), which never loaded the wrapper") {
 		t.Errorf("blind spots %+v", blind)
@@ -486,7 +486,7 @@ func TestBlindSpotsAndFailedChildren(t *testing.T) {
 		t.Errorf("failed children %q, want %q", got, want)
 	}
 	unseen := BuildTree(nil, 7)
-	b := blindSpots(unseen, []string{"ERROR: ld.so: object '/x/notes.txt' from LD_PRELOAD cannot be preloaded (invalid ELF header): ignored."})
+	b := blindSpots(unseen, []string{"ERROR: ld.so: object '/x/notes.txt' from LD_PRELOAD cannot be preloaded (invalid ELF header): ignored."}, false)
 	if len(b) != 1 || !strings.Contains(b[0].Why, "the dynamic loader said: ERROR: ld.so: object '/x/notes.txt'") {
 		t.Errorf("blind spots of a run nothing saw: %+v", b)
 	}

@@ -17,8 +17,10 @@ type BlindSpot struct {
 
 // blindSpots lists the processes whose images the wrapper did not see, in creation order.
 // preloadErrors are the dynamic loader's complaints the program printed ("ld.so: object ...
-// cannot be preloaded"), which say why the root did not load it.
-func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
+// cannot be preloaded"), which say why the root did not load it. When the run was interrupted
+// or timed out (ended), a process whose end was not seen died with the run, which its verdict
+// already says did not finish (exit 3): it is no blind spot of the wrapper's.
+func blindSpots(t *Tree, preloadErrors []string, ended bool) []BlindSpot {
 	var out []BlindSpot
 	for _, p := range t.All {
 		switch {
@@ -45,7 +47,7 @@ func blindSpots(t *Tree, preloadErrors []string) []BlindSpot {
 				why = fmt.Sprintf("process %d exec'd %s with an environment that dropped the wrapper (LD_PRELOAD or %s was removed or changed), so what it did was not seen", p.PID, x.Path, LogEnv)
 			}
 			out = append(out, BlindSpot{PID: p.PID, Argv: x.Argv, Why: why})
-		case p != t.Root && p.End.Kind == EndUnknown:
+		case p != t.Root && p.End.Kind == EndUnknown && !ended:
 			// Its parent reaps it with the wrapper, and exit and _exit record their code; no
 			// record is left by a process that died of a signal after its parent had gone (an
 			// orphan is reaped outside the program), so whether it succeeded was not seen.
