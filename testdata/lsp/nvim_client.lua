@@ -67,7 +67,7 @@ local function run()
   local titles, fix = {}, nil
   for _, a in ipairs(resp.result or {}) do
     table.insert(titles, a.title)
-    if a.title == 'Use the "spawn" start method (unsafe)' then fix = a end
+    if a.title == "Use the \"spawn\" start method; the children's arguments must pickle (unsafe)" then fix = a end
   end
   if not fix or not vim.tbl_contains(titles, 'Disable CFL001 for this line') then
     error('unexpected code actions: ' .. vim.inspect(titles))
