@@ -18,6 +18,12 @@ import (
 // run calls Main in dir and returns the exit code, stdout and stderr.
 func run(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	return runStdin(t, dir, "", args...)
+}
+
+// runStdin is run with src as standard input.
+func runStdin(t *testing.T, dir, src string, args ...string) (int, string, string) {
+	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +33,7 @@ func run(t *testing.T, dir string, args ...string) (int, string, string) {
 	}
 	defer os.Chdir(wd)
 	var out, errb bytes.Buffer
-	code := Main(args, strings.NewReader(""), &out, &errb)
+	code := Main(args, strings.NewReader(src), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -1,28 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// runStdin is run with src as standard input.
-func runStdin(t *testing.T, dir, src string, args ...string) (int, string, string) {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
-	var out, errb bytes.Buffer
-	code := Main(args, strings.NewReader(src), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // TestStdinSameAsFile: `cat f | check --stdin-filename f -` reports what
 // `check f` reports, for a hazard, a safe look-alike, a script whose

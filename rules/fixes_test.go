@@ -15,9 +15,8 @@ import (
 	"github.com/cudaforklint/cudaforklint/rules"
 )
 
-// firstFixOf checks src (as main.py) and returns the first fix of its finding
-// with the given code, and the source.
-func firstFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
+// checkMain checks src as main.py, alone, with every rule selected.
+func checkMain(t *testing.T, src string) *analyzer.Result {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "main.py")
@@ -32,6 +31,14 @@ func firstFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// firstFixOf checks src (as main.py) and returns the first fix of its finding
+// with the given code, and the source.
+func firstFixOf(t *testing.T, code, src string) (*finding.Fix, []byte) {
+	t.Helper()
+	res := checkMain(t, src)
 	for _, f := range res.Findings {
 		if f.Code == code && len(f.Fixes) > 0 {
 			return &f.Fixes[0], []byte(src)
@@ -265,19 +272,7 @@ func TestNVMLFixUsesOSAfterItsImport(t *testing.T) {
 // with the given code.
 func fixesOf(t *testing.T, code, src string) []finding.Fix {
 	t.Helper()
-	dir := t.TempDir()
-	p := filepath.Join(dir, "main.py")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true, Select: []string{"ALL"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := checkMain(t, src)
 	var out []finding.Fix
 	found := false
 	for _, f := range res.Findings {
