@@ -382,7 +382,8 @@ func callAt(m *model.Module, sp syntax.Span) *syntax.Call {
 			if c, ok := n.(*syntax.Call); ok && c.Span == sp {
 				found = c
 			}
-			return found == nil && n.Pos().Contains(sp)
+			// Inspect ends each node's children with f(nil).
+			return found == nil && n != nil && n.Pos().Contains(sp)
 		})
 	}
 	return found
