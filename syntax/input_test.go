@@ -27,6 +27,12 @@ func TestRejectedSource(t *testing.T) {
 			`source encoding "cp1252" (declared at line 1) is not supported; only UTF-8 source can be analysed`},
 		{"utf-16 cookie", "# coding: utf-16\nx = 1\n", ErrEncoding, 1,
 			`source encoding "utf-16" (declared at line 1) is not supported; only UTF-8 source can be analysed`},
+		// CPython: "SyntaxError: encoding problem: nope"; an ASCII body does not make the name known.
+		{"unknown cookie", "# coding: nope\nx = 1\n", ErrEncoding, 1,
+			`source encoding "nope" (declared at line 1) is unknown: Python refuses to run this file (SyntaxError: encoding problem)`},
+		// CPython: "'rot13' is not a text encoding".
+		{"bytes codec cookie", "# -*- coding: rot13 -*-\nx = 1\n", ErrEncoding, 1,
+			`source encoding "rot13" (declared at line 1) is unknown: Python refuses to run this file (SyntaxError: encoding problem)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +107,9 @@ func TestAcceptedSource(t *testing.T) {
 		{"UTF8 cookie spelling", "# vim: set fileencoding=UTF_8 :\nx = 1\n", "(= [x] 1)", 1},
 		{"ascii cookie", "#!/usr/bin/python\n# coding: ascii\nx = 1\n", "(= [x] 1)", 2},
 		{"latin-1 cookie on pure ASCII", "# -*- coding: latin-1 -*-\nx = 'abc'\n", `(= [x] "abc")`, 1},
+		{"Emacs-style cookie suffix", "# -*- coding: utf-8-unix -*-\nx = 1\n", "(= [x] 1)", 1},
+		{"alias spelled with spaces and case", "# coding: Latin_1\nx = 1\n", "(= [x] 1)", 1},
+		{"dotted alias", "# coding: ansi_x3.4_1968\nx = 1\n", "(= [x] 1)", 1},
 		{"cookie after code is no cookie", "x = 1\n# coding: latin-1\ny = 'é'\n", "(= [x] 1)\n(= [y] \"é\")", 1},
 		{"cookie on line 3 is no cookie", "#!/usr/bin/python\n#\n# coding: latin-1\ny = 'é'\n", `(= [y] "é")`, 3},
 		{"non-ASCII identifiers", "café = naïve()\n", "(= [café] (call naïve))", 0},

@@ -214,13 +214,16 @@ func firstInvalidUTF8(src []byte) int {
 }
 
 // checkCoding looks for a PEP 263 coding declaration on the first two lines
-// and rejects encodings other than UTF-8 (and ASCII, a subset), unless the
+// and rejects names CPython does not know, and encodings other than UTF-8 (and ASCII, a subset), unless the
 // whole source is ASCII: every encoding CPython accepts for source files
 // that is not UTF-16/32 reads pure ASCII the same.
 func checkCoding(src []byte) error {
 	name, line := codingCookie(src)
 	if name == "" {
 		return nil
+	}
+	if !knownEncoding(name) {
+		return &SourceError{Kind: ErrEncoding, Line: line, Msg: fmt.Sprintf("source encoding %q (declared at line %d) is unknown: Python refuses to run this file (SyntaxError: encoding problem)", name, line)}
 	}
 	norm := strings.ReplaceAll(strings.ToLower(name), "_", "-")
 	switch {
