@@ -459,6 +459,14 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	for _, old := range vs.contexts[key] {
 		if sameParams(old, c) {
 			vs.returnParams(c.params)
+			if vs.given[old] {
+				return old
+			}
+			if vs.perFunc[old.fn] >= maxContextsPerFunc {
+				return nil
+			}
+			vs.perFunc[old.fn]++
+			vs.given[old] = true
 			return old
 		}
 	}
@@ -467,6 +475,7 @@ func (vs *valueState) intern(c *callContext) *callContext {
 	}
 	made := &callContext{fn: c.fn, outer: c.outer, params: c.params, complete: c.complete, backend: c.backend}
 	vs.perFunc[made.fn]++
+	vs.given[made] = true
 	vs.byFunc[made.fn] = append(vs.byFunc[made.fn], made)
 	made.depth = depth + 1
 	made.vals = map[*Binding]*valueCell{}

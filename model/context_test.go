@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -250,5 +251,39 @@ s = Runner().first()
 		if len(vs) != 1 || vs[0].Kind != VObject || vs[0].Obj.Kind != kind {
 			t.Errorf("%s = %+v, want a %v", name, vs, kind)
 		}
+	}
+}
+
+// TestSharedContextsCount checks that a script's findings do not depend on
+// the modules analyzed before it: a context an earlier module made counts
+// against the script's cap as one the script made, so the script gets the
+// contexts it gets when analyzed alone.
+func TestSharedContextsCount(t *testing.T) {
+	files := memSource{"/p/gpu.py": "import torch\n\n\ndef setup(device):\n    return torch.zeros(1, device=device)\n"}
+	var calls strings.Builder
+	for i := range maxContextsPerFunc {
+		fmt.Fprintf(&calls, "gpu.setup(\"cpu:%d\")\n", i)
+	}
+	files["/p/a_warm.py"] = "import os\n\nimport gpu\n\n" + calls.String() + "pid = os.fork()\n"
+	files["/p/train.py"] = "import os\n\nimport gpu\n\n" + calls.String() + "gpu.setup(\"cuda\")\npid = os.fork()\n"
+	hazards := func(paths ...string) []string {
+		prog := NewProgram(files, Options{})
+		var mods []*Module
+		for _, p := range paths {
+			m, err := prog.Module(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mods = append(mods, m)
+		}
+		var found []string
+		for _, z := range prog.Analyze(mods, pytarget.Default()) {
+			found = append(found, fmt.Sprintf("%v in %s: %s at %d, child %v", z.Kind, z.Entry.Path, z.Init.API, z.Init.Site.Span.Start, z.Child.Verdict))
+		}
+		return found
+	}
+	alone := hazards("/p/train.py")
+	if together := hazards("/p/a_warm.py", "/p/train.py"); !reflect.DeepEqual(together, alone) {
+		t.Errorf("after a_warm.py: %v; alone: %v", together, alone)
 	}
 }

@@ -861,8 +861,17 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 	// starts (or the same object started at several places) is one problem
 	// with one fix; the other starts become MoreStarts.
 	var key string
-	if z.Init == nil { // StartAtImport, NotebookTarget: one per started object
-		key = fmt.Sprintf("%d|%p", z.Kind, z.Start.Obj)
+	if z.Init == nil {
+		// StartAtImport, NotebookTarget: one per started object and file
+		// it is reported in. Two scripts that start the same object inside
+		// a library (the same writer made with the same arguments) are two
+		// problems, each fixed in its own file; merged, the finding of one
+		// would vanish whenever the other is checked with it.
+		file := ""
+		if z.At.Mod != nil {
+			file = z.At.Mod.Path
+		}
+		key = fmt.Sprintf("%d|%p|%s", z.Kind, z.Start.Obj, file)
 	} else {
 		// A hazard whose children certainly use CUDA and one whose
 		// children do not, or could not be seen to, are reported by

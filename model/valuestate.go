@@ -12,12 +12,14 @@ import (
 // one goroutine.
 type valueState struct {
 	maybe map[*Function]*hitCell
-	// contexts are the call contexts made so far, by key (context.go), and
+	// contexts are the call contexts made so far, by key (context.go);
 	// perFunc how many each function has been given for the module
-	// simulated now (newEntry).
+	// simulated now (newEntry), and given which, made for it or for a
+	// module before it.
 	contexts map[ctxKey][]*callContext
 	seed     maphash.Seed
 	perFunc  map[*Function]int
+	given    map[*callContext]bool
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
@@ -62,7 +64,15 @@ type valueState struct {
 // values again; only the cap is per module, so that what a script's
 // calls bind does not depend on how many contexts the modules checked
 // before it used up (a repository's examples that each make a Trainer).
-func (vs *valueState) newEntry() { clear(vs.perFunc) }
+// A context shared with a module before it counts against the module's
+// budget as one it made would: otherwise a module checked with the
+// package it imports, whose own run made some of the module's contexts
+// first, would get more contexts than checked alone, and other findings
+// (TestSharedContextsCount).
+func (vs *valueState) newEntry() {
+	clear(vs.perFunc)
+	clear(vs.given)
+}
 
 // ctxSite is a call site in a context.
 type ctxSite struct {
@@ -79,6 +89,7 @@ func (p *Program) values() *valueState {
 			contexts:     map[ctxKey][]*callContext{},
 			seed:         maphash.MakeSeed(),
 			perFunc:      map[*Function]int{},
+			given:        map[*callContext]bool{},
 			byFunc:       map[*Function][]*callContext{},
 			plain:        map[*Function]bool{},
 			receivers:    map[*Function]*receiverIndex{},

@@ -27,6 +27,11 @@
 //	go run scripts/accuracy/accuracy.go -run-batch NAME -corpus DIR -results OUT
 //	go run scripts/accuracy/accuracy.go -record-first-run NAME -results OUT
 //
+// With -consistency, it checks that where check runs and what else it
+// checks do not change a file's findings (see consistency below):
+//
+//	go run scripts/accuracy/accuracy.go -consistency DIR,... [-sample 20] [-slow 20s] [-limit 2m]
+//
 // The first writes each repository's JSON output, standard error and exit
 // status under OUT; the second joins that output with the judgments and
 // appends the batch's rows to firstrun.tsv, once every finding is judged.
@@ -34,12 +39,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,6 +112,10 @@ func main() {
 	recordFirst := flag.String("record-first-run", "", "append this batch's first-run numbers, from the outputs under -results, to firstrun.tsv")
 	results := flag.String("results", "", "directory of a batch run's outputs (-run-batch, -record-first-run)")
 	rev := flag.String("rev", "", "the cudaforklint commit -run-batch records (default: this checkout's HEAD, with -dirty if it has changes)")
+	consistent := flag.String("consistency", "", "directories (comma-separated) of checked-out repositories: compare each one's findings from its root, from its parent and file by file, instead of writing the report")
+	sample := flag.Int("sample", 20, "with -consistency: how many files that start processes, besides those with findings, to check one by one")
+	slow := flag.Duration("slow", 20*time.Second, "with -consistency: skip the file-by-file step of a repository whose run from the root takes longer")
+	limit := flag.Duration("limit", 0, "with -consistency: stop a run of check that takes longer and leave its repository out (0: no limit)")
 	flag.Parse()
 	if *recordFirst != "" {
 		if *results == "" {
@@ -113,7 +124,7 @@ func main() {
 		recordFirstRun(*dir, *recordFirst, *results)
 		return
 	}
-	if *corpus == "" {
+	if *corpus == "" && *consistent == "" {
 		fail("-corpus is required")
 	}
 	if *bin == "" {
@@ -121,6 +132,12 @@ func main() {
 		if b, err := exec.Command("go", "build", "-o", *bin, "./cmd/cudaforklint").CombinedOutput(); err != nil {
 			fail("build: %v\n%s", err, b)
 		}
+	}
+	if *consistent != "" {
+		if !consistency(*bin, strings.Split(*consistent, ","), *sample, *slow, *limit) {
+			os.Exit(1)
+		}
+		return
 	}
 	if *runBatch != "" {
 		if *results == "" {
@@ -315,7 +332,13 @@ func asUsers(bin, root string) (stdout, stderr []byte, rc int) {
 // exit status; a binary that cannot be started is a failure of this program.
 func runIn(bin, dir string, args []string) (stdout, stderr []byte, rc int) {
 	var out, errb strings.Builder
-	cmd := exec.Command(bin, args...)
+	ctx := context.Background()
+	if runLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, runLimit)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -1022,4 +1045,281 @@ func readParserDiff(path string) *parserDiff {
 	}
 	x := rows[len(rows)-1]
 	return &parserDiff{x[0], x[1], x[2], x[3], x[4], x[5], x[6]}
+}
+
+// consistency checks, for each repository under dirs, that a file's
+// findings do not depend on where check runs or on what else it checks: the
+// run from the repository's root with the default rules against the run
+// from its parent (check NAME), and the root's run with every rule against
+// check FILE from the root, for every file with a finding and for a sample
+// of the other files that start processes. A file's findings are compared
+// as rule, path (relative to the repository), line and message; a check of
+// one file may also report in a module it imports (where the chain's
+// initialization is), which is compared when that file is checked. It prints
+// every difference and returns whether there were none. A repository whose
+// run from the root takes longer than slow is not checked file by file (a
+// run per file would cost as much again each), and it says so.
+//
+// The repositories are checked smallest first (by their number of .py
+// files), and a run of check that takes longer than limit is stopped and
+// its repository left out, so that a bounded run compares as many
+// repositories as it can.
+func consistency(bin string, dirs []string, sample int, slow, limit time.Duration) bool {
+	var roots []string
+	size := map[string]int{}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			fail("%v", err)
+		}
+		for _, e := range entries {
+			root := filepath.Join(dir, e.Name())
+			if st, err := os.Stat(root); err == nil && st.IsDir() {
+				roots = append(roots, root)
+				size[root] = count(root, ".py")
+			}
+		}
+	}
+	sort.SliceStable(roots, func(i, j int) bool { return size[roots[i]] < size[roots[j]] })
+	runLimit = limit
+	same := true
+	for _, root := range roots {
+		if !consistentRepo(bin, root, sample, slow) {
+			same = false
+		}
+	}
+	return same
+}
+
+// runLimit, when set, is how long runIn lets a command run (-consistency's
+// -limit); one stopped exits with status -1.
+var runLimit time.Duration
+
+// errLimit stops a repository's comparison when a run took over runLimit.
+type errLimit struct{ args []string }
+
+// consistentRepo compares one repository's runs and prints its line and
+// its differences.
+func consistentRepo(bin, root string, sample int, slow time.Duration) (same bool) {
+	name := filepath.Base(root)
+	defer func() {
+		r := recover()
+		if e, ok := r.(errLimit); ok {
+			fmt.Printf("%s: not compared: check %s took over %s\n", name, strings.Join(e.args, " "), runLimit)
+			same = true
+		} else if r != nil {
+			panic(r)
+		}
+	}()
+	start := time.Now()
+	byDefault := keyed(root, root, runChecked(bin, root, "--format", "json", "."), nil)
+	took := time.Since(start)
+	chains := map[string][]string{}
+	all := keyed(root, root, runChecked(bin, root, "--select", "ALL", "--format", "json", "."), chains)
+	fromParent := keyed(root, filepath.Dir(root), runChecked(bin, filepath.Dir(root), "--format", "json", name), nil)
+	diffs := differ(byDefault, fromParent, "from the root", "from the parent")
+
+	files, skipped := 0, ""
+	if took > slow {
+		skipped = fmt.Sprintf("; not checked file by file (the run from the root took %.0fs)", took.Seconds())
+	} else {
+		checked := map[string]map[string]int{}
+		alone := func(f string) map[string]int {
+			if _, ok := checked[f]; !ok {
+				checked[f] = keyed(root, root, runChecked(bin, root, "--select", "ALL", "--format", "json", f), nil)
+				files++
+			}
+			return checked[f]
+		}
+		// A finding in a module other than the one checked, where the
+		// initialization of a shared helper is, stands for every entry
+		// that reaches it: its message names the starts of all of them
+		// ("and 2 other places"), so a run with more entries words it
+		// otherwise. Such findings are compared by rule, path and line.
+		allLoose := loose(all)
+		for _, f := range sampleFiles(bin, root, all, sample) {
+			got := alone(f)
+			for _, k := range sortedKeys(got) {
+				if inFile(got, f)[k] > 0 && all[k] < got[k] || allLoose[looseKey(k)] == 0 {
+					diffs = append(diffs, fmt.Sprintf("only alone (check %s): %s", f, k))
+				}
+			}
+			// A finding in f may come from another file's run (a script
+			// calling into f): it must come from checking alone one of
+			// the files of its chain.
+			for _, k := range sortedKeys(inFile(all, f)) {
+				found := got[k] > 0
+				for _, g := range chains[k] {
+					if !found && g != f {
+						found = loose(alone(g))[looseKey(k)] > 0
+					}
+				}
+				if !found {
+					diffs = append(diffs, fmt.Sprintf("only from the root (check %s, and the files of its chain): %s", f, k))
+				}
+			}
+		}
+	}
+	fmt.Printf("%s: %d findings (%d with every rule), %.1fs from the root; %d files checked alone; %d differences%s\n",
+		name, len(byDefault), len(all), took.Seconds(), files, len(diffs), skipped)
+	for _, d := range diffs {
+		fmt.Printf("  %s\n", d)
+	}
+	return len(diffs) == 0
+}
+
+// runChecked runs check without the cache (nothing is written into the
+// checkout) and returns its JSON output; a tool error stops this program.
+func runChecked(bin, dir string, args ...string) []byte {
+	out, errOut, rc := runIn(bin, dir, append([]string{"check", "--no-cache", "--exit-zero"}, args...))
+	if rc == -1 && runLimit > 0 {
+		panic(errLimit{args})
+	}
+	if rc != 0 {
+		fail("check %q in %s: exit status %d: %s", args, dir, rc, errOut)
+	}
+	return out
+}
+
+// keyed decodes a JSON output of a run in dir into its findings' keys,
+// "path:line: CODE message" with the path relative to root, counted (one
+// line may hold the same finding twice, once for each of two calls). When
+// chains is not nil, it records the files of each finding's related
+// locations that lie in the repository.
+func keyed(root, dir string, out []byte, chains map[string][]string) map[string]int {
+	rel := func(path string) (string, bool) {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		r, err := filepath.Rel(root, path)
+		if err != nil || strings.HasPrefix(r, "..") {
+			return path, false
+		}
+		return filepath.ToSlash(r), true
+	}
+	keys := map[string]int{}
+	for _, f := range decode(root, out) {
+		path, _ := rel(f.Filename)
+		k := fmt.Sprintf("%s:%d: %s %s", where(path, f.Cell), f.Location.Row, f.Code, f.Message)
+		keys[k]++
+		if chains == nil {
+			continue
+		}
+		for _, r := range f.Related {
+			if p, in := rel(r.Filename); in && !slices.Contains(chains[k], p) {
+				chains[k] = append(chains[k], p)
+			}
+		}
+	}
+	return keys
+}
+
+// looseKey is a finding's key without its message: "path:line: CODE".
+func looseKey(k string) string {
+	colon := strings.Index(k, ": ")
+	if sp := strings.Index(k[colon+2:], " "); colon >= 0 && sp >= 0 {
+		return k[:colon+2+sp]
+	}
+	return k
+}
+
+// loose counts keys by their looseKey.
+func loose(keys map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, n := range keys {
+		out[looseKey(k)] += n
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inFile returns the keys of the findings in the file rel.
+func inFile(keys map[string]int, rel string) map[string]int {
+	out := map[string]int{}
+	for k, n := range keys {
+		if strings.HasPrefix(k, rel+":") || strings.HasPrefix(k, rel+"#") {
+			out[k] = n
+		}
+	}
+	return out
+}
+
+// differ lists the findings one way gives and the other does not.
+func differ(a, b map[string]int, aWay, bWay string) []string {
+	var out []string
+	for k, n := range a {
+		if b[k] < n {
+			out = append(out, "only "+aWay+": "+k)
+		}
+	}
+	for k, n := range b {
+		if a[k] < n {
+			out = append(out, "only "+bWay+": "+k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sampleFiles returns, relative to root, the files of the run's findings
+// and sample others among the files the run checks that start processes
+// (their bytes name a process API), spread evenly over the sorted list so
+// that the same build picks the same files.
+func sampleFiles(bin, root string, all map[string]int, sample int) []string {
+	picked := map[string]bool{}
+	for k := range all {
+		path := k[:strings.Index(k, ":")]
+		if i := strings.Index(path, "#"); i >= 0 {
+			path = path[:i]
+		}
+		picked[path] = true
+	}
+	out, _, rc := runIn(bin, root, []string{"check", "--show-files", "."})
+	if rc != 0 {
+		fail("check --show-files in %s: exit status %d", root, rc)
+	}
+	var starts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path := line
+		if filepath.IsAbs(path) {
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				continue
+			}
+			path = rel
+		}
+		path = filepath.ToSlash(path)
+		if path == "" || picked[path] || !strings.HasSuffix(path, ".py") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			continue
+		}
+		for _, api := range []string{"multiprocessing", "Process(", "Pool(", "os.fork", "DataLoader", "ProcessPoolExecutor", "mp.spawn", "torch.multiprocessing"} {
+			if strings.Contains(string(b), api) {
+				starts = append(starts, path)
+				break
+			}
+		}
+	}
+	sort.Strings(starts)
+	var files []string
+	for p := range picked {
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	for i := 0; i < sample && i < len(starts); i++ {
+		files = append(files, starts[i*len(starts)/min(sample, len(starts))])
+	}
+	return files
 }

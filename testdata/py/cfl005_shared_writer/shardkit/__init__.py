@@ -1,0 +1,1 @@
+"""Dataset shards written in parallel."""
