@@ -102,6 +102,37 @@ func TestDeviceNamed(t *testing.T) {
 	}
 }
 
+// TestDeviceAttributeNamesADevice checks that an object's `.device`, read
+// from a module the model knows only by its library base class, is a
+// device where one is expected, not a tensor whose device the call adopts
+// (x.to(other)): joined with a GPU, the argument names the GPU (yolov5's
+// validation: the GPU when run alone, else the trained model's
+// `model.device`, then torch.linspace(..., device=device)).
+func TestDeviceAttributeNamesADevice(t *testing.T) {
+	src := `import torch
+import sys
+
+class Detector(torch.nn.Module):
+    pass
+
+model = Detector() if len(sys.argv) > 1 else None
+x = torch.device("cuda:0") if model is None else model.device
+`
+	for _, tt := range []struct {
+		name string
+		want Device
+	}{
+		{"x", DevCUDA},
+	} {
+		m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+		b := m.Scope.Bindings[tt.name][0]
+		var ev evaluator
+		if got := ev.deviceNamed(b.Value, m.Scope); got != tt.want {
+			t.Errorf("%s names %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestUnpackOfUnknownLength checks that names unpacked from a list whose
 // length the model cannot tell (a comprehension's one representative
 // element) each get its elements.
