@@ -102,33 +102,30 @@ func TestDeviceNamed(t *testing.T) {
 	}
 }
 
-// TestDeviceAttributeNamesADevice checks that an object's `.device`, read
-// from a module the model knows only by its library base class, is a
-// device where one is expected, not a tensor whose device the call adopts
-// (x.to(other)): joined with a GPU, the argument names the GPU (yolov5's
-// validation: the GPU when run alone, else the trained model's
-// `model.device`, then torch.linspace(..., device=device)).
-func TestDeviceAttributeNamesADevice(t *testing.T) {
-	src := `import torch
-import sys
-
-class Detector(torch.nn.Module):
-    pass
-
-model = Detector() if len(sys.argv) > 1 else None
-x = torch.device("cuda:0") if model is None else model.device
-`
+// TestDeviceOrTensorJoinedWithGPU checks what an argument names where a
+// device is expected when one of its values is a GPU device and another a
+// value the model cannot place: a device (the GPU wins the join, as for any
+// device joined with one the model could not evaluate), or a torch tensor
+// whose device x.to(other) adopts (then where it moves is unknown).
+func TestDeviceOrTensorJoinedWithGPU(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		want Device
+		name, other string
+		want        Device
 	}{
-		{"x", DevCUDA},
+		// yolov5's validation: the GPU when run alone, else the trained
+		// model's own device (a module known by its library base class).
+		{"module's .device", "Detector().device", DevCUDA},
+		// DGL's test backends: torch's device, or MXNet's context.
+		{"another library's device object", "mxnet.gpu()", DevCUDA},
+		{"a torch tensor", "torch.as_tensor(affine)", DevUnknown},
 	} {
+		src := "import sys\nimport mxnet\nimport torch\n\nclass Detector(torch.nn.Module):\n    pass\n\naffine = [1.0]\n" +
+			"x = torch.device('cuda:0') if len(sys.argv) > 1 else " + tt.other + "\n"
 		m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
-		b := m.Scope.Bindings[tt.name][0]
+		b := m.Scope.Bindings["x"][0]
 		var ev evaluator
 		if got := ev.deviceNamed(b.Value, m.Scope); got != tt.want {
-			t.Errorf("%s names %v, want %v", tt.name, got, tt.want)
+			t.Errorf("%s: names %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
