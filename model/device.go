@@ -125,12 +125,24 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 // namesByMemory reports whether v, passed where a device is expected, is a
 // tensor or array whose device the call adopts (x.to(affine)) rather than
 // a device, a device string or an index: a call's result, or a value the
-// model placed on a device.
+// model placed on a device. An object's `.device` attribute
+// (`model.device` of a library module, `batch.device`) is a torch.device,
+// whatever object it was read from: it names a device, not memory. A
+// call's result of another library that the model placed on no device is
+// no torch tensor (x.to(other) takes only those): a device object of that
+// library (`mxnet.gpu()`, where a test suite's backend module picks
+// torch's, MXNet's or TensorFlow's device by the backend that runs).
 func namesByMemory(v Value) bool {
 	switch v.Kind {
 	case VStr, VInt, VConst, VDevice:
 		return false
 	case VPath:
+		if strings.HasSuffix(v.Path, ".device") {
+			return false
+		}
+		if v.Dev == DevNone && !strings.HasPrefix(v.Path, "torch.") {
+			return false
+		}
 		return !isDtypePath(v.Path) && (v.Dev != DevNone || strings.Contains(v.Path, "()"))
 	}
 	return v.Dev != DevNone

@@ -102,6 +102,34 @@ func TestDeviceNamed(t *testing.T) {
 	}
 }
 
+// TestDeviceOrTensorJoinedWithGPU checks what an argument names where a
+// device is expected when one of its values is a GPU device and another a
+// value the model cannot place: a device (the GPU wins the join, as for any
+// device joined with one the model could not evaluate), or a torch tensor
+// whose device x.to(other) adopts (then where it moves is unknown).
+func TestDeviceOrTensorJoinedWithGPU(t *testing.T) {
+	for _, tt := range []struct {
+		name, other string
+		want        Device
+	}{
+		// yolov5's validation: the GPU when run alone, else the trained
+		// model's own device (a module known by its library base class).
+		{"module's .device", "Detector().device", DevCUDA},
+		// DGL's test backends: torch's device, or MXNet's context.
+		{"another library's device object", "mxnet.gpu()", DevCUDA},
+		{"a torch tensor", "torch.as_tensor(affine)", DevUnknown},
+	} {
+		src := "import sys\nimport mxnet\nimport torch\n\nclass Detector(torch.nn.Module):\n    pass\n\naffine = [1.0]\n" +
+			"x = torch.device('cuda:0') if len(sys.argv) > 1 else " + tt.other + "\n"
+		m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+		b := m.Scope.Bindings["x"][0]
+		var ev evaluator
+		if got := ev.deviceNamed(b.Value, m.Scope); got != tt.want {
+			t.Errorf("%s: names %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestUnpackOfUnknownLength checks that names unpacked from a list whose
 // length the model cannot tell (a comprehension's one representative
 // element) each get its elements.
