@@ -2,9 +2,7 @@ package model
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -1001,8 +999,7 @@ func ownCode(entry, m *Module) bool {
 	if m == entry || m == nil {
 		return true
 	}
-	inPackage := strings.Contains(m.Name, ".") || filepath.Base(m.Path) == "__init__.py"
-	return !inPackage || m.importRoot == entry.importRoot
+	return !m.inPackage() || m.importRoot == entry.importRoot
 }
 
 func siteKey(s Site) string {
