@@ -153,3 +153,12 @@ func topLevelWork(body []syntax.Stmt) bool {
 	}
 	return false
 }
+
+// libraryWhy says why a roleLibrary module is not run as a script, for a
+// message.
+func (m *Module) libraryWhy() string {
+	if relativeTopImport(m.File.Body) {
+		return "it imports relatively and has no main guard"
+	}
+	return "no main guard, and its top level only defines names"
+}
