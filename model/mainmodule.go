@@ -21,22 +21,18 @@ import (
 type mainRole uint8
 
 const (
-	roleUnknown mainRole = iota // not decided yet
-	roleScript                  // may be run as the program's main module
+	roleScript  mainRole = iota // may be run as the program's main module
 	rolePytest                  // a pytest test module: imported by pytest's __main__
 	roleLibrary                 // a package module that is not run as a script
 )
 
-// role is m's mainRole, decided once.
-func (m *Module) role() mainRole {
-	if m.mainRole == roleUnknown {
-		m.mainRole = mainRoleOf(m)
-	}
-	return m.mainRole
-}
+// role is m's mainRole, decided when the module is indexed (newModule),
+// so that the rules, which run side by side, only read it.
+func (m *Module) role() mainRole { return m.mainRole }
 
 // mainRoleOf decides m's role. A module with a main guard is meant to be
-// run (`python -m pkg.mod` runs one with relative imports). Without one:
+// run (`python -m pkg.mod` runs one with relative imports), as is a
+// package's __main__.py. Without one:
 //   - a test_*.py or *_test.py with test functions or a class with test
 //     methods is a pytest test module (tests/unit_tests/test_cuda_graphs.py);
 //   - a module that imports relatively at its top level fails as `python
@@ -49,7 +45,8 @@ func (m *Module) role() mainRole {
 // keeps being one: `GPU_COUNT = get_num_gpu()` may be all a benchmark runner
 // relies on).
 func mainRoleOf(m *Module) mainRole {
-	if m.Notebook || m.hasNameGuard() {
+	if m.Notebook || m.hasNameGuard() || filepath.Base(m.Path) == "__main__.py" {
+		// A package's __main__.py is what `python -m pkg` runs.
 		return roleScript
 	}
 	if pytestFile(m.Path) && definesTests(m.File.Body) {

@@ -333,6 +333,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	ix := indexer{m: m}
 	ix.stmts(f.Body, m.Scope, "")
 	m.Guards = topGuards(f.Body)
+	m.mainRole = mainRoleOf(m)
 	for _, fn := range m.Funcs {
 		fn.callees, fn.reads, fn.importsLocal, fn.callsCUDAMeth = calleeIdents(fn)
 	}
