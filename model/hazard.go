@@ -89,6 +89,9 @@ type StartRecord struct {
 	// Conditional is set when the start is reached only through a branch
 	// (an if, an except, a match case).
 	Conditional bool
+	// MethodUnseen says why Method, the family's default, is not known to
+	// be the method the start uses (simulator.methodUnseen), or is "".
+	MethodUnseen string
 }
 
 // ChildVerdict says whether a child process touches CUDA.
@@ -113,6 +116,14 @@ type ChildUse struct {
 	Assumed bool
 	// Reason explains ChildUnknown, and an Assumed verdict with Evidence.
 	Reason string
+}
+
+// Seen reports whether every link of a fork-after-init or forkserver
+// hazard was seen: the children certainly use CUDA, and the start method
+// is known. Only such a hazard is an error (CFL001, CFL002); the others
+// are warnings (CFL003, CFL006).
+func (z *Hazard) Seen() bool {
+	return z.Child.Verdict == ChildUsesCUDA && z.Start.MethodUnseen == ""
 }
 
 // Hazard is one problem, with every target config it holds on.

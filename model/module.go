@@ -75,6 +75,7 @@ type Module struct {
 	star          starImports // see starimport.go
 	dynStores     []dynStore  // see dynattr.go
 	resolved      resolvedImports
+	mainRole      mainRole // see role
 }
 
 // ReimportedByChildren reports whether spawn and forkserver children (and,
@@ -84,9 +85,12 @@ type Module struct {
 // modules named __main__ (spawn._fixup_main_from_name); the same goes for
 // IPython's launcher script, which it special-cases by name, and for a
 // notebook, whose kernel's __main__ has no file to import.
+//
+// A module that is never the main module (a pytest test module, a package
+// module not run as a script: mainmodule.go) is not re-imported as one.
 func (m *Module) ReimportedByChildren() bool {
 	base := filepath.Base(m.Path)
-	return base != "__main__.py" && base != "ipython.py" && !m.Notebook
+	return base != "__main__.py" && base != "ipython.py" && !m.Notebook && m.role() == roleScript
 }
 
 // ScopeKind tells module, function and class scopes apart.
@@ -329,6 +333,7 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 	ix := indexer{m: m}
 	ix.stmts(f.Body, m.Scope, "")
 	m.Guards = topGuards(f.Body)
+	m.mainRole = mainRoleOf(m)
 	for _, fn := range m.Funcs {
 		fn.callees, fn.reads, fn.importsLocal, fn.callsCUDAMeth = calleeIdents(fn)
 	}

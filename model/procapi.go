@@ -54,7 +54,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 		spec := ev.methodSpec(argOf(c, api.Method), sc, family)
 		r.value(Value{Kind: VContext, Method: &spec})
 	case procapi.SetMethod:
-		r.effect(effect{kind: effSetMethod, site: site}.with(effectMore{method: ev.methodSpec(argOf(c, api.Method), sc, family)}))
+		r.effect(effect{kind: effSetMethod, site: site, ifUnset: !ev.forced(argOf(c, api.Force), sc)}.with(effectMore{method: ev.methodSpec(argOf(c, api.Method), sc, family)}))
 	case procapi.Preload:
 		r.effect(effect{kind: effPreload, site: site}.with(effectMore{mods: ev.moduleNames(argOf(c, api.Modules), sc), method: MethodSpec{Family: family}}))
 	case procapi.Launcher, procapi.Trainer:
@@ -185,6 +185,20 @@ func (ev *evaluator) objectMethod(r *callResult, o *Object, name string, c *synt
 		// loader's workers (and a persistent loader's only once).
 		r.value(Value{Kind: VObject, Obj: o})
 	}
+}
+
+// forced reports whether a set_start_method call may replace a method
+// chosen before: its force argument is true, or could not be evaluated.
+// Without force, a second call raises RuntimeError and the first method
+// stays: a library's `try: mp.set_start_method("spawn") except
+// RuntimeError: ...` at import keeps the "fork" the script chose before
+// importing it.
+func (ev *evaluator) forced(e syntax.Expr, sc *Scope) bool {
+	if e == nil {
+		return false
+	}
+	v, known := ev.truth(e, sc)
+	return v || !known
 }
 
 // argOf finds the argument a names in a call.

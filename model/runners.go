@@ -242,3 +242,104 @@ func returnsSelf(f *Function) bool {
 	})
 	return found
 }
+
+// testRunners are the library calls that run the calling module's unittest
+// test cases in the calling process: `unittest.main()` loads every TestCase
+// class of the main module and runs each of its test methods there, after
+// whatever the main guard did before it — a `set_start_method("spawn")`
+// included. Without the runner, those methods would be entry points of
+// their own (entries.go), run under the default start method.
+var testRunners = map[string]string{
+	"unittest.main": "Lib/unittest/main.py: main = TestProgram; TestProgram(module='__main__', defaultTest=None, argv=None, ...) " +
+		"loads the tests of the module (TestLoader.loadTestsFromModule: each TestCase subclass, its methods named test*, sorted) " +
+		"and runs them in the calling process (runTests), each as setUp(), the test method, tearDown()",
+	"absl.testing.absltest.main": "abseil-py absl/testing/absltest.py: main(*args, **kwargs) runs the tests of __main__ " +
+		"through unittest's TestProgram (run_tests), in the calling process",
+}
+
+// testRunnerCall emits the test methods a test runner call c runs, in the
+// order unittest runs them: each TestCase class of the module (sorted by
+// name), an instance of it, then for each test method (sorted) setUp, the
+// method and tearDown. A call that names a module or a test to run is left
+// alone: what it selects is not followed.
+func (b *builder) testRunnerCall(c *syntax.Call) {
+	if !b.ev.isTestRunner(c, b.sc) {
+		return
+	}
+	for _, a := range c.Args {
+		if a.Keyword == "" || a.Keyword == "module" || a.Keyword == "defaultTest" {
+			return
+		}
+	}
+	site := Site{b.m, c.Span}
+	classes := slices.Clone(b.m.Classes)
+	slices.SortFunc(classes, func(x, y *Class) int { return strings.Compare(x.Name, y.Name) })
+	for _, cl := range classes {
+		if cl.QualName != cl.Name || !b.ev.isTestCase(cl) {
+			continue
+		}
+		var tests []string
+		for _, name := range b.ev.methodNames(cl) {
+			if strings.HasPrefix(name, "test") {
+				tests = append(tests, name)
+			}
+		}
+		if len(tests) == 0 {
+			continue
+		}
+		var r callResult
+		inst := b.ev.construct(&r, cl, unknownArgs, site)
+		for _, e := range r.effects {
+			b.effect(e)
+		}
+		for _, name := range tests {
+			for _, step := range []string{"setUp", name, "tearDown"} {
+				f := b.ev.method(cl, step, 0)
+				if f == nil || f.Def == nil {
+					continue
+				}
+				f.referenced = true
+				fv := Value{Kind: VFunc, Func: f, Self: cl, Env: inst.Env}
+				b.effect(effect{kind: effCall, fn: f, site: site, ctx: b.ev.contextFor(fv, unknownArgs())})
+			}
+		}
+	}
+}
+
+// isTestRunner reports whether c calls a test runner (testRunners).
+func (ev *evaluator) isTestRunner(c *syntax.Call, sc *Scope) bool {
+	for _, v := range ev.expr(c.Func, sc) {
+		if v.Kind == VPath {
+			if _, ok := testRunners[v.Path]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTestCase reports whether a local class derives, through local bases,
+// from a library class named TestCase (unittest's, absltest's, a
+// framework's subclass of them).
+func (ev *evaluator) isTestCase(c *Class) bool {
+	found := false
+	var walk func(c *Class, depth int)
+	walk = func(c *Class, depth int) {
+		if depth > 8 || found {
+			return
+		}
+		ev.eachBase(c, func(base []Value) bool {
+			for _, bv := range base {
+				switch {
+				case bv.Kind == VPath && (bv.Path == "TestCase" || strings.HasSuffix(bv.Path, ".TestCase")):
+					found = true
+				case bv.Kind == VClass:
+					walk(bv.Class, depth+1)
+				}
+			}
+			return found
+		})
+	}
+	walk(c, 0)
+	return found
+}

@@ -2,9 +2,7 @@ package model
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -584,6 +582,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		return
 	}
 	bits, explicit, lit := s.methodsFor(o, st)
+	unseen := s.methodUnseen(o, explicit, st)
 	for _, m := range []pytarget.StartMethod{pytarget.Fork, pytarget.Forkserver, pytarget.Spawn} {
 		if bits&bitOf(m) == 0 {
 			continue
@@ -592,9 +591,14 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
-			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0}
-		s.startAtImport(o, rec, st)
-		s.notebookTarget(o, rec)
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0,
+			MethodUnseen: unseen}
+		if unseen == "" {
+			// CFL005 and CFL007 are errors that rest on the method, and
+			// CFL004 on the children re-importing the module under it.
+			s.startAtImport(o, rec, st)
+			s.notebookTarget(o, rec)
+		}
 		if !s.hasCUDA() || o.NoWorkersWithCUDA {
 			// (With a GPU that CUDA could be initialized on, the start
 			// has no workers: cudaoff.go.)
@@ -622,7 +626,9 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		case pytarget.Forkserver:
 			s.forkserver(o, rec, st)
 		case pytarget.Spawn:
-			s.spawnReimport(o, rec, st)
+			if unseen == "" {
+				s.spawnReimport(o, rec, st)
+			}
 		}
 	}
 }
@@ -878,7 +884,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		// different rules (CFL001 and CFL003, CFL002 and CFL006): one
 		// cannot stand for the other.
 		verdict := "uses"
-		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && z.Child.Verdict != ChildUsesCUDA {
+		if (z.Kind == ForkAfterInit || z.Kind == ForkserverInherits) && !z.Seen() {
 			verdict = "warning"
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
@@ -1010,8 +1016,7 @@ func ownCode(entry, m *Module) bool {
 	if m == entry || m == nil {
 		return true
 	}
-	inPackage := strings.Contains(m.Name, ".") || filepath.Base(m.Path) == "__init__.py"
-	return !inPackage || m.importRoot == entry.importRoot
+	return !m.inPackage() || m.importRoot == entry.importRoot
 }
 
 func siteKey(s Site) string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -18,6 +19,12 @@ import (
 
 // familyDefault is the method bit for the family's default, unchanged.
 const familyDefault = 1 << 3
+
+// familyUnseen marks a family whose method a set_start_method chose from a
+// value the model could not evaluate (`mp.set_start_method(cfg.start)`):
+// the default stands in for it, but is not known to be the method
+// (StartRecord.MethodUnseen).
+const familyUnseen = 1 << 4
 
 // methodBits is a set of start methods (bitOf), with familyDefault.
 type methodBits uint8
@@ -109,7 +116,11 @@ func (s *methodState) setMethod(spec MethodSpec) {
 			delete(s.methodLits, spec.Family)
 		}
 	case MethodUnknown:
-		// Chosen at run time: keep assuming the default.
+		// Chosen at run time: the default stands in for it, marked
+		// unseen.
+		s.writable()
+		s.methods[spec.Family] = familyDefault | familyUnseen
+		delete(s.methodLits, spec.Family)
 	}
 }
 
@@ -120,9 +131,12 @@ func (s *methodState) setMethodIfUnset(spec MethodSpec) {
 	switch {
 	case !chosen:
 		s.setMethod(spec)
-	case bits&familyDefault != 0:
+	case bits&familyDefault != 0 && spec.Kind == MethodExplicit:
 		s.writable()
 		s.methods[spec.Family] = bits&^familyDefault | bitOf(spec.Method)
+	case bits&familyDefault != 0 && spec.Kind == MethodUnknown:
+		s.writable()
+		s.methods[spec.Family] = bits | familyUnseen
 	}
 }
 
@@ -134,12 +148,35 @@ func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site)
 	if o.Method.Kind == MethodExplicit {
 		return bitOf(o.Method.Method), true, o.Method.Lit
 	}
-	bits := st.methodsOf(o.Method.Family)
+	bits := st.methodsOf(o.Method.Family) &^ familyUnseen
 	explicit := bits&familyDefault == 0
 	if bits&familyDefault != 0 {
 		bits = bits&^familyDefault | bitOf(s.defaultStartMethod())
 	}
 	return bits, explicit, st.methodLits[o.Method.Family]
+}
+
+// methodUnseen says why the start method of a start of o that takes the
+// family's default (explicit false, from methodsFor) is not known to be
+// that default, or "": the object's method argument, or an earlier
+// set_start_method's, could not be evaluated; or the entry is a package
+// module that is not run as a script (mainmodule.go), so the program that
+// imports it, whose entry point may choose a method, was not seen. An
+// error needs the method seen: such a fork is CFL003, not CFL001.
+func (s *simulator) methodUnseen(o *Object, explicit bool, st *simState) string {
+	if explicit {
+		return ""
+	}
+	switch {
+	case o.Method.Kind == MethodUnknown:
+		return "its start method is given by a value the analysis could not evaluate"
+	case st.methodsOf(o.Method.Family)&familyUnseen != 0:
+		return "the start method was set from a value the analysis could not evaluate"
+	case s.entry.role() == roleLibrary:
+		return fmt.Sprintf("`%s` is a package module that is not run as a script (%s), and the start method the program importing it chooses could not be seen",
+			s.entry.Name, s.entry.libraryWhy())
+	}
+	return ""
 }
 
 // methodSpec evaluates a start-method argument: a string, a context, None.

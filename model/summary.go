@@ -737,6 +737,7 @@ func (b *builder) expr(e syntax.Expr) {
 		}
 		b.loaderCall(e, dropped)
 		b.runnerCall(e) // runners.go
+		b.testRunnerCall(e)
 		if desc, ok := b.opaqueCallee(e.Func); ok && !b.ev.knownCallee(e.Func, b.sc) {
 			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
 		}

@@ -210,6 +210,10 @@ type API struct {
 	// Method is a start method: its name, a context, or None for the
 	// default (set_start_method's method, Pool's context, mp_context).
 	Method Arg
+	// Force, for SetMethod, is the flag that lets it replace a method
+	// chosen before; without it set_start_method raises RuntimeError
+	// instead, so the method chosen first stays.
+	Force Arg
 	// Workers, when set, is how many worker processes: an absent or zero
 	// argument starts none (DataLoader's num_workers).
 	Workers Arg

@@ -70,8 +70,9 @@ var rows = []API{
 		Method:   pos(0, "method"),
 		Evidence: pyMP + "#multiprocessing.get_context"},
 	{Kind: SetMethod, Family: EachFamily, Names: []string{"set_start_method"},
-		Method:   pos(0, "method"),
-		Evidence: pyMP + "#multiprocessing.set_start_method"},
+		Method: pos(0, "method"), Force: pos(1, "force"),
+		Evidence: pyMP + "#multiprocessing.set_start_method; Lib/multiprocessing/context.py " +
+			"DefaultContext.set_start_method: `if self._actual_context is not None and not force: raise RuntimeError('context has already been set')`"},
 	{Kind: Preload, Family: EachFamily, Names: []string{"set_forkserver_preload", "forkserver.set_forkserver_preload"},
 		Modules:  pos(0, "module_names"),
 		Evidence: pyMP + "#multiprocessing.set_forkserver_preload",

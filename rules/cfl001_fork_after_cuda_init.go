@@ -12,7 +12,7 @@ import (
 // start_method.go; its documentation is ruledoc/cfl001.go.
 var CFL001 = newRule(ruledoc.CFL001, "report forks after CUDA initialization whose children may use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkAfterInit && z.Child.Verdict == model.ChildUsesCUDA {
+		if z.Kind == model.ForkAfterInit && z.Seen() {
 			r.reportForkAfterInit(z, ruledoc.CFL001.Code)
 		}
 	})

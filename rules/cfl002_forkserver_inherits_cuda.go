@@ -14,7 +14,7 @@ import (
 // ruledoc/cfl002.go.
 var CFL002 = newRule(ruledoc.CFL002, "report CUDA initialized in the forkserver process whose children may use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkserverInherits && z.Child.Verdict == model.ChildUsesCUDA {
+		if z.Kind == model.ForkserverInherits && z.Seen() {
 			r.reportForkserver(z, ruledoc.CFL002.Code)
 		}
 	})

@@ -11,7 +11,7 @@ import (
 // start_method.go, as for CFL001; its documentation is ruledoc/cfl003.go.
 var CFL003 = newRule(ruledoc.CFL003, "report forks after CUDA initialization whose children never use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkAfterInit && z.Child.Verdict != model.ChildUsesCUDA {
+		if z.Kind == model.ForkAfterInit && !z.Seen() {
 			r.reportForkAfterInit(z, ruledoc.CFL003.Code)
 		}
 	})

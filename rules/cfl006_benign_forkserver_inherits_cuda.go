@@ -12,7 +12,7 @@ import (
 // documentation is ruledoc/cfl006.go.
 var CFL006 = newRule(ruledoc.CFL006, "report CUDA initialized in the forkserver process whose children never use CUDA",
 	func(r reporter, z *model.Hazard) {
-		if z.Kind == model.ForkserverInherits && z.Child.Verdict != model.ChildUsesCUDA {
+		if z.Kind == model.ForkserverInherits && !z.Seen() {
 			r.reportForkserver(z, ruledoc.CFL006.Code)
 		}
 	})

@@ -28,15 +28,25 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 	subject, detail := r.initSubject(z)
 	start := r.startsRef(z, at) + loopNote(z)
 	var msg string
-	switch z.Child.Verdict {
-	case model.ChildUsesCUDA:
-		use := "it"
-		if z.Child.Evidence.Valid() {
-			use = fmt.Sprintf("%s, %s", apiName(z.Child.API), r.where(z.Child.Evidence, at))
+	switch {
+	case z.Start.MethodUnseen != "":
+		// The fork rests on the default start method, which may not be the
+		// one the program uses: say so first, then what a fork would do.
+		var children string
+		switch z.Child.Verdict {
+		case model.ChildUsesCUDA:
+			children = fmt.Sprintf("the child uses CUDA (%s) and will fail or hang %s", r.childUse(z, at), versions(z))
+		case model.ChildUnknown:
+			children = fmt.Sprintf("%s, and it fails or hangs %s if it touches CUDA", z.Child.Reason, versions(z))
+		default:
+			children = fmt.Sprintf("the children never touch CUDA, so this works %s", versions(z))
 		}
+		msg = fmt.Sprintf("%s initializes CUDA%s before the process starts at %s; %s. If that method is \"fork\", %s. Choose the \"spawn\" or \"forkserver\" start method%s, or initialize CUDA after the start",
+			subject, detail, start, z.Start.MethodUnseen, children, r.howToSwitch(z.Start, at))
+	case z.Child.Verdict == model.ChildUsesCUDA:
 		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; the child uses CUDA (%s) and will fail or hang %s. Use the \"spawn\" or \"forkserver\" start method%s, or initialize CUDA after the fork",
-			subject, detail, start, use, versions(z), r.howToSwitch(z.Start, at))
-	case model.ChildUnknown:
+			subject, detail, start, r.childUse(z, at), versions(z), r.howToSwitch(z.Start, at))
+	case z.Child.Verdict == model.ChildUnknown:
 		msg = fmt.Sprintf("%s initializes CUDA%s before the process forks at %s; %s, and it fails or hangs %s if it touches CUDA. Use the \"spawn\" or \"forkserver\" start method%s, or initialize CUDA after the fork",
 			subject, detail, start, z.Child.Reason, versions(z), r.howToSwitch(z.Start, at))
 	default:
@@ -56,6 +66,15 @@ func (r reporter) reportForkAfterInit(z *model.Hazard, code string) {
 		fixes = append(fixes, f)
 	}
 	r.report(d, fixes...)
+}
+
+// childUse names where a child uses CUDA: "`torch.randn()`, line 12", or
+// "it" where the evidence has no place.
+func (r reporter) childUse(z *model.Hazard, at model.Site) string {
+	if !z.Child.Evidence.Valid() {
+		return "it"
+	}
+	return fmt.Sprintf("%s, %s", apiName(z.Child.API), r.where(z.Child.Evidence, at))
 }
 
 // howToSwitch says, for a message, how the source gives a start another

@@ -46,6 +46,9 @@ func (r reporter) reportForkserver(z *model.Hazard, code string) {
 		}
 		children = fmt.Sprintf("%s, so this works %s, but any CUDA use in the children would fail", what, versions(z))
 	}
+	if z.Start.MethodUnseen != "" {
+		children = fmt.Sprintf("%s; if that method is \"forkserver\", %s", z.Start.MethodUnseen, children)
+	}
 	var msg string
 	if z.Via == "__main__" {
 		msg = fmt.Sprintf("%s initializes CUDA%s while the main module is imported%s, and the forkserver imports it before forking each child it starts for %s; %s%s. Move it under `if __name__ == \"__main__\":`",

@@ -1,0 +1,1 @@
+"""A serving engine; its server entry point chooses the start method."""
