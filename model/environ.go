@@ -48,11 +48,24 @@ func (ev *evaluator) envDefaultTruth(test syntax.Expr, sc *Scope) (bool, bool) {
 // hold their defaults; ok is false when e reads none that way. It follows
 // the reads themselves, the conversions and string methods around them
 // (int, bool, str, .lower(), .strip()), comparisons, `in os.environ`,
-// `not`, `and` and `or`; the other operand of a comparison or of `and` and
+// `not`, `and` and `or`, and names bound once to any of them; the other operand of a comparison or of `and` and
 // `or` is evaluated as anywhere else. It never caches what it computes: a
 // value under the defaults is only for the if it decides.
 func (ev *evaluator) envDefault(e syntax.Expr, sc *Scope) ([]Value, bool) {
+	if ev.depth > maxEvalDepth {
+		return nil, false
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
 	switch e := e.(type) {
+	case *syntax.Name:
+		// A name bound once, to a read of the environment or a test on
+		// one: share = os.getenv("SHARE_POOL", "0") == "1".
+		bs := lookup(e.ID, sc)
+		if len(bs) != 1 || bs[0].Kind != BindAssign || bs[0].Value == nil || bs[0].path != nil {
+			return nil, false
+		}
+		return ev.envDefault(bs[0].Value, bs[0].Scope)
 	case *syntax.Call:
 		if v, ok := ev.envRead(e, sc); ok {
 			return []Value{v}, true

@@ -10,7 +10,7 @@ import (
 // decide, and that a read without a default, or of a name the model cannot
 // read, decides nothing.
 func TestEnvDefaultTruth(t *testing.T) {
-	prelude := "import os\nimport sys\nfrom os import getenv, environ\nkey = sys.argv[1]\nworkers = 4\n"
+	prelude := "import os\nimport sys\nfrom os import getenv, environ\nkey = sys.argv[1]\nworkers = 4\nshare = os.getenv(\"SHARE\", \"0\") == \"1\"\nmode = os.getenv(\"MODE\", \"pool\")\nmode = sys.argv[2]\na = b\nb = a\n"
 	tests := []struct {
 		test        string
 		want, known bool
@@ -34,6 +34,10 @@ func TestEnvDefaultTruth(t *testing.T) {
 		{`os.getenv("N", sys.argv[2]) == "1"`, false, false},
 		{`int(os.getenv("N", "many")) > 1`, false, false},
 		{`workers > 1`, false, false},
+		{`share`, false, true},
+		{`not share and workers > 1`, true, true},
+		{`mode == "pool"`, false, false},
+		{`a == "1"`, false, false},
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": prelude + "x_test = " + tt.test + "\n"}, "/p/m.py")

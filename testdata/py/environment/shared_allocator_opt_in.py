@@ -7,7 +7,9 @@ import os
 
 import torch
 
-if bool(int(os.getenv("CUDA_SHARE_POOL", "0"))):
+SHARE_POOL = bool(int(os.getenv("CUDA_SHARE_POOL", "0")))
+
+if SHARE_POOL:
     torch.cuda.init()
     torch.cuda.set_per_process_memory_fraction(0.5)
 
