@@ -48,9 +48,10 @@ func (ev *evaluator) envDefaultTruth(test syntax.Expr, sc *Scope) (bool, bool) {
 // hold their defaults; ok is false when e reads none that way. It follows
 // the reads themselves, the conversions and string methods around them
 // (int, bool, str, .lower(), .strip()), comparisons, `in os.environ`,
-// `not`, `and` and `or`, and names bound once to any of them; the other operand of a comparison or of `and` and
-// `or` is evaluated as anywhere else. It never caches what it computes: a
-// value under the defaults is only for the if it decides.
+// `not`, `and` and `or`, and names bound once to any of them; the other
+// operand of a comparison or of `and` and `or` is evaluated as anywhere
+// else. It never caches what it computes: a value under the defaults is
+// only for the if it decides.
 func (ev *evaluator) envDefault(e syntax.Expr, sc *Scope) ([]Value, bool) {
 	if ev.depth > maxEvalDepth {
 		return nil, false
