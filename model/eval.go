@@ -154,7 +154,22 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 		return unknown()
 	case *syntax.Constant:
 		return []Value{{Kind: VConst, Int: int(e.Kind)}}
+	case *syntax.Compare:
+		// A comparison the model can decide is that boolean, so that a
+		// flag computed from a constructor's arguments (`self.use_pool =
+		// backend == "process"` with backend left at its default) decides
+		// a later `if self.use_pool:` as the constant it is.
+		if t, ok := ev.truth(e, sc); ok {
+			return []Value{boolValue(t)}
+		}
+		return unknown()
 	case *syntax.UnaryOp:
+		if e.Op == "not" {
+			if t, ok := ev.truth(e, sc); ok {
+				return []Value{boolValue(t)}
+			}
+			return unknown()
+		}
 		if e.Op == "-" || e.Op == "+" {
 			// A negative literal is a minus on a number: device_ids=[-1, -1].
 			var out []Value

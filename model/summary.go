@@ -546,6 +546,14 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 		}
 		return b.stmts(s.Else)
 	}
+	if t, ok := b.ev.envDefaultTruth(s.Test, b.sc); ok {
+		// A test the environment's defaults decide takes the default's
+		// arm: the other runs only where the user opts in (environ.go).
+		if t {
+			return b.stmts(s.Body)
+		}
+		return b.stmts(s.Else)
+	}
 	if b.guardedSetter(s) { // startmethod.go
 		return false
 	}

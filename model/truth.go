@@ -63,6 +63,14 @@ func truthOfAll(vs []Value) (bool, bool) {
 	return first, ok
 }
 
+// boolValue is the constant True or False.
+func boolValue(t bool) Value {
+	if t {
+		return Value{Kind: VConst, Int: int(syntax.ConstTrue)}
+	}
+	return Value{Kind: VConst, Int: int(syntax.ConstFalse)}
+}
+
 // truthOf is the truth of a constant.
 func truthOf(v Value) (bool, bool) {
 	switch v.Kind {

@@ -68,3 +68,31 @@ func TestTruth(t *testing.T) {
 		}
 	}
 }
+
+// TestComputedFlag checks that a flag bound to a comparison or a `not` the
+// model can decide holds that boolean, so that a later `if flag:` takes one
+// arm, and that one it cannot decide stays unknown.
+func TestComputedFlag(t *testing.T) {
+	prelude := "import sys\nbackend = \"thread\"\nschemes = None\nids = [0, 1]\n"
+	tests := []struct {
+		expr        string
+		want, known bool
+	}{
+		{`backend == "process"`, false, true},
+		{`backend != "process"`, true, true},
+		{`backend == "process" or schemes is not None`, false, true},
+		{`backend == "thread" and schemes is None`, true, true},
+		{"not ids", false, true},
+		{"not schemes", true, true},
+		{`sys.argv[1] == "process"`, false, false},
+		{"not sys.argv", false, false},
+	}
+	for _, tt := range tests {
+		m := load(t, memSource{"/p/m.py": prelude + "flag = " + tt.expr + "\n"}, "/p/m.py")
+		var ev evaluator
+		got, known := truthOfAll(ev.expr(&syntax.Name{ID: "flag"}, m.Scope))
+		if got != tt.want || known != tt.known {
+			t.Errorf("flag = %s: (%v, known %v), want (%v, known %v)", tt.expr, got, known, tt.want, tt.known)
+		}
+	}
+}

@@ -11,7 +11,10 @@ analysis saw every link from the cause to the failure:
 1. the parent initializes CUDA on a path that reaches the start: where ` + "`if workers > 1:`" + ` forks
    and its ` + "`else:`" + ` works on the GPU, pass after pass of a loop, the two never meet, as long as
    the test cannot change (it reads only constants, parameters, locals bound once before the
-   loop, and attributes of ` + "`self`" + ` that only ` + "`__init__`" + ` assigns);
+   loop, and attributes of ` + "`self`" + ` that only ` + "`__init__`" + ` assigns); a test the analysis
+   can evaluate takes one arm, reading an instance's attributes with the arguments of the call
+   that built it, defaults included (` + "`self.use_pool = backend == \"process\"`" + ` where the script
+   leaves ` + "`backend`" + ` at ` + "`\"thread\"`" + `);
 2. the start forks after it, or the forkserver that forks the children initialized it;
 3. the child's own code certainly touches CUDA: a call the catalog measured, a tensor or module
    the parent put on the GPU that the child computes with, CUDA tensors it receives through a
@@ -28,6 +31,7 @@ forkserver, which are not selected by default — and its message names what cou
 | the fork where CUDA is available | ` + "`num_workers = 0 if torch.cuda.is_available() else 2`" + `: a parent that initialized CUDA has a GPU, so its loader starts no workers | nothing: no path initializes and then forks |
 | the initialization and the fork meeting, in two calls | one call takes the ` + "`else:`" + ` of ` + "`if self.workers > 1:`" + ` and initializes, a later call of the same function takes its body and forks, and the test could not be evaluated in either (two instances built from one configuration file) | CFL003: "could not tell whether ` + "`self.workers>1`" + ` can take this arm after an earlier call took the arm that initialized CUDA" |
 | the start method | ` + "`mp.get_context(cfg[\"start_method\"])`" + `, ` + "`mp.set_start_method(args.method)`" + `: a value that could not be evaluated; a fork in a package module that is never run as a script (it imports relatively, or only defines names, and has no main guard), whose importing program's entry point may choose another method | CFL003 / CFL006: "could not evaluate", "is a package module that is not run as a script"; CFL004 and CFL005, which rest on the method too: nothing |
+| the environment opting in | ` + "`if os.getenv(\"SHARE_POOL\", \"0\") == \"1\":`" + ` initializes, ` + "`if \"SLURM_ARRAY_TASK_ID\" in os.environ:`" + ` starts workers: a variable read with a default holds it unless the user sets it (one read without a default, ` + "`os.environ[\"X\"]`" + `, is as unknown as a command-line argument, and keeps both arms) | nothing: the test takes the default's arm |
 | the child's import running anything | ` + "`import helper`" + ` inside the child's function, where the parent (or the forkserver) had already imported ` + "`helper`" + ` | nothing runs: the child never touches CUDA there (CFL003 / CFL006 if nothing else does) |
 
 A warning is not a promise that the program works: select CFL003 and CFL006 to see the forks

@@ -1,6 +1,6 @@
 """With only a branch's initialization before the fork, that one is it."""
 import multiprocessing as mp
-import os
+import sys
 
 import torch
 
@@ -10,7 +10,7 @@ def count(line):
 
 
 if __name__ == "__main__":
-    if os.environ.get("SHOW_GPU"):
+    if "--show-gpu" in sys.argv:
         print(torch.cuda.get_device_name(0))  # want "CFL003 `torch\\.cuda\\.get_device_name\\(\\)` initializes CUDA before"
     with mp.get_context("fork").Pool(2) as pool:
         print(pool.map(count, ["a b", "c"]))
