@@ -18,6 +18,8 @@ type valueState struct {
 	contexts map[ctxKey][]*callContext
 	seed     maphash.Seed
 	perFunc  map[*Function]int
+	// perFuncConst counts the constant contexts likewise (constcontext.go).
+	perFuncConst map[*Function]int
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
@@ -62,7 +64,10 @@ type valueState struct {
 // values again; only the cap is per module, so that what a script's
 // calls bind does not depend on how many contexts the modules checked
 // before it used up (a repository's examples that each make a Trainer).
-func (vs *valueState) newEntry() { clear(vs.perFunc) }
+func (vs *valueState) newEntry() {
+	clear(vs.perFunc)
+	clear(vs.perFuncConst)
+}
 
 // ctxSite is a call site in a context.
 type ctxSite struct {
@@ -79,6 +84,7 @@ func (p *Program) values() *valueState {
 			contexts:     map[ctxKey][]*callContext{},
 			seed:         maphash.MakeSeed(),
 			perFunc:      map[*Function]int{},
+			perFuncConst: map[*Function]int{},
 			byFunc:       map[*Function][]*callContext{},
 			plain:        map[*Function]bool{},
 			receivers:    map[*Function]*receiverIndex{},
