@@ -19,8 +19,9 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 // with the same constants share one, and each function may have at most
 // maxConstContextsPerFunc of them per module simulated as __main__, apart
 // from the budget of full contexts, so that falling back never takes a
-// full context's place. A call whose constants decide nothing, or over
-// that budget too, is read with no context, as before.
+// full context's place. A call whose constants decide nothing, of a
+// function a decorator may call with other arguments, or over that budget
+// too, is read with no context, as before.
 
 const maxConstContextsPerFunc = 8
 
@@ -30,7 +31,7 @@ const maxConstContextsPerFunc = 8
 func (ev *evaluator) constContext(c *callContext) *callContext {
 	f := c.fn
 	deciding := f.decidingParams()
-	if len(deciding) == 0 {
+	if len(deciding) == 0 || !ev.argumentsAsWritten(f) {
 		return nil
 	}
 	vs := f.Module.Prog.values()
@@ -66,6 +67,33 @@ func (ev *evaluator) constContext(c *callContext) *callContext {
 	}
 	vs.returnParams(k.params)
 	return nil
+}
+
+// argumentsAsWritten reports whether every decorator of f runs it with the
+// arguments its callers write: a decorator the model does not know may
+// supply or rewrite them (detectron2's @configurable fills
+// build_detection_test_loader's num_workers, default 0, from the config),
+// and then neither a default nor a constant tells what the body sees.
+func (ev *evaluator) argumentsAsWritten(f *Function) bool {
+	for _, d := range f.Decorators {
+		callee := d
+		if c, ok := d.(*syntax.Call); ok {
+			callee = c.Func
+		}
+		if n, ok := callee.(*syntax.Name); ok && (n.ID == "staticmethod" || n.ID == "classmethod") {
+			continue
+		}
+		vs := ev.expr(callee, f.Scope.Parent)
+		if len(vs) == 0 {
+			return false
+		}
+		for _, v := range vs {
+			if v.Kind != VPath || !passthroughDecorator(v.Path) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // allScalar reports whether vs are known constants a test compares: ints,
@@ -138,7 +166,9 @@ func (f *Function) decidingParams() []string {
 	}
 	switch {
 	case f.Def != nil:
-		for _, s := range f.Def.Body() {
+		// The walk keeps only names: a deferred body is decoded for it
+		// and dropped.
+		for _, s := range f.Def.ScanBody() {
 			syntax.Inspect(s, visit)
 		}
 	case f.Lambda != nil:
