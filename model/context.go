@@ -332,11 +332,17 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 		}
 	}
 	if worth {
-		if got := vs.intern(c); got != nil {
+		if got := vs.intern(c, vs.perFunc, maxContextsPerFunc); got != nil {
 			return got
 		}
 	}
+	// Not worth a context, or none left: the constants alone may still
+	// decide its tests (constcontext.go).
+	k := ev.constContext(c)
 	vs.returnParams(c.params)
+	if k != nil {
+		return k
+	}
 	vs.plain[f] = true
 	return nil
 }
@@ -435,8 +441,9 @@ func informative(v Value, depth int) bool {
 
 // intern returns the context equal to probe c made before, or records a
 // copy of c (which then keeps c's parameter map); nil when c's function
-// has all the contexts it may have, or c nests too deep.
-func (vs *valueState) intern(c *callContext) *callContext {
+// has all the contexts it may have (limit, counted in budget), or c nests
+// too deep.
+func (vs *valueState) intern(c *callContext, budget map[*Function]int, limit int) *callContext {
 	depth := 0
 	if c.outer != nil {
 		depth = c.outer.depth
@@ -462,19 +469,19 @@ func (vs *valueState) intern(c *callContext) *callContext {
 			if vs.given[old] {
 				return old
 			}
-			if vs.perFunc[old.fn] >= maxContextsPerFunc {
+			if budget[old.fn] >= limit {
 				return nil
 			}
-			vs.perFunc[old.fn]++
+			budget[old.fn]++
 			vs.given[old] = true
 			return old
 		}
 	}
-	if depth >= maxContextDepth || vs.perFunc[c.fn] >= maxContextsPerFunc {
+	if depth >= maxContextDepth || budget[c.fn] >= limit {
 		return nil
 	}
 	made := &callContext{fn: c.fn, outer: c.outer, params: c.params, complete: c.complete, backend: c.backend}
-	vs.perFunc[made.fn]++
+	budget[made.fn]++
 	vs.given[made] = true
 	vs.byFunc[made.fn] = append(vs.byFunc[made.fn], made)
 	made.depth = depth + 1

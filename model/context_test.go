@@ -66,17 +66,22 @@ h = pick(unknown_name)
 	}
 	vs := m.Prog.values()
 	// a, b, c, g: three distinct argument sets ("cuda" twice); h passes
-	// nothing the model knows, so it gets no context.
-	if got := len(vs.byFunc[pick]); got != 3 {
-		t.Errorf("pick has %d contexts, want 3", got)
+	// nothing the model knows, and gets only the constant context of the
+	// default n it hands to torch.zeros (constcontext.go), its device
+	// unknown.
+	if got := len(vs.byFunc[pick]); got != 4 {
+		t.Fatalf("pick has %d contexts, want 4", got)
 	}
 	// Each keeps the parameters it was made with, though the calls after
 	// it probed with maps of their own (contextFor's borrowParams).
 	device := paramBinding(pick, 0)
-	for i, c := range vs.byFunc[pick] {
+	for i, c := range vs.byFunc[pick][:3] {
 		if len(c.params[device]) != 1 || c.params[device][0].Kind != VStr {
 			t.Errorf("pick's context %d binds device to %v", i, c.params[device])
 		}
+	}
+	if c := vs.byFunc[pick][3]; len(c.params[device]) != 1 || c.params[device][0].Kind != VUnknown {
+		t.Errorf("h's constant context binds device to %v, want it unknown", c.params[device])
 	}
 }
 

@@ -46,16 +46,33 @@ import (
 //     torch.as_tensor(masks) are all made in `if "segments_info" in ann:`,
 //     and the use after the if sees the tensor (or, past a skipped arm, what
 //     was bound before the if).
+//   - in an arm of an if whose test, decided in the evaluation's call
+//     context, takes that arm, it dominates the statements after the if in
+//     the if's own statement list (cond, a taken-arm kill): with
+//     `if num_proc is None: num_proc = 1` in a helper called without
+//     num_proc, the test after it reads 1, never the parameter's None, and
+//     `if num_proc > 1:` is decided. A test the context does not decide
+//     leaves both values, as before.
 type kill struct {
 	stmt  syntax.Span
 	value syntax.Expr // the assigned expression (nil for a def or class)
 	from  int         // it hides the bindings from here up to the statement (-1: all before it)
 	until int         // from the uses before this offset
+	// cond is the if whose arm holds a taken-arm kill, and arm that arm
+	// (armBody or armAlt); nil for the others.
+	cond *syntax.If
+	arm  armsRun
 }
 
 // applies reports whether the assignment runs before a use at pos on every
-// path to it that passes the bindings it hides.
-func (k kill) applies(pos int) bool { return int(k.stmt.End) <= pos && pos < k.until }
+// path to it that passes the bindings it hides. A taken-arm kill applies
+// after the whole if: its other arm, dead in the context, may still be read.
+func (k kill) applies(pos int) bool {
+	if k.cond != nil {
+		return int(k.cond.End) <= pos && pos < k.until
+	}
+	return int(k.stmt.End) <= pos && pos < k.until
+}
 
 // hides reports whether b is one of the bindings k hides.
 func (k kill) hides(b *Binding) bool {
@@ -89,7 +106,7 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 		if int(k.stmt.Start) <= pos && pos < int(k.stmt.End) {
 			own = k
 		}
-		if k.applies(pos) && !ev.opaqueWrap(k.value, name, sc) {
+		if k.applies(pos) && (k.cond == nil || ev.armTest(k.cond, sc) == k.arm) && !ev.opaqueWrap(k.value, name, sc) {
 			hiding = append(hiding, k)
 		}
 	}
@@ -154,6 +171,7 @@ func (sc *Scope) flowOf() *scopeFlow {
 	sc.flow = fl
 	eachBlock(sc.body(), false, func(block []syntax.Stmt, inTry bool) {
 		addListKills(fl.kills, block)
+		end := int(block[len(block)-1].Pos().End)
 		for _, s := range block {
 			switch s.(type) {
 			case *syntax.For, *syntax.While:
@@ -164,6 +182,15 @@ func (sc *Scope) flowOf() *scopeFlow {
 				continue
 			}
 			fl.ifArms = append(fl.ifArms, ifArm{stmt: ifs, body: listSpan(ifs.Body), alts: listSpan(ifs.Else)})
+			if sc.Kind == FunctionScope {
+				// Only a call context decides a test that a parameter's
+				// rebinding hangs on; a module's top level has none, and
+				// may hold thousands of ifs.
+				addTakenArmKills(fl.kills, ifs, ifs.Body, armBody, end)
+				if _, elif := singleIf(ifs.Else); !elif {
+					addTakenArmKills(fl.kills, ifs, ifs.Else, armAlt, end)
+				}
+			}
 			if !inTry {
 				addArmKills(fl.kills, ifs.Body)
 				if _, elif := singleIf(ifs.Else); !elif {
@@ -246,6 +273,26 @@ func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
 			return
 		}
 		addKill(kills, s, from, math.MaxInt)
+	}
+}
+
+// addTakenArmKills records the plain assignments of one arm of ifs as kills
+// that hide every earlier binding of their names from the uses after ifs in
+// its statement list, up to end, when the test takes that arm. Every
+// statement of the arm's own list that completes reaches the next, so each
+// of them runs on every path that leaves the arm for the statement after
+// the if; an arm that jumps elsewhere does not reach those uses at all.
+func addTakenArmKills(kills map[string][]kill, ifs *syntax.If, arm []syntax.Stmt, taken armsRun, end int) {
+	for _, s := range arm {
+		a, ok := s.(*syntax.Assign)
+		if !ok || a.Op != "=" || a.Value == nil {
+			continue
+		}
+		for _, t := range a.Targets {
+			for _, n := range assignedNames(t) {
+				kills[n] = append(kills[n], kill{stmt: a.Span, value: a.Value, from: -1, until: end, cond: ifs, arm: taken})
+			}
+		}
 	}
 }
 

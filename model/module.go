@@ -264,6 +264,10 @@ type funcMemos struct {
 	// (returnedParams), settled once retParamsState is factDone.
 	retParams      []string
 	retParamsState factState
+	// deciding are the parameters a constant context binds
+	// (decidingParams), found once decidingDone.
+	deciding     []string
+	decidingDone bool
 }
 
 // memos are f's memos, made on the first question.

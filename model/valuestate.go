@@ -20,6 +20,8 @@ type valueState struct {
 	seed     maphash.Seed
 	perFunc  map[*Function]int
 	given    map[*callContext]bool
+	// perFuncConst counts the constant contexts likewise (constcontext.go).
+	perFuncConst map[*Function]int
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
@@ -72,6 +74,7 @@ type valueState struct {
 func (vs *valueState) newEntry() {
 	clear(vs.perFunc)
 	clear(vs.given)
+	clear(vs.perFuncConst)
 }
 
 // ctxSite is a call site in a context.
@@ -90,6 +93,7 @@ func (p *Program) values() *valueState {
 			seed:         maphash.MakeSeed(),
 			perFunc:      map[*Function]int{},
 			given:        map[*callContext]bool{},
+			perFuncConst: map[*Function]int{},
 			byFunc:       map[*Function][]*callContext{},
 			plain:        map[*Function]bool{},
 			receivers:    map[*Function]*receiverIndex{},
