@@ -2,10 +2,12 @@ package verify
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -392,8 +394,12 @@ func firstBad(outs []childOutcome) *childOutcome {
 }
 
 // childEvidence describes the children: every one when few, else the first few and a count of
-// the rest by outcome.
+// the rest by outcome. The children that used CUDA or failed come first (in the order they were
+// recorded otherwise): they are the evidence, and which of many children a loaded machine
+// recorded first must not decide whether they are named.
 func childEvidence(outs []childOutcome) []string {
+	outs = slices.Clone(outs)
+	slices.SortStableFunc(outs, func(a, b childOutcome) int { return cmp.Compare(evidenceRank(a), evidenceRank(b)) })
 	var ev []string
 	const show = 5
 	for i, o := range outs {
@@ -415,6 +421,18 @@ func childEvidence(outs []childOutcome) []string {
 		ev = append(ev, fmt.Sprintf("and %d more children: %s", len(outs)-show, strings.Join(parts, ", ")))
 	}
 	return ev
+}
+
+// evidenceRank orders children for childEvidence: used CUDA and failed, then used it or failed,
+// then the rest.
+func evidenceRank(o childOutcome) int {
+	switch {
+	case o.used && o.bad:
+		return 0
+	case o.used || o.bad:
+		return 1
+	}
+	return 2
 }
 
 func outcomeClass(o childOutcome) string {
