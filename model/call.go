@@ -728,13 +728,19 @@ func (ev *evaluator) object(site Site, mk func() *Object) *Object {
 	return o
 }
 
-// object returns the Object created at site, making it with mk the first time.
+// object returns the Object created at site outside of any call context,
+// making it with mk the first time in the module simulated now: what mk
+// finds (the datasets a DataLoader is handed, the contexts its targets run
+// in) depends on the contexts and memos the analysis made so far, so an
+// object made while another module ran would give this one that module's
+// findings (valueState.newEntry, TestEntryAloneOrTogether).
 func (m *Module) object(site Site, mk func() *Object) *Object {
-	if o, ok := m.objects[site.Span]; ok {
+	vs := m.Prog.values()
+	if o, ok := vs.objects[site]; ok {
 		return o
 	}
 	o := mk()
-	m.objects[site.Span] = o
+	vs.objects[site] = o
 	return o
 }
 

@@ -37,6 +37,12 @@ type valueState struct {
 	// ctxObjects are the process objects made by calls evaluated in a
 	// context: the same call makes one object per context.
 	ctxObjects map[ctxSite]*Object
+	// objects are the process objects (pools, processes, loaders, channels)
+	// made by calls evaluated outside of any context, by the call's site,
+	// so that every evaluation of the same expression sees the same
+	// object; made again for each module simulated as __main__
+	// (Module.object).
+	objects map[Site]*Object
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
@@ -68,10 +74,13 @@ type valueState struct {
 // budget as one it made would: otherwise a module checked with the
 // package it imports, whose own run made some of the module's contexts
 // first, would get more contexts than checked alone, and other findings
-// (TestSharedContextsCount).
+// (TestSharedContextsCount). The objects made outside of any context are
+// made again: what one holds depends on what was evaluated before it was
+// made (Module.object).
 func (vs *valueState) newEntry() {
 	clear(vs.perFunc)
 	clear(vs.given)
+	clear(vs.objects)
 }
 
 // ctxSite is a call site in a context.
@@ -96,6 +105,7 @@ func (p *Program) values() *valueState {
 			appends:      map[*Scope]map[string][]appended{},
 			classStores:  map[*Class]map[string][]appended{},
 			ctxObjects:   map[ctxSite]*Object{},
+			objects:      map[Site]*Object{},
 			partials:     map[ctxSite]*argList{},
 			partialAPIs:  map[ctxSite]*argList{},
 			armTests:     map[armKey]*valueCell{},
