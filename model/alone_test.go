@@ -3,10 +3,10 @@ package model
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/pytarget"
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // hazardKeys are the hazards of hz as the rules report them, without the
@@ -78,5 +78,36 @@ func TestEntryAloneOrTogether(t *testing.T) {
 	if compared < 50 {
 		t.Errorf("only %d hazards compared", compared)
 	}
-	_ = strings.Join
+}
+
+// TestObjectsMadePerEntry: a process object made outside of any call
+// context is shared by the evaluations of one module simulated as
+// __main__, and made again for the next: what it holds (the datasets a
+// library's DataLoader is handed, read from the values evaluated so far)
+// must be what that module's own run finds, not what the run of the
+// module before it found. A train.py checked with inference.py got the
+// DataLoader made while inference.py ran, and its transforms, and an
+// error it does not get alone.
+func TestObjectsMadePerEntry(t *testing.T) {
+	prog := NewProgram(memSource{"/p/loaders.py": "import multiprocessing as mp\n\npool = mp.Pool(2)\n"}, Options{})
+	m, err := prog.Module("/p/loaders.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := Site{Mod: m, Span: syntax.Span{Start: 29, End: 39}}
+	made := 0
+	mk := func() *Object {
+		made++
+		return newObject(&Object{Kind: ObjPool, Site: site})
+	}
+	vs := prog.values()
+	vs.newEntry()
+	first := m.object(site, mk)
+	if again := m.object(site, mk); again != first || made != 1 {
+		t.Errorf("within one module's run: %d objects made, the second call gave another: %v", made, again != first)
+	}
+	vs.newEntry()
+	if next := m.object(site, mk); next == first || made != 2 {
+		t.Errorf("the next module's run was handed the object made for the one before it (%d made)", made)
+	}
 }
