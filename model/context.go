@@ -437,6 +437,7 @@ func informative(v Value, depth int) bool {
 // copy of c (which then keeps c's parameter map); nil when c's function
 // has all the contexts it may have, or c nests too deep.
 func (vs *valueState) intern(c *callContext) *callContext {
+	vs.budgetReads++
 	depth := 0
 	if c.outer != nil {
 		depth = c.outer.depth

@@ -20,6 +20,13 @@ type valueState struct {
 	seed     maphash.Seed
 	perFunc  map[*Function]int
 	given    map[*callContext]bool
+	// entry counts the modules simulated as __main__ so far (newEntry),
+	// and budgetReads the questions asked of the module's budget
+	// (intern): a summary built while one was asked holds what that
+	// module's budget allowed, and is built again for the next module
+	// (Function.summaryOf).
+	entry       uint32
+	budgetReads uint64
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
@@ -81,6 +88,7 @@ func (vs *valueState) newEntry() {
 	clear(vs.perFunc)
 	clear(vs.given)
 	clear(vs.objects)
+	vs.entry++
 }
 
 // ctxSite is a call site in a context.
