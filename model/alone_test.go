@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -109,5 +111,50 @@ func TestObjectsMadePerEntry(t *testing.T) {
 	vs.newEntry()
 	if next := m.object(site, mk); next == first || made != 2 {
 		t.Errorf("the next module's run was handed the object made for the one before it (%d made)", made)
+	}
+}
+
+// TestSummaryBudgetPerEntry: a function's summary binds its calls in
+// contexts as far as the budget of the module simulated then allows. A
+// warm-up script that used up to_device's contexts (maxContextsPerFunc
+// devices) and then called encode left encode's summary with its
+// to_device("cuda") call out of any context, where the device is not
+// known; the training script run after it must still see its pool's
+// children move their batch to the GPU, as it does checked alone.
+func TestSummaryBudgetPerEntry(t *testing.T) {
+	files := memSource{"/p/gpu.py": `import torch
+
+
+def to_device(x, device):
+    return x.to(device)
+
+
+def encode(batch):
+    return to_device(batch, "cuda")
+`}
+	var warm strings.Builder
+	for i := range maxContextsPerFunc {
+		fmt.Fprintf(&warm, "gpu.to_device(x, \"cpu:%d\")\n", i)
+	}
+	files["/p/a_warm.py"] = "import sys\n\nimport gpu\n\nx = sys.argv\n" + warm.String() + "gpu.encode(x)\n"
+	files["/p/train.py"] = `import multiprocessing as mp
+import sys
+
+import torch
+
+import gpu
+
+torch.cuda.init()
+with mp.Pool(2) as pool:
+    pool.map(gpu.encode, sys.argv)
+`
+	paths := []string{"/p/a_warm.py", "/p/gpu.py", "/p/train.py"}
+	_, alone := hazardKeys(analyzeEntries(files, paths, []string{"/p/train.py"}))
+	_, together := hazardKeys(analyzeEntries(files, paths, []string{"/p/a_warm.py", "/p/train.py"}))
+	if len(alone["/p/train.py"]) == 0 {
+		t.Fatalf("train.py alone finds nothing")
+	}
+	if !maps.Equal(alone["/p/train.py"], together["/p/train.py"]) {
+		t.Errorf("train.py after a_warm.py: %v; alone: %v", together["/p/train.py"], alone["/p/train.py"])
 	}
 }
