@@ -84,33 +84,45 @@ func TestEntryAloneOrTogether(t *testing.T) {
 
 // TestObjectsMadePerEntry: a process object made outside of any call
 // context is shared by the evaluations of one module simulated as
-// __main__, and made again for the next: what it holds (the datasets a
-// library's DataLoader is handed, read from the values evaluated so far)
-// must be what that module's own run finds, not what the run of the
-// module before it found. A train.py checked with inference.py got the
-// DataLoader made while inference.py ran, and its transforms, and an
-// error it does not get alone.
+// __main__. One whose making bound call contexts (a library's DataLoader,
+// whose dataset's __getitem__ is read in a context) is made again for the
+// next module, whose budget of contexts may bind others: a train.py
+// checked with inference.py got the DataLoader made while inference.py
+// was analyzed, and an error it does not get alone. One whose making
+// bound none is kept, so that the summaries that hold it stay valid.
 func TestObjectsMadePerEntry(t *testing.T) {
 	prog := NewProgram(memSource{"/p/loaders.py": "import multiprocessing as mp\n\npool = mp.Pool(2)\n"}, Options{})
 	m, err := prog.Module("/p/loaders.py")
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := Site{Mod: m, Span: syntax.Span{Start: 29, End: 39}}
-	made := 0
-	mk := func() *Object {
-		made++
-		return newObject(&Object{Kind: ObjPool, Site: site})
-	}
 	vs := prog.values()
-	vs.newEntry()
-	first := m.object(site, mk)
-	if again := m.object(site, mk); again != first || made != 1 {
-		t.Errorf("within one module's run: %d objects made, the second call gave another: %v", made, again != first)
-	}
-	vs.newEntry()
-	if next := m.object(site, mk); next == first || made != 2 {
-		t.Errorf("the next module's run was handed the object made for the one before it (%d made)", made)
+	for _, binds := range []bool{true, false} {
+		site := Site{Mod: m, Span: syntax.Span{Start: 29, End: 39}}
+		if !binds {
+			site.Span.Start++
+		}
+		made := 0
+		mk := func() *Object {
+			made++
+			if binds {
+				vs.budgetReads++ // as intern counts a context asked for
+			}
+			return newObject(&Object{Kind: ObjPool, Site: site})
+		}
+		vs.newEntry()
+		first := m.object(site, mk)
+		if again := m.object(site, mk); again != first || made != 1 {
+			t.Errorf("binds %v: within one module's run, %d objects made", binds, made)
+		}
+		vs.newEntry()
+		next := m.object(site, mk)
+		if binds && (next == first || made != 2) {
+			t.Errorf("the next module's run was handed the object whose contexts the module before it bound (%d made)", made)
+		}
+		if !binds && (next != first || made != 1) {
+			t.Errorf("an object that bound no context was made again for the next module (%d made)", made)
+		}
 	}
 }
 

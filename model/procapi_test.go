@@ -353,7 +353,7 @@ func checkMethodCall(t *testing.T, src string, api *procapi.API, m *Module, r ca
 	var o *Object
 	objects := m.Prog.values().objects
 	for _, obj := range objects {
-		o = obj
+		o = obj.obj
 	}
 	if len(objects) != 1 {
 		t.Fatalf("%s: %d objects", call, len(objects))

@@ -47,9 +47,9 @@ type valueState struct {
 	// objects are the process objects (pools, processes, loaders, channels)
 	// made by calls evaluated outside of any context, by the call's site,
 	// so that every evaluation of the same expression sees the same
-	// object; made again for each module simulated as __main__
-	// (Module.object).
-	objects map[Site]*Object
+	// object; one whose making asked the budget of contexts is made again
+	// for the next module simulated as __main__ (Module.object).
+	objects map[Site]siteObject
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
@@ -81,13 +81,11 @@ type valueState struct {
 // budget as one it made would: otherwise a module checked with the
 // package it imports, whose own run made some of the module's contexts
 // first, would get more contexts than checked alone, and other findings
-// (TestSharedContextsCount). The objects made outside of any context are
-// made again: what one holds depends on what was evaluated before it was
-// made (Module.object).
+// (TestSharedContextsCount). The summaries and objects whose making asked
+// the budget are made again (Function.summaryOf, Module.object).
 func (vs *valueState) newEntry() {
 	clear(vs.perFunc)
 	clear(vs.given)
-	clear(vs.objects)
 	vs.entry++
 }
 
@@ -113,7 +111,7 @@ func (p *Program) values() *valueState {
 			appends:      map[*Scope]map[string][]appended{},
 			classStores:  map[*Class]map[string][]appended{},
 			ctxObjects:   map[ctxSite]*Object{},
-			objects:      map[Site]*Object{},
+			objects:      map[Site]siteObject{},
 			partials:     map[ctxSite]*argList{},
 			partialAPIs:  map[ctxSite]*argList{},
 			armTests:     map[armKey]*valueCell{},
