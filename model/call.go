@@ -728,13 +728,31 @@ func (ev *evaluator) object(site Site, mk func() *Object) *Object {
 	return o
 }
 
-// object returns the Object created at site, making it with mk the first time.
+// siteObject is the Object made at a site outside of any call context,
+// and, when making it asked the budget of call contexts (its targets'
+// contexts), the module simulated as __main__ it was made for.
+type siteObject struct {
+	obj      *Object
+	perEntry bool
+	entry    uint32
+}
+
+// object returns the Object created at site outside of any call context,
+// making it with mk the first time, and again for each module simulated
+// as __main__ when making it asked for call contexts: which contexts its
+// targets get depends on the contexts that module already used, so an
+// object made while another module ran would give this one that module's
+// children (a train.py checked with inference.py got the DataLoader made
+// while inference.py's import was analyzed, and its transforms;
+// TestObjectsMadePerEntry).
 func (m *Module) object(site Site, mk func() *Object) *Object {
-	if o, ok := m.objects[site.Span]; ok {
-		return o
+	vs := m.Prog.values()
+	if o, ok := vs.objects[site]; ok && (!o.perEntry || o.entry == vs.entry) {
+		return o.obj
 	}
+	reads := vs.budgetReads
 	o := mk()
-	m.objects[site.Span] = o
+	vs.objects[site] = siteObject{obj: o, perEntry: vs.budgetReads != reads, entry: vs.entry}
 	return o
 }
 

@@ -444,6 +444,7 @@ func informative(v Value, depth int) bool {
 // has all the contexts it may have (limit, counted in budget), or c nests
 // too deep.
 func (vs *valueState) intern(c *callContext, budget map[*Function]int, limit int) *callContext {
+	vs.budgetReads++
 	depth := 0
 	if c.outer != nil {
 		depth = c.outer.depth

@@ -33,10 +33,6 @@ type Module struct {
 	// body, by the span of their definition: indexing that body again on
 	// first use binds their names to the same objects (localindex.go).
 	localDefs map[syntax.Span]localDef
-	// objects created by calls (pools, processes, loaders, contexts), keyed by
-	// the call's span, so that every evaluation of the same expression sees
-	// the same object.
-	objects map[syntax.Span]*Object
 	// withs are the with statements of each scope's own body, found once a
 	// factory call there is asked for its device (device.go).
 	withs map[*Scope][]*syntax.With
@@ -330,7 +326,6 @@ func newModule(p *Program, path string, f *syntax.File, src []byte) *Module {
 		File:     f,
 		Notebook: notebook.IsPath(path),
 		lambdas:  map[syntax.Span]*Function{},
-		objects:  map[syntax.Span]*Object{},
 	}
 	m.Name, m.importRoot = ModuleNameAndRoot(p.src.IsFile, path)
 	m.Scope = &Scope{Kind: ModuleScope, Module: m, Bindings: map[string][]*Binding{}, Globals: map[string]bool{}}

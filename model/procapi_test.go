@@ -351,11 +351,12 @@ func checkMethodCall(t *testing.T, src string, api *procapi.API, m *Module, r ca
 	t.Helper()
 	call := src[len(procPrelude):]
 	var o *Object
-	for _, obj := range m.objects {
-		o = obj
+	objects := m.Prog.values().objects
+	for _, obj := range objects {
+		o = obj.obj
 	}
-	if len(m.objects) != 1 {
-		t.Fatalf("%s: %d objects", call, len(m.objects))
+	if len(objects) != 1 {
+		t.Fatalf("%s: %d objects", call, len(objects))
 	}
 	var starts []effect
 	for _, e := range r.effects {

@@ -94,22 +94,37 @@ func walkEffects(events []event, yield func(*effect) bool) bool {
 type funcSummary struct {
 	events   []event
 	building bool
+	// perEntry: building the summary asked the budget of contexts of the
+	// module simulated then (valueState.entry), so its calls are bound as
+	// that module's budget allowed.
+	perEntry bool
+	entry    uint32
 }
 
-// summaryOf returns (building once) the events of running f.
+// summaryOf returns the events of running f, built once, or once per
+// module simulated as __main__ when building them asked for call
+// contexts: which calls get one depends on the contexts that module
+// already used, and a summary built while another module ran would give
+// this one what that module's budget allowed (a test module checked with
+// the library module it tests, whose functions ran first as entries,
+// reported a hazard it does not get alone; TestEntryAloneOrTogether).
 func (f *Function) summaryOf() []event {
-	if f.summary != nil {
-		return f.summary.events
+	vs := f.Module.Prog.values()
+	if s := f.summary; s != nil && (s.building || !s.perEntry || s.entry == vs.entry) {
+		return s.events
 	}
-	f.summary = &funcSummary{building: true}
+	s := &funcSummary{building: true, entry: vs.entry}
+	f.summary = s
+	reads := vs.budgetReads
 	b := &builder{m: f.Module, sc: f.Scope}
 	if f.Lambda != nil {
 		b.expr(f.Lambda.Body)
 	} else {
 		b.stmts(f.Def.Body())
 	}
-	f.summary.events, f.summary.building = exactEvents(b.out), false
-	return f.summary.events
+	s.events, s.building = exactEvents(b.out), false
+	s.perEntry = vs.budgetReads != reads
+	return s.events
 }
 
 // topSummary returns the events of running the module body, guard included

@@ -162,7 +162,7 @@ def fit(module, epochs):
 			if len(vs) != 1 || vs[0].Obj == nil {
 				t.Fatalf("asker first %v: answer %d is %v, want one loader", askerFirst, i, vs)
 			}
-			if o := vs[0].Obj; m.objects[o.Site.Span] != o {
+			if o := vs[0].Obj; m.Prog.values().objects[o.Site].obj != o {
 				t.Errorf("asker first %v: answer %d is a loader made for a call context, not the module's own", askerFirst, i)
 			}
 		}

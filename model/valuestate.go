@@ -22,6 +22,13 @@ type valueState struct {
 	given    map[*callContext]bool
 	// perFuncConst counts the constant contexts likewise (constcontext.go).
 	perFuncConst map[*Function]int
+	// entry counts the modules simulated as __main__ so far (newEntry),
+	// and budgetReads the questions asked of the module's budget
+	// (intern): a summary built while one was asked holds what that
+	// module's budget allowed, and is built again for the next module
+	// (Function.summaryOf).
+	entry       uint32
+	budgetReads uint64
 	// byFunc lists each function's contexts, and plain the functions called
 	// (or handed to a child) without one.
 	byFunc map[*Function][]*callContext
@@ -39,6 +46,12 @@ type valueState struct {
 	// ctxObjects are the process objects made by calls evaluated in a
 	// context: the same call makes one object per context.
 	ctxObjects map[ctxSite]*Object
+	// objects are the process objects (pools, processes, loaders, channels)
+	// made by calls evaluated outside of any context, by the call's site,
+	// so that every evaluation of the same expression sees the same
+	// object; one whose making asked the budget of contexts is made again
+	// for the next module simulated as __main__ (Module.object).
+	objects map[Site]siteObject
 	// partials are the arguments functools.partial calls bind, per call
 	// site and context.
 	partials map[ctxSite]*argList
@@ -70,11 +83,13 @@ type valueState struct {
 // budget as one it made would: otherwise a module checked with the
 // package it imports, whose own run made some of the module's contexts
 // first, would get more contexts than checked alone, and other findings
-// (TestSharedContextsCount).
+// (TestSharedContextsCount). The summaries and objects whose making asked
+// the budget are made again (Function.summaryOf, Module.object).
 func (vs *valueState) newEntry() {
 	clear(vs.perFunc)
 	clear(vs.given)
 	clear(vs.perFuncConst)
+	vs.entry++
 }
 
 // ctxSite is a call site in a context.
@@ -100,6 +115,7 @@ func (p *Program) values() *valueState {
 			appends:      map[*Scope]map[string][]appended{},
 			classStores:  map[*Class]map[string][]appended{},
 			ctxObjects:   map[ctxSite]*Object{},
+			objects:      map[Site]siteObject{},
 			partials:     map[ctxSite]*argList{},
 			partialAPIs:  map[ctxSite]*argList{},
 			armTests:     map[armKey]*valueCell{},
