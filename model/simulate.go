@@ -591,7 +591,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
-			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0,
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit(m), Conditional: s.branches > 0,
 			MethodUnseen: unseen}
 		if unseen == "" {
 			// CFL005 and CFL007 are errors that rest on the method, and
