@@ -141,6 +141,9 @@ func compareValues(op string, a, b Value) (bool, bool) {
 		case ">=":
 			return a.Int >= b.Int, true
 		}
+	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VStr && !b.Interp:
+		// A substring: "win" in sys.platform.
+		return strings.Contains(b.Str, a.Str) == (op == "in"), true
 	case a.Kind == VStr && b.Kind == VStr && !a.Interp && !b.Interp:
 		switch op {
 		case "==":
@@ -148,9 +151,6 @@ func compareValues(op string, a, b Value) (bool, bool) {
 		case "!=":
 			return a.Str != b.Str, true
 		}
-	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VStr && !b.Interp:
-		// A substring: "win" in sys.platform.
-		return strings.Contains(b.Str, a.Str) == (op == "in"), true
 	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VDict:
 		// A key among the dict's known keys: "start_method" in kwargs. A
 		// dict with keys the model did not see ("") decides only presence.
