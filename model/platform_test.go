@@ -59,3 +59,44 @@ func TestPlatformTests(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformArms checks the arm each platform runs of an if whose test
+// is on the platform, where the targets span platforms.
+func TestPlatformArms(t *testing.T) {
+	prelude := "import os\nimport platform\nimport sys\n"
+	spanning := pytarget.DefaultVersions()
+	tests := []struct {
+		test string
+		// want is the arm (0 the body, 1 the else, -1 both) on Linux,
+		// macOS and Windows.
+		want [3]int
+	}{
+		{`sys.platform != "win32"`, [3]int{0, 0, 1}},
+		{`sys.platform == "darwin"`, [3]int{1, 0, 1}},
+		{`os.name == "nt"`, [3]int{1, 1, 0}},
+		{`platform.system() in ("Darwin", "Windows")`, [3]int{1, 0, 0}},
+		{`sys.platform.startswith("win")`, [3]int{1, 1, 0}},
+		{`"win" in sys.platform`, [3]int{1, 0, 0}}, // "darwin" holds "win" too
+		{`sys.platform == "linux" and unknown_flag`, [3]int{-1, 1, 1}},
+		{`not unknown_flag`, [3]int{-1, -1, -1}},
+	}
+	for _, tt := range tests {
+		src := memSource{"/p/m.py": prelude + "if " + tt.test + ":\n    pass\n"}
+		m, err := NewProgram(src, Options{Targets: spanning}).Module("/p/m.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ifs := m.File.Body[len(m.File.Body)-1].(*syntax.If)
+		var ev evaluator
+		arms := ev.platformArms(ifs.Test, m.Scope)
+		for pl := range pytarget.Platform(numPlatforms) {
+			got, ok := arms.on(pl)
+			if !ok {
+				got = -1
+			}
+			if got != tt.want[pl] {
+				t.Errorf("%s on %v: arm %d, want %d", tt.test, pl, got, tt.want[pl])
+			}
+		}
+	}
+}
