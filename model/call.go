@@ -163,6 +163,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 	var r callResult
 	m := sc.Module
 	site := Site{m, c.Span}
+	if t, ok := ev.strPrefixTest(c, sc); ok {
+		r.values = []Value{boolValue(t)} // sys.platform.startswith("win") (platform.go)
+		return r
+	}
 	if n, ok := c.Func.(*syntax.Name); ok && len(lookup(n.ID, sc)) == 0 && ev.builtinCall(&r, n.ID, c, sc) {
 		ev.argumentEffects(&r, c, sc, site)
 		return r
@@ -197,6 +201,10 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 			}
 			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
 		case VPath:
+			if s, ok := platformCall(v, c, sc); ok {
+				r.values = add(r.values, s)
+				continue
+			}
 			if v.Partial != nil && v.Partial.call != nil {
 				if m := ev.throughPartial(v.Partial, c, sc); m != nil {
 					v.Partial = nil

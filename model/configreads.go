@@ -40,6 +40,7 @@ const (
 	readFork
 	readCUDA
 	readLazy
+	readPlatform
 )
 
 func (s *simulator) defaultStartMethod() pytarget.StartMethod {
@@ -62,6 +63,11 @@ func (s *simulator) hasCUDA() bool {
 	return s.cfg.HasCUDA()
 }
 
+func (s *simulator) platform() pytarget.Platform {
+	s.read |= readPlatform
+	return s.cfg.Platform
+}
+
 func (s *simulator) hasLazyImports() bool {
 	s.read |= readLazy
 	return s.cfg.HasLazyImports()
@@ -81,7 +87,8 @@ func sameAnswers(read cfgReads, a, b pytarget.Config) bool {
 		(read&readForkserverImportsMain == 0 || a.ForkserverImportsMain() == b.ForkserverImportsMain()) &&
 		(read&readFork == 0 || a.HasFork() == b.HasFork()) &&
 		(read&readCUDA == 0 || a.HasCUDA() == b.HasCUDA()) &&
-		(read&readLazy == 0 || a.HasLazyImports() == b.HasLazyImports())
+		(read&readLazy == 0 || a.HasLazyImports() == b.HasLazyImports()) &&
+		(read&readPlatform == 0 || a.Platform == b.Platform)
 }
 
 // entryKey is an entry: a module run as __main__ (fn nil), or an uncalled

@@ -410,19 +410,20 @@ type configClass struct {
 
 // configClasses groups configs by the behaviour the simulation depends on:
 // the default start method, whether the forkserver imports __main__,
-// whether fork and CUDA exist, and whether imports can be lazy.
+// whether fork and CUDA exist, whether imports can be lazy, and the platform.
 func configClasses(s pytarget.Set) []configClass {
 	type key struct {
 		def          pytarget.StartMethod
 		importsMain  bool
 		fork, hasGPU bool
 		lazy         bool
+		platform     pytarget.Platform // tests on the platform (platform.go)
 	}
 	var order []key
 	classes := map[key]*configClass{}
 	for _, c := range s.Configs() {
 		// Without fork there is no forkserver, so its import of __main__ cannot matter.
-		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports()}
+		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports(), c.Platform}
 		if cl, ok := classes[k]; ok {
 			cl.all |= pytarget.Of(c)
 			continue

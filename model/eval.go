@@ -134,9 +134,9 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 	defer func() { ev.depth-- }()
 	switch e := e.(type) {
 	case *syntax.Name:
-		return ev.nameAt(e.ID, sc, int(e.Start))
+		return platformConst(ev.nameAt(e.ID, sc, int(e.Start)), sc)
 	case *syntax.Attribute:
-		return ev.attr(ev.expr(e.X, sc), e.Attr)
+		return platformConst(ev.attr(ev.expr(e.X, sc), e.Attr), sc)
 	case *syntax.Call:
 		return ev.call(e, sc)
 	case *syntax.Subscript:

@@ -61,8 +61,9 @@ type Module struct {
 	locals          *[]*Module // see importedLocals
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
-	// lazy imports (index 1) and without.
-	importInits [2][procServer + 1]importInitsCache
+	// lazy imports (odd indexes) and without, and per platform, whose
+	// tests an import may run (importInitsMemo).
+	importInits [2 * numPlatforms][procServer + 1]importInitsCache
 	lazy        *lazyImports // see lazyImports
 	// escaped are the loaders made here that are kept in a container the
 	// model does not follow (iteration.go, escape).

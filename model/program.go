@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/notebook"
+	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
@@ -49,6 +50,11 @@ type Options struct {
 	// false whenever it cannot tell; with read false, it answers from
 	// what it has read already, reading nothing more.
 	CUDAUnreachable func(path string, read bool) bool
+	// Targets are the target configs of the checked files, all of them:
+	// where they are on one platform, sys.platform, os.name and
+	// platform.system() are that platform's strings (platform.go). Zero
+	// is any platform.
+	Targets pytarget.Set
 }
 
 // Program is a set of modules loaded on demand: the files being checked and

@@ -234,6 +234,12 @@ func (s *simulator) run(events []event, st *simState) {
 		case evEffect:
 			s.effect(&e.eff, st)
 		case evBranch:
+			if arm, ok := e.plat.on(s.platform()); ok {
+				// A test on the platform: one arm runs on this config's
+				// (platform.go), as an arm a constant decides.
+				s.run(e.arms[arm], st)
+				continue
+			}
 			var ends []*simState
 			s.branches++
 			// The last arm runs on st itself when no arm is empty: no
@@ -591,7 +597,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 			continue // no fork on Windows: the start raises instead
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
-			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit, Conditional: s.branches > 0,
+			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit(m), Conditional: s.branches > 0,
 			MethodUnseen: unseen}
 		if unseen == "" {
 			// CFL005 and CFL007 are errors that rest on the method, and

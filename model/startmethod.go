@@ -34,14 +34,22 @@ func bitOf(m pytarget.StartMethod) methodBits { return 1 << m }
 // methodState is what set_start_method has chosen so far, per family: the
 // possible methods (several after a join of paths that chose differently;
 // familyDefault on a path that chose none), and the string literal that
-// named the method, for fixes.
+// named each method, for fixes and notes. The literals are kept per method:
+// after a join of a path that set "fork" with one that kept the default,
+// the "fork" literal is where fork was chosen, not where the default was.
 type methodState struct {
 	methods    map[string]methodBits
-	methodLits map[string]Site
+	methodLits map[methodLitKey]Site
+}
+
+// methodLitKey is a family's method, whose literal methodLits keeps.
+type methodLitKey struct {
+	family string
+	method pytarget.StartMethod
 }
 
 func newMethodState() methodState {
-	return methodState{methods: map[string]methodBits{}, methodLits: map[string]Site{}}
+	return methodState{methods: map[string]methodBits{}, methodLits: map[methodLitKey]Site{}}
 }
 
 // clone copies the state's maps; an empty one stays nil (most paths choose
@@ -56,7 +64,7 @@ func (s methodState) clone() methodState {
 		}
 	}
 	if len(s.methodLits) > 0 {
-		c.methodLits = make(map[string]Site, len(s.methodLits))
+		c.methodLits = make(map[methodLitKey]Site, len(s.methodLits))
 		for k, v := range s.methodLits {
 			c.methodLits[k] = v
 		}
@@ -70,7 +78,7 @@ func (s *methodState) writable() {
 		s.methods = map[string]methodBits{}
 	}
 	if s.methodLits == nil {
-		s.methodLits = map[string]Site{}
+		s.methodLits = map[methodLitKey]Site{}
 	}
 }
 
@@ -110,17 +118,26 @@ func (s *methodState) setMethod(spec MethodSpec) {
 	case MethodExplicit:
 		s.writable()
 		s.methods[spec.Family] = bitOf(spec.Method)
+		s.dropLits(spec.Family)
 		if spec.Lit.Valid() {
-			s.methodLits[spec.Family] = spec.Lit
-		} else {
-			delete(s.methodLits, spec.Family)
+			s.methodLits[methodLitKey{spec.Family, spec.Method}] = spec.Lit
 		}
 	case MethodUnknown:
 		// Chosen at run time: the default stands in for it, marked
 		// unseen.
 		s.writable()
 		s.methods[spec.Family] = familyDefault | familyUnseen
-		delete(s.methodLits, spec.Family)
+		s.dropLits(spec.Family)
+	}
+}
+
+// dropLits forgets the literals of every method of family: a later setter
+// replaced them.
+func (s *methodState) dropLits(family string) {
+	for k := range s.methodLits {
+		if k.family == family {
+			delete(s.methodLits, k)
+		}
 	}
 }
 
@@ -134,6 +151,9 @@ func (s *methodState) setMethodIfUnset(spec MethodSpec) {
 	case bits&familyDefault != 0 && spec.Kind == MethodExplicit:
 		s.writable()
 		s.methods[spec.Family] = bits&^familyDefault | bitOf(spec.Method)
+		if k := (methodLitKey{spec.Family, spec.Method}); spec.Lit.Valid() && !s.methodLits[k].Valid() {
+			s.methodLits[k] = spec.Lit
+		}
 	case bits&familyDefault != 0 && spec.Kind == MethodUnknown:
 		s.writable()
 		s.methods[spec.Family] = bits | familyUnseen
@@ -141,19 +161,19 @@ func (s *methodState) setMethodIfUnset(spec MethodSpec) {
 }
 
 // methodsFor resolves an object's start method against the state.
-func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, Site) {
+func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, func(pytarget.StartMethod) Site) {
 	if o.Kind == ObjFork {
-		return bitOf(pytarget.Fork), true, Site{}
+		return bitOf(pytarget.Fork), true, func(pytarget.StartMethod) Site { return Site{} }
 	}
 	if o.Method.Kind == MethodExplicit {
-		return bitOf(o.Method.Method), true, o.Method.Lit
+		return bitOf(o.Method.Method), true, func(pytarget.StartMethod) Site { return o.Method.Lit }
 	}
 	bits := st.methodsOf(o.Method.Family) &^ familyUnseen
 	explicit := bits&familyDefault == 0
 	if bits&familyDefault != 0 {
 		bits = bits&^familyDefault | bitOf(s.defaultStartMethod())
 	}
-	return bits, explicit, st.methodLits[o.Method.Family]
+	return bits, explicit, func(m pytarget.StartMethod) Site { return st.methodLits[methodLitKey{o.Method.Family, m}] }
 }
 
 // methodUnseen says why the start method of a start of o that takes the

@@ -44,6 +44,10 @@ type event struct {
 	site  Site
 	kind  eventKind
 	guard GuardKind
+	// plat says which arms of an evBranch run on each platform, when its
+	// test is on the platform and the program's targets span platforms
+	// (platform.go); zero for any other event.
+	plat platArms
 }
 
 // loopEvent is a loop running body zero or more times.
@@ -593,7 +597,7 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 	})
 	els := b.sub(func() { elseLeft = b.stmts(s.Else) })
 	if len(then) > 0 || len(els) > 0 {
-		e := event{kind: evBranch, arms: [][]event{then, els}}
+		e := event{kind: evBranch, arms: [][]event{then, els}, plat: b.ev.platformArms(s.Test, b.sc)}
 		from := s.Span.Start
 		if b.loops > 0 {
 			from = b.loopFrom

@@ -208,9 +208,9 @@ type importInitsCache struct {
 // importInitsMemo is the cache of importTimeInits for a target and a
 // process.
 func (m *Module) importInitsMemo(cfg pytarget.Config, proc procKind) *importInitsCache {
-	k := 0
+	k := 2 * int(cfg.Platform)
 	if cfg.HasLazyImports() {
-		k = 1
+		k++
 	}
 	return &m.importInits[k][proc]
 }

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/cudaforklint/cudaforklint/syntax"
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
 
 // Branches decided by constants. A test whose every possible value has the
 // same truth (num_workers > 1 with num_workers bound to 1 by the call's
@@ -38,6 +42,9 @@ func (ev *evaluator) truth(e syntax.Expr, sc *Scope) (value, known bool) {
 		return false, xok && yok
 	case *syntax.Compare:
 		if len(e.Ops) == 1 {
+			if t, ok := ev.strMembership(e.Ops[0], e.Left, e.Comparators[0], sc); ok {
+				return t, true
+			}
 			return ev.compare(e.Ops[0], ev.expr(e.Left, sc), ev.expr(e.Comparators[0], sc))
 		}
 		return false, false
@@ -134,6 +141,9 @@ func compareValues(op string, a, b Value) (bool, bool) {
 		case ">=":
 			return a.Int >= b.Int, true
 		}
+	case (op == "in" || op == "not in") && a.Kind == VStr && !a.Interp && b.Kind == VStr && !b.Interp:
+		// A substring: "win" in sys.platform.
+		return strings.Contains(b.Str, a.Str) == (op == "in"), true
 	case a.Kind == VStr && b.Kind == VStr && !a.Interp && !b.Interp:
 		switch op {
 		case "==":

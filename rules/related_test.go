@@ -18,24 +18,34 @@ func TestRelatedLocations(t *testing.T) {
 		dir, file string
 		line      int
 		code      string
-		// want are "file:line message" notes the finding must carry.
-		want []string
+		// want are "file:line message" notes the finding must carry, and
+		// absent the starts of notes it must not.
+		want, absent []string
 	}{
 		{"loader_iteration", "accelerate_prepare.py", 10, "CFL003", []string{
 			"accelerate_prepare.py:13 The DataLoader is made here",
 			"accelerate_prepare.py:18 Children are forked here (DataLoader workers, the default \"fork\" start method)",
-		}},
+		}, nil},
 		{"loader_iteration", "local_trainer.py", 44, "CFL003", []string{
 			"local_trainer.py:42 The DataLoader is made here",
 			"local_trainer.py:45 Calls `MyTrainer.fit`",
 			"local_trainer.py:21 Calls `MyTrainer.train_loop`",
 			"local_trainer.py:26 Children are forked here",
-		}},
+		}, nil},
 		{"library_init", "examples/word_count.py", 5, "CFL003", []string{
 			"word_count.py:5 Imports `gpulib`",
 			"__init__.py:3 Imports `gpulib._probe`",
 			"_probe.py:3 CUDA is initialized here by `torch.cuda.is_available()`",
-		}},
+		}, nil},
+		// The "fork" literal chose the method of one path: it is named for
+		// the fork's finding, never as where the other path's default
+		// forkserver was chosen.
+		{"cfl004", "fork_on_request.py", 13, "CFL003", []string{
+			"fork_on_request.py:11 The \"fork\" start method is chosen here",
+		}, nil},
+		{"cfl004", "fork_on_request.py", 13, "CFL004", []string{
+			"fork_on_request.py:21 Children are started here (Pool workers, the default \"forkserver\" start method)",
+		}, []string{"fork_on_request.py:11 "}},
 	}
 	cache := map[string][]finding.Finding{}
 	for _, tt := range tests {
@@ -65,6 +75,13 @@ func TestRelatedLocations(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("%s:%d %s: no note %q in\n%s", tt.file, tt.line, tt.code, w, strings.Join(got, "\n"))
+			}
+		}
+		for _, a := range tt.absent {
+			for _, g := range got {
+				if strings.HasPrefix(g, a) {
+					t.Errorf("%s:%d %s: note %q should not be there", tt.file, tt.line, tt.code, g)
+				}
 			}
 		}
 	}

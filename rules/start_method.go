@@ -83,7 +83,7 @@ func (r reporter) childUse(z *model.Hazard, at model.Site) string {
 func (r reporter) howToSwitch(rec *model.StartRecord, from model.Site) string {
 	how := ""
 	switch {
-	case rec.MethodLit.Valid():
+	case rec.MethodLit.Valid() && rec.Explicit:
 		how = "`\"spawn\"` in place of the `\"fork\"` at " + r.where(rec.MethodLit, from)
 	case rec.Obj.Kind == model.ObjPool:
 		how = "`multiprocessing.get_context(\"spawn\").Pool(...)`"
@@ -280,7 +280,10 @@ func (r reporter) switchEdits(rec *model.StartRecord) ([]analysis.TextEdit, bool
 	if rec.Method.String() != "fork" {
 		return nil, false
 	}
-	if lit := rec.MethodLit; lit.Valid() {
+	// The literal decides the method only where every path to the start
+	// set it: where another path left the default, which forks too up to
+	// 3.13, the start takes "spawn" where its object is made.
+	if lit := rec.MethodLit; lit.Valid() && rec.Explicit {
 		text := string(lit.Mod.Src[lit.Span.Start:lit.Span.End])
 		i := strings.Index(text, "fork")
 		if i < 0 || strings.Count(text, "fork") != 1 {

@@ -228,8 +228,12 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs := newDirCache()
 	isFile := dirs.IsFile
 	oracle := cudaOracleFor(pass.ReadFile, isFile, dirs, pol.ImportRoots)
+	var targets pytarget.Set // every checked file's: a module they share runs on each
+	for _, f := range checked {
+		targets |= pol.File(f).Targets
+	}
 	prog := model.NewProgram(source{read: pass.ReadFile, dirs: dirs, trees: state.Trees, arenas: syntax.NewArenas()},
-		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: state.Notebook, CUDAUnreachable: oracle.question()})
+		model.Options{ImportRoots: pol.ImportRoots, ExtraInitializers: extra, Notebook: state.Notebook, CUDAUnreachable: oracle.question(), Targets: targets})
 	res := &Result{Prog: prog, Entries: map[pytarget.Set][]*model.Module{}, fset: pass.Fset, files: map[string]*token.File{}, entryPaths: map[pytarget.Set][]string{}}
 	res.Errors = unreadable
 
