@@ -21,6 +21,26 @@ import "github.com/cudaforklint/cudaforklint/syntax"
 // function stored on a class, which Python binds to the instance: those
 // keep running.
 
+// callRaises reports whether call certainly raises TypeError where it
+// binds its arguments: every value its callee may be is a local function
+// the arguments cannot bind. Like a raise, it then ends its path (a
+// statement that makes such a call is a jump, builder.jump).
+func (ev *evaluator) callRaises(call *syntax.Call, sc *Scope) bool {
+	if n, ok := call.Func.(*syntax.Name); ok && len(lookup(n.ID, sc)) == 0 {
+		return false // a builtin, or a name the model cannot see
+	}
+	callees := ev.expr(call.Func, sc)
+	if len(callees) == 0 {
+		return false
+	}
+	for _, v := range callees {
+		if v.Kind != VFunc || v.Path != "" || v.Alt || !ev.cannotBind(v, call, sc) {
+			return false
+		}
+	}
+	return true
+}
+
 // cannotBind reports whether calling the function value v with the
 // arguments call writes certainly raises TypeError before v's body runs.
 func (ev *evaluator) cannotBind(v Value, call *syntax.Call, sc *Scope) bool {
