@@ -237,6 +237,12 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 // callLocal is the call of a local function value: its events in the
 // call's context, and what it returns.
 func (ev *evaluator) callLocal(r *callResult, v Value, c *syntax.Call, sc *Scope, site Site) {
+	if ev.cannotBind(v, c, sc) {
+		// TypeError before the body runs (arity.go). The function is
+		// still referenced: it is no entry of its own.
+		v.Func.referenced = true
+		return
+	}
 	args := ev.callArgs(c, sc)
 	args.backend = ev.backendAt(c, sc)
 	ctx := ev.contextFor(v, args)

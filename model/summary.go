@@ -306,8 +306,9 @@ func (b *builder) stmts(list []syntax.Stmt) (left bool) {
 	return false
 }
 
-// Jumps. Control leaves a function at a return or an uncaught raise and
-// a loop body's pass at a break or continue; the events after the jump on
+// Jumps. Control leaves a function at a return or an uncaught raise (a
+// call whose arguments certainly cannot bind its callee raises TypeError,
+// arity.go) and a loop body's pass at a break or continue; the events after the jump on
 // its path do not run. The builder emits evReturn and evLoopJump there
 // (not under a try: its handlers and finally run however the body is
 // left; not at module level, where a raise ends the import and the guard
@@ -324,6 +325,14 @@ func (b *builder) jump(s syntax.Stmt) (eventKind, bool) {
 	switch s := s.(type) {
 	case *syntax.Return:
 		return evReturn, true
+	case *syntax.ExprStmt:
+		if c, ok := s.X.(*syntax.Call); ok && b.ev.callRaises(c, b.sc) {
+			return evReturn, true // TypeError: the call cannot bind (arity.go)
+		}
+	case *syntax.Assign:
+		if c, ok := s.Value.(*syntax.Call); ok && b.ev.callRaises(c, b.sc) {
+			return evReturn, true
+		}
 	case *syntax.OtherStmt:
 		switch s.Kind {
 		case "raise_statement":

@@ -1,0 +1,36 @@
+"""The look-alike of missing_device.py: the fallback passes the helper's
+device, so the workers forked after the parent's CUDA setup put the
+recomputed features on the GPU."""
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+def text_features(text, device):
+    if not device:
+        device = "cuda"
+    return torch.ones(len(text), 4).to(device)
+
+
+class SpeechDataset(Dataset):
+    def __init__(self, texts):
+        self.texts = texts
+
+    def __len__(self):
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        try:
+            return torch.load(f"cache/{i}.pt")
+        except FileNotFoundError:
+            return text_features(self.texts[i], "cuda")
+
+
+def train():
+    torch.cuda.set_device(0)  # want "CFL001 .*DataLoader workers.*uses CUDA"
+    model = torch.nn.Linear(4, 1).cuda()
+    for batch in DataLoader(SpeechDataset(["a", "b"]), batch_size=2, num_workers=4):
+        model(batch.cuda())
+
+
+if __name__ == "__main__":
+    train()
