@@ -379,18 +379,19 @@ func forkSite(outs []childOutcome) ([]Frame, int) {
 	return nil, 0
 }
 
+// firstBad returns the first child of the best evidence rank short of the
+// rest (evidenceRank), or nil when every child stayed off CUDA and succeeded.
 func firstBad(outs []childOutcome) *childOutcome {
+	best := -1
 	for i := range outs {
-		if outs[i].used && outs[i].bad {
-			return &outs[i]
+		if r := evidenceRank(outs[i]); r < 2 && (best < 0 || r < evidenceRank(outs[best])) {
+			best = i
 		}
 	}
-	for i := range outs {
-		if outs[i].bad || outs[i].used {
-			return &outs[i]
-		}
+	if best < 0 {
+		return nil
 	}
-	return nil
+	return &outs[best]
 }
 
 // childEvidence describes the children: every one when few, else the first few and a count of
