@@ -49,8 +49,19 @@ func analyzeEntries(files memSource, paths, entries []string) []*Hazard {
 // one of them, so a hazard an entry finds alone need only be found by some
 // entry when together, and one it is named for together must be one it
 // finds alone.
+//
+// testdata/py/entry_independence is the case the per-module summaries
+// (Function.summaryOf) are for: export_columns.py, simulated first, binds
+// features.column with more constants than one module's budget of full and
+// constant contexts holds, then calls gpu_batch, whose summary it builds
+// with column(table, "lepton_pT", device="cuda") bound in no context. A
+// summary built once for all modules hands train_classifier.py that
+// summary: its pool's children were unknown where alone they use CUDA.
 func TestEntryAloneOrTogether(t *testing.T) {
 	dirs := fixtureDirs(t)
+	if dirs["../testdata/py/entry_independence"] == nil {
+		t.Fatal("no testdata/py/entry_independence")
+	}
 	compared := 0
 	for d, files := range dirs {
 		var paths []string
@@ -129,7 +140,7 @@ func TestObjectsMadePerEntry(t *testing.T) {
 // TestSummaryBudgetPerEntry: a function's summary binds its calls in
 // contexts as far as the budget of the module simulated then allows. A
 // warm-up script that used up to_device's contexts (maxContextsPerFunc
-// devices) and then called encode left encode's summary with its
+// and maxConstContextsPerFunc devices) and then called encode left encode's summary with its
 // to_device("cuda") call out of any context, where the device is not
 // known; the training script run after it must still see its pool's
 // children move their batch to the GPU, as it does checked alone.
@@ -145,7 +156,7 @@ def encode(batch):
     return to_device(batch, "cuda")
 `}
 	var warm strings.Builder
-	for i := range maxContextsPerFunc {
+	for i := range maxContextsPerFunc + maxConstContextsPerFunc {
 		fmt.Fprintf(&warm, "gpu.to_device(x, \"cpu:%d\")\n", i)
 	}
 	files["/p/a_warm.py"] = "import sys\n\nimport gpu\n\nx = sys.argv\n" + warm.String() + "gpu.encode(x)\n"

@@ -47,7 +47,8 @@ func (ev *evaluator) envDefaultTruth(test syntax.Expr, sc *Scope) (bool, bool) {
 // envDefault is the value of e when the environment variables it reads
 // hold their defaults; ok is false when e reads none that way. It follows
 // the reads themselves, the conversions and string methods around them
-// (int, bool, str, .lower(), .strip()), comparisons, `in os.environ`,
+// (int, bool, str, .lower(), .strip()), comparisons (membership in a
+// tuple, list or set written out: membership, truth.go), `in os.environ`,
 // `not`, `and` and `or`, and names bound once to any of them; the other
 // operand of a comparison or of `and` and `or` is evaluated as anywhere
 // else. It never caches what it computes: a value under the defaults is
@@ -95,7 +96,10 @@ func (ev *evaluator) envDefault(e syntax.Expr, sc *Scope) ([]Value, bool) {
 		if !bok {
 			bs = ev.expr(right, sc)
 		}
-		if t, ok := envCompare(ev, op, as, bs); ok {
+		if t, ok := ev.membership(op, as, right, sc); ok {
+			return []Value{boolValue(t)}, true
+		}
+		if t, ok := ev.compare(op, as, bs); ok {
 			return []Value{boolValue(t)}, true
 		}
 		return nil, false
@@ -220,24 +224,6 @@ func (ev *evaluator) envConvert(c *syntax.Call, sc *Scope) ([]Value, bool) {
 		return []Value{{Kind: VStr, Str: s}}, true
 	}
 	return nil, false
-}
-
-// envCompare compares as it does elsewhere (truth.go), and also tests
-// membership in a list or tuple of constants: `flag.lower() in ("1",
-// "true")`.
-func envCompare(ev *evaluator, op string, as, bs []Value) (bool, bool) {
-	if (op == "in" || op == "not in") && len(as) == 1 && len(bs) == 1 && bs[0].Kind == VList {
-		in := false
-		for _, el := range bs[0].elems() {
-			eq, ok := compareValues("==", as[0], el)
-			if !ok {
-				return false, false
-			}
-			in = in || eq
-		}
-		return in == (op == "in"), true
-	}
-	return ev.compare(op, as, bs)
 }
 
 // isEnviron reports whether e is os.environ.

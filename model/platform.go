@@ -204,14 +204,7 @@ func (ev *evaluator) platCompare(op, s string, other syntax.Expr, sc *Scope) (bo
 		}
 		return (s == vs[0]) == (op == "=="), true
 	case "in", "not in":
-		if _, seq := other.(*syntax.Sequence); !seq {
-			return false, false
-		}
-		vs, ok := ev.stringsIn(other, sc)
-		if !ok {
-			return false, false
-		}
-		return slicesContain(vs, s) == (op == "in"), true
+		return ev.membership(op, []Value{{Kind: VStr, Str: s}}, other, sc)
 	}
 	return false, false
 }
@@ -323,35 +316,6 @@ func (ev *evaluator) stringsIn(e syntax.Expr, sc *Scope) ([]string, bool) {
 		out = append(out, vs[0].Str)
 	}
 	return out, len(out) > 0
-}
-
-// strMembership is the truth of `s in (a, b)` (or `not in`) for a tuple or
-// list written out, when every value of s and of its elements is a known
-// string (sys.platform in ("win32", "cygwin")).
-func (ev *evaluator) strMembership(op string, x, coll syntax.Expr, sc *Scope) (bool, bool) {
-	if op != "in" && op != "not in" {
-		return false, false
-	}
-	if _, ok := coll.(*syntax.Sequence); !ok {
-		return false, false
-	}
-	xs := ev.expr(x, sc)
-	if !plainStrings(xs) {
-		return false, false
-	}
-	elems, ok := ev.stringsIn(coll, sc)
-	if !ok {
-		return false, false
-	}
-	var result bool
-	for i, v := range xs {
-		t := slicesContain(elems, v.Str) == (op == "in")
-		if i > 0 && t != result {
-			return false, false
-		}
-		result = t
-	}
-	return result, true
 }
 
 // plainStrings reports whether vs are strings the model knows, one or more.

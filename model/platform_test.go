@@ -29,6 +29,8 @@ func TestPlatformTests(t *testing.T) {
 		{`sys.platform.endswith("32")`, windows, true, true},
 		{`sys.platform in ("win32", "cygwin")`, linux, false, true},
 		{`sys.platform not in ["win32", "cygwin"]`, linux, true, true},
+		{`platform.system() in {"Linux", "Darwin"}`, macos, true, true},
+		{`os.name not in ("nt",)`, windows, false, true},
 		{`"win" in sys.platform`, windows, true, true},
 		{`os.name == "nt"`, linux, false, true},
 		{`os.name == "posix"`, macos, true, true},

@@ -42,10 +42,11 @@ func (ev *evaluator) truth(e syntax.Expr, sc *Scope) (value, known bool) {
 		return false, xok && yok
 	case *syntax.Compare:
 		if len(e.Ops) == 1 {
-			if t, ok := ev.strMembership(e.Ops[0], e.Left, e.Comparators[0], sc); ok {
+			xs := ev.expr(e.Left, sc)
+			if t, ok := ev.membership(e.Ops[0], xs, e.Comparators[0], sc); ok {
 				return t, true
 			}
-			return ev.compare(e.Ops[0], ev.expr(e.Left, sc), ev.expr(e.Comparators[0], sc))
+			return ev.compare(e.Ops[0], xs, ev.expr(e.Comparators[0], sc))
 		}
 		return false, false
 	case *syntax.Call:
@@ -122,6 +123,46 @@ func (ev *evaluator) compare(op string, as, bs []Value) (bool, bool) {
 		}
 	}
 	return result, known
+}
+
+// membership is the truth of `x in coll` (or `x not in coll`) for xs, the
+// values of x, when it is the same for each: coll is a tuple, list or set
+// written out (sys.platform in ("win32", "cygwin"), flag.lower() not in
+// ["0", "false"], int(level) in {1, 2}) whose every element is one value
+// that compareValues decides == on against each of xs. The model's lists
+// stand for their elements by a representative (merge, and one element
+// for a comprehension), too loose for a membership test: so a collection
+// not written out, or an element with several values, decides nothing.
+func (ev *evaluator) membership(op string, xs []Value, coll syntax.Expr, sc *Scope) (bool, bool) {
+	seq, ok := coll.(*syntax.Sequence)
+	if op != "in" && op != "not in" || !ok || len(xs) == 0 {
+		return false, false
+	}
+	elems := make([]Value, len(seq.Elts))
+	for i, el := range seq.Elts {
+		vs := ev.expr(el, sc)
+		if len(vs) != 1 {
+			return false, false
+		}
+		elems[i] = vs[0]
+	}
+	var result bool
+	for i, x := range xs {
+		in := false
+		for _, el := range elems {
+			eq, ok := compareValues("==", x, el)
+			if !ok {
+				return false, false
+			}
+			in = in || eq
+		}
+		t := in == (op == "in")
+		if i > 0 && t != result {
+			return false, false
+		}
+		result = t
+	}
+	return result, true
 }
 
 func compareValues(op string, a, b Value) (bool, bool) {

@@ -96,3 +96,59 @@ func TestComputedFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestMembership checks `x in coll` and `x not in coll` over a tuple, list
+// or set written out: decided where every value of x and every element is
+// a known string or int, for the platform strings (truth, platTruth) and
+// the environment's defaults (envDefault) alike; undecided where an element
+// is not one known value, or the collection is not written out. The
+// callers' own tests (TestPlatformTests, TestEnvDefaultTruth) hand it the
+// platform's strings and the environment's defaults.
+func TestMembership(t *testing.T) {
+	prelude := "import sys\narg = sys.argv[1]\nworkers = 4\n" +
+		"mode = \"fork\" if arg else \"spawn\"\ntag = f\"run-{arg}\"\n" +
+		"names = (\"fork\", \"spawn\")\n"
+	tests := []struct {
+		x, op, coll string
+		want, known bool
+	}{
+		{`"fork"`, "in", `("fork", "spawn")`, true, true},
+		{`"forkserver"`, "in", `("fork", "spawn")`, false, true},
+		{`"forkserver"`, "not in", `["fork", "spawn"]`, true, true},
+		{`"fork"`, "not in", `["fork", "spawn"]`, false, true},
+		{`"spawn"`, "in", `{"fork", "spawn"}`, true, true},
+		{`"1"`, "in", `"1", "true"`, true, true}, // a bare tuple
+		{`"0"`, "in", `()`, false, true},
+		{`workers`, "in", `(1, 2)`, false, true},
+		{`workers`, "not in", `{0, 4}`, false, true},
+		// Every value of x: decided where they agree.
+		{`mode`, "in", `("fork", "spawn")`, true, true},
+		{`mode`, "in", `("fork", "forkserver")`, false, false},
+		// Elements that are not one known value.
+		{`"fork"`, "in", `("fork", arg)`, false, false},
+		{`"fork"`, "not in", `["spawn", mode]`, false, false},
+		{`"fork"`, "in", `("spawn", tag)`, false, false},
+		{`"fork"`, "in", `("spawn", *names)`, false, false},
+		{`"1"`, "in", `(1, 2)`, false, false},
+		{`tag`, "in", `("run-1",)`, false, false},
+		{`arg`, "in", `("fork", "spawn")`, false, false},
+		// Collections not written out, whose elements the model holds by
+		// a representative.
+		{`"fork"`, "in", `names`, false, false},
+		{`"spawn"`, "in", `[n for n in ("fork", "spawn")]`, false, false},
+		// Other operators are compare's.
+		{`"fork"`, "==", `("fork",)`, false, false},
+	}
+	for _, tt := range tests {
+		src := prelude + "x_test = " + tt.x + "\ncoll_test = " + tt.coll + "\n"
+		m := load(t, memSource{"/p/m.py": src}, "/p/m.py")
+		body := m.File.Body
+		x := body[len(body)-2].(*syntax.Assign).Value
+		coll := body[len(body)-1].(*syntax.Assign).Value
+		var ev evaluator
+		got, known := ev.membership(tt.op, ev.expr(x, m.Scope), coll, m.Scope)
+		if got != tt.want || known != tt.known {
+			t.Errorf("%s %s %s: (%v, known %v), want (%v, known %v)", tt.x, tt.op, tt.coll, got, known, tt.want, tt.known)
+		}
+	}
+}
