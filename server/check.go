@@ -119,7 +119,7 @@ func (s *session) step() bool {
 		return true
 	}
 
-	r := check(snap)
+	r := check(context.Background(), snap)
 
 	s.mu.Lock()
 	if s.docs[path] == nil {
@@ -206,8 +206,10 @@ func (s *session) snapshotLocked(path string) *snapshot {
 
 // check runs the rules on one document, as `cudaforklint check FILE` from
 // the workspace folder would, with the open buffers in the overlay. A panic
-// becomes a tool error on the document: the server goes on.
-func check(sn *snapshot) (r *result) {
+// becomes a tool error on the document: the server goes on. Once ctx is
+// done the run stops (analyzer.Run), and the result is the caller's to
+// drop.
+func check(ctx context.Context, sn *snapshot) (r *result) {
 	r = &result{versions: map[string]int{}, read: map[string]bool{sn.path: true}}
 	defer func() {
 		if p := recover(); p != nil {
@@ -230,7 +232,7 @@ func check(sn *snapshot) (r *result) {
 			trees = checkTrees{memo: sn.trees, disk: sn.trees.diskAt(dir)}
 		}
 	}
-	res, err := analyzer.Run(analyzer.Options{
+	res, err := analyzer.Run(ctx, analyzer.Options{
 		Paths:     []string{sn.path},
 		Analyzers: rules.All(),
 		Policy:    pol,
