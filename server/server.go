@@ -20,7 +20,10 @@
 //     in it from the checks of all open documents. Related locations become
 //     relatedInformation, the rule's page codeDescription.href, severities
 //     the rules'. Syntax errors are error diagnostics coded "SyntaxError";
-//     tool errors about the document, warnings ("not checked: ...").
+//     tool errors about the document, warnings ("not checked: ..."). A
+//     check that a change makes stale (of its document, or of a file its
+//     last check read) is cancelled, and its diagnostics never published
+//     (check.go).
 //   - Notebooks (notebook.go): Jupyter notebooks synchronized through LSP
 //     3.17's notebookDocument/* are checked from their cells, as
 //     `check nb.ipynb` checks the file, and diagnosed per cell, each cell's
