@@ -148,7 +148,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Ctrl-C cancels the analysis (analyzer.Run's context): the run stops
 	// at its next boundary, stores nothing, and the command exits 2. A
 	// second Ctrl-C while it winds down ends the process at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	context.AfterFunc(ctx, stop)
 	run.ctx = ctx
@@ -169,6 +169,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := run.check(stdout, stderr, line, dests, colorOn)
 	line.stop()
 	return code
+}
+
+// interruptContext returns the context of check's analysis, cancelled by
+// an interrupt (SIGINT), and the function that stops listening for one.
+// The tests stand in an interrupt with a context already cancelled.
+var interruptContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
 // check is runCheck once the flags are read: the analysis, the fixes or
