@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,7 +70,7 @@ func TestFindingsThroughSymlinkedPackages(t *testing.T) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{dir}
-		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: tt.paths, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
+		res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: tt.paths, Analyzers: rules.All(), WorkDir: dir, Policy: pol})
 		if err != nil {
 			t.Fatal(err)
 		}

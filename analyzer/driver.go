@@ -27,6 +27,7 @@
 package analyzer
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"go/token"
@@ -145,7 +146,17 @@ type Result struct {
 }
 
 // Run checks the files under opts.Paths.
-func Run(opts Options) (*Result, error) {
+//
+// Cancelling ctx stops the run: the programs not started are not analyzed,
+// the passes not started do not run, and the running ones stop at their
+// next boundary (the load between files, the simulation between entries).
+// Run then returns ctx.Err() and no Result, once nothing of the run is
+// running any more, and hands opts.Programs nothing more: a cancelled run
+// leaves no partial result in a cache.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opts.WorkDir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -197,9 +208,15 @@ func Run(opts Options) (*Result, error) {
 	programs := []runstate.Program{{Files: files}}
 	var scans any
 	if opts.Split != nil && len(files) > 1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		programs, scans = opts.Split(files, rd.ReadFile, pol)
 	}
-	state := &runstate.State{Files: files, Scans: scans, ForceFull: opts.ForceFull, Notebook: rd.notebook, Trees: opts.Trees}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	state := &runstate.State{Files: files, Scans: scans, ForceFull: opts.ForceFull, Notebook: rd.notebook, Trees: opts.Trees, Ctx: ctx}
 	parts := make([]Result, len(programs))
 	var analyze []int // the programs not reused, by index
 	for i, p := range programs {
@@ -216,7 +233,7 @@ func Run(opts Options) (*Result, error) {
 	for k, i := range analyze {
 		todo[k] = programs[i]
 	}
-	eachProgram(todo, pol.Workers, func(k int) {
+	eachProgram(ctx, todo, pol.Workers, func(k int) {
 		i := analyze[k]
 		// For a ProgramCache, everything the program reads, its
 		// findings included, goes through rec: with its reach, the files
@@ -229,12 +246,22 @@ func Run(opts Options) (*Result, error) {
 			rec = newReadRecorder(rd.ReadFile, programs[i].Reach)
 			read, pconv.read = rec.ReadFile, rec.ReadFile
 		}
-		parts[i].addProgram(runGraph(analyzers, fset, programs[i].Files, read, pol, state), analyzers, &pconv, pol)
+		acts := runGraph(ctx, analyzers, fset, programs[i].Files, read, pol, state)
+		if ctx.Err() != nil {
+			// Some pass may have stopped short: nothing of this program
+			// is kept. (ctx.Err() stays set once set, so a nil here means
+			// no pass saw the run cancelled.)
+			return
+		}
+		parts[i].addProgram(acts, analyzers, &pconv, pol)
 		if rec != nil {
 			opts.Programs.Analyzed(parts[i].part(programs[i], rec.list()))
 		}
 		opts.Progress.analyzed()
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, part := range parts {
 		res.Errors = append(res.Errors, part.Errors...)
 		res.Notices = append(res.Notices, part.Notices...)
@@ -282,8 +309,8 @@ const programBytes = 16 << 20
 
 // eachProgram calls run for every program, in order, up to workers
 // (GOMAXPROCS when 0) of them at once while their sizes fit in
-// programBytes.
-func eachProgram(programs []runstate.Program, workers int, run func(i int)) {
+// programBytes, and starts none once ctx is done.
+func eachProgram(ctx context.Context, programs []runstate.Program, workers int, run func(i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -296,6 +323,10 @@ func eachProgram(programs []runstate.Program, workers int, run func(i int)) {
 		mu.Lock()
 		for running > 0 && (running >= workers || load+w > programBytes) {
 			cond.Wait()
+		}
+		if ctx.Err() != nil {
+			mu.Unlock()
+			break
 		}
 		running++
 		load += w
@@ -412,8 +443,12 @@ type action struct {
 }
 
 // runGraph runs analyzers and everything they require, each once, each as
-// soon as its dependencies are done.
-func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error), pol *config.Policy, state *runstate.State) map[*analysis.Analyzer]*action {
+// soon as its dependencies are done. Once ctx is done, an analyzer not yet
+// started fails with ctx.Err() instead of running, and runGraph returns
+// once the results that go on working after their pass returned (Wait:
+// pyprogram's load) have stopped too, so that nothing of a cancelled run
+// outlives it.
+func runGraph(ctx context.Context, roots []*analysis.Analyzer, fset *token.FileSet, files []string, read func(string) ([]byte, error), pol *config.Policy, state *runstate.State) map[*analysis.Analyzer]*action {
 	acts := map[*analysis.Analyzer]*action{}
 	var mk func(a *analysis.Analyzer) *action
 	mk = func(a *analysis.Analyzer) *action {
@@ -458,6 +493,10 @@ func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, r
 				}
 				inputs[dep.a] = dep.result
 			}
+			if err := ctx.Err(); err != nil {
+				act.err = err
+				return
+			}
 			var mu sync.Mutex
 			pass := &analysis.Pass{
 				Analyzer:   act.a,
@@ -487,7 +526,21 @@ func runGraph(roots []*analysis.Analyzer, fset *token.FileSet, files []string, r
 		}(act)
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		for _, act := range acts {
+			if w, ok := act.result.(waiter); ok && act.err == nil {
+				w.Wait()
+			}
+		}
+	}
 	return acts
+}
+
+// waiter is implemented by a pass result that works on after its pass
+// returned (pyprogram's, which loads the files on its own goroutines):
+// Wait returns once that work is over.
+type waiter interface {
+	Wait()
 }
 
 // safeRun runs an analyzer, turning a panic into an error: the tool reports

@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func TestSelectionBeforeAnalysis(t *testing.T) {
 				t.Fatal(err)
 			}
 			pol := config.NewPolicy(l)
-			_, err = analyzer.Run(analyzer.Options{
+			_, err = analyzer.Run(context.Background(), analyzer.Options{
 				Split:     pyprogram.Split,
 				Paths:     []string{dir},
 				Analyzers: []*analysis.Analyzer{fake("CFL001"), fake("CFL003")},
@@ -102,7 +103,7 @@ func TestProjectAloneOrInAMonorepo(t *testing.T) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{root}
-		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+		res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 		if err != nil {
 			t.Fatal(err)
 		}

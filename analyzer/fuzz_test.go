@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func FuzzCheck(f *testing.F) {
 		if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := analyzer.Run(analyzer.Options{
+		res, err := analyzer.Run(context.Background(), analyzer.Options{
 			Split:     pyprogram.Split,
 			Paths:     []string{main},
 			Analyzers: rules.All(),

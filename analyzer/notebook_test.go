@@ -2,6 +2,7 @@ package analyzer_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func runAll(t *testing.T, dir string, paths ...string) *analyzer.Result {
 	if len(paths) == 0 {
 		paths = []string{dir}
 	}
-	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: paths, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: paths, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestNotebookCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(p string, nbs map[string][]notebook.CellText) *analyzer.Result {
-		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir, Notebooks: nbs})
+		res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir, Notebooks: nbs})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"os"
 	"path/filepath"
@@ -149,7 +150,7 @@ func TestOverlay(t *testing.T) {
 			for name, src := range tc.read {
 				rd[abs(name)] = []byte(src)
 			}
-			res, err := analyzer.Run(analyzer.Options{
+			res, err := analyzer.Run(context.Background(), analyzer.Options{
 				Split:       pyprogram.Split,
 				Paths:       tc.paths,
 				Analyzers:   rules.All(),

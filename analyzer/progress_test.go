@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,7 +32,7 @@ func TestProgressCounts(t *testing.T) {
 	}
 	var p analyzer.Progress
 	for round := 0; round < 2; round++ {
-		_, err := analyzer.Run(analyzer.Options{
+		_, err := analyzer.Run(context.Background(), analyzer.Options{
 			Paths:     []string{filepath.Join(dir, "main.py"), filepath.Join(dir, "other.py")},
 			Analyzers: rules.All(),
 			WorkDir:   dir,

@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func TestNoqaInImportedModule(t *testing.T) {
 			}
 			pol := config.NewPolicy(l)
 			pol.Roots = []string{dir}
-			res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: tc.paths, Analyzers: rules.All(), Policy: pol, WorkDir: dir})
+			res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: tc.paths, Analyzers: rules.All(), Policy: pol, WorkDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package benchcorpus_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +46,7 @@ func check(b *testing.B, dir string, full bool) *analyzer.Result {
 	}
 	pol := config.NewPolicy(l)
 	pol.Roots = []string{dir}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), WorkDir: dir, Policy: pol, Split: pyprogram.Split, ForceFull: full})
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Paths: []string{dir}, Analyzers: rules.All(), WorkDir: dir, Policy: pol, Split: pyprogram.Split, ForceFull: full})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func BenchmarkCheckStdlibImporter(b *testing.B) {
 		}
 		pol := config.NewPolicy(l)
 		pol.Roots = []string{dir}
-		if _, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{file}, Analyzers: rules.All(), WorkDir: dir, Policy: pol}); err != nil {
+		if _, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{file}, Analyzers: rules.All(), WorkDir: dir, Policy: pol}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,9 @@ package cache
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -339,7 +341,7 @@ func TestRecordFileChangedAfterItWasRead(t *testing.T) {
 		}
 		r := &Run{Store: store, Key: Key{7}, WorkDir: dir, Policy: pol()}
 		_, out, err := r.Result(func(pc analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
-			res, err := analyzer.Run(analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read, Split: pyprogram.Split})
+			res, err := analyzer.Run(context.Background(), analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read, Split: pyprogram.Split})
 			if err == nil {
 				if _, _, ok := res.DiskSum(filepath.Join(dir, "nb.ipynb")); !ok {
 					t.Fatalf("the run did not read nb.ipynb from disk: %q", res.FilesRead)
@@ -363,5 +365,44 @@ func TestRecordFileChangedAfterItWasRead(t *testing.T) {
 	}
 	if out := check(func() {}); out != Hit {
 		t.Errorf("the run after: %v, want hit", out)
+	}
+}
+
+// TestCancelledRunStoresNothing: an analysis cancelled (analyzer.Run's
+// context) fails the run with context.Canceled and leaves no entry: the
+// next run analyzes and stores, the one after replays.
+func TestCancelledRunStoresNothing(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "train.py", "import multiprocessing as mp\n\nimport torch\n\ntorch.cuda.init()\nmp.get_context(\"fork\").Pool(2).map(print, [1])\n")
+	store := Open(filepath.Join(t.TempDir(), "cache"))
+	time.Sleep(60 * time.Millisecond) // past the racy window of the write
+	l, err := config.NewLoader(ruledoc.All(), config.Overrides{Isolated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(ctx context.Context) (Outcome, error) {
+		pol := func() *config.Policy {
+			p := config.NewPolicy(l)
+			p.Roots = []string{dir}
+			return p
+		}
+		r := &Run{Store: store, Key: Key{9}, WorkDir: dir, Policy: pol()}
+		_, out, err := r.Result(func(pc analyzer.ProgramCache, read map[string][]byte) (*analyzer.Result, error) {
+			return analyzer.Run(ctx, analyzer.Options{Analyzers: rules.All(), Policy: pol(), WorkDir: dir, Programs: pc, Read: read, Split: pyprogram.Split})
+		})
+		return out, err
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if out, err := check(cancelled); !errors.Is(err, context.Canceled) || out != Miss {
+		t.Errorf("a cancelled run: %v, %v; want miss, context.Canceled", out, err)
+	}
+	if _, ok := store.load(Key{9}); ok {
+		t.Errorf("a cancelled run left an entry")
+	}
+	for _, want := range []Outcome{Stored, Hit} {
+		if out, err := check(context.Background()); err != nil || out != want {
+			t.Errorf("after the cancelled run: %v, %v; want %v", out, err, want)
+		}
 	}
 }

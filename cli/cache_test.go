@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -627,4 +629,40 @@ func treeCounts(r cachedRun) (st [3]int, ok bool) {
 		}
 	}
 	return st, false
+}
+
+// TestInterruptedCheck: a check interrupted (its analysis's context
+// cancelled, as Ctrl-C does) exits 2 saying so, reports nothing, and
+// leaves the cache without a result or a parse tree: the next run
+// analyzes and stores both.
+func TestInterruptedCheck(t *testing.T) {
+	dir := cacheProject(t)
+	saved := interruptContext
+	defer func() { interruptContext = saved }()
+	interruptContext = func() (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx, cancel
+	}
+	stored := func() []string {
+		var files []string
+		filepath.WalkDir(filepath.Join(dir, ".cudaforklint_cache"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.Contains(p, string(filepath.Separator)+"v1"+string(filepath.Separator)) || strings.HasSuffix(p, ".pack")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+		return files
+	}
+	r := runCached(t, dir, "check", ".")
+	if r.code != ExitError || !strings.Contains(r.errs, "cudaforklint: interrupted") || r.out != "" {
+		t.Errorf("interrupted: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout, \"interrupted\"", r.code, r.out, r.errs)
+	}
+	if files := stored(); len(files) != 0 {
+		t.Errorf("an interrupted check left %q in the cache", files)
+	}
+	interruptContext = saved
+	if r := runCached(t, dir, "check", "."); !strings.Contains(r.out, "CFL001") || !slices.Contains(r.cache, "stored") || len(stored()) < 2 {
+		t.Errorf("the next check: stdout %q, cache %q, cache files %q; want findings, an entry and a pack stored", r.out, r.cache, stored())
+	}
 }

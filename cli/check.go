@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 
 	"github.com/cudaforklint/cudaforklint/analyzer"
@@ -143,6 +145,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	run := newCheckRun(loader, c, paths)
+	// Ctrl-C cancels the analysis (analyzer.Run's context): the run stops
+	// at its next boundary, stores nothing, and the command exits 2. A
+	// second Ctrl-C while it winds down ends the process at once.
+	ctx, stop := interruptContext()
+	defer stop()
+	context.AfterFunc(ctx, stop)
+	run.ctx = ctx
 	if run.paths, run.stdin, err = stdinPaths(c.stdinFilename, paths, stdin, run.workDir); err != nil {
 		return fail(stderr, err)
 	}
@@ -160,6 +169,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := run.check(stdout, stderr, line, dests, colorOn)
 	line.stop()
 	return code
+}
+
+// interruptContext returns the context of check's analysis, cancelled by
+// an interrupt (SIGINT), and the function that stops listening for one.
+// The tests stand in an interrupt with a context already cancelled.
+var interruptContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
 // check is runCheck once the flags are read: the analysis, the fixes or
@@ -365,6 +381,11 @@ func printProblems(stderr io.Writer, res *analyzer.Result, withSyntax bool) {
 }
 
 func fail(stderr io.Writer, err error) int {
+	if errors.Is(err, context.Canceled) {
+		// Only an interrupt cancels a command's analysis (runCheck).
+		fmt.Fprintln(stderr, "cudaforklint: interrupted: the check stopped before it finished; nothing was reported or cached")
+		return ExitError
+	}
 	fmt.Fprintf(stderr, "cudaforklint: %v\n", err)
 	return ExitError
 }
@@ -387,11 +408,14 @@ type checkRun struct {
 	stdin map[string][]byte
 	// progress counts the analysis' work for the progress line, or is nil.
 	progress *analyzer.Progress
+	// ctx is every analysis's context (analyzer.Run): check's is cancelled
+	// by an interrupt.
+	ctx context.Context
 }
 
 func newCheckRun(loader *config.Loader, c checkFlags, paths []string) *checkRun {
 	wd, _ := os.Getwd()
-	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd}
+	return &checkRun{loader: loader, flags: c, paths: paths, workDir: wd, ctx: context.Background()}
 }
 
 func (r *checkRun) abs(p string) string { return finding.AbsPath(r.workDir, p) }
@@ -425,7 +449,7 @@ func (r *checkRun) analyzeWith(overlay, read map[string][]byte, trees *cache.Tre
 	if trees != nil {
 		opts.Trees = trees // no typed nil: nil parses every file
 	}
-	return analyzer.Run(opts)
+	return analyzer.Run(r.ctx, opts)
 }
 
 // forceFull reports whether the environment asks for analyzer.Options.
@@ -480,7 +504,13 @@ func (r *checkRun) analyzeCached(stderr io.Writer) (*analyzer.Result, error) {
 	// The new trees are written now, after the run recorded its inputs:
 	// writing them while it read the tree (a cache directory in the
 	// project) would make it look changed, and leave the result unstored.
-	trees.Flush()
+	// An interrupted run's pack is removed unpublished: a cancelled run
+	// stores nothing.
+	if r.ctx.Err() != nil {
+		trees.Close()
+	} else {
+		trees.Flush()
+	}
 	if debug {
 		if analyzed {
 			fmt.Fprintln(stderr, "cache:", trees.Stats())

@@ -2,6 +2,7 @@ package fix_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func check(t *testing.T, dir string, codes ...string) *analyzer.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{dir}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{dir}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

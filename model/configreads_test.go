@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"testing"
 
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -163,7 +164,7 @@ func TestConfigReplayRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hz, runs := prog.analyzeLoading(loadedEntries{m}, pytarget.All())
+			hz, runs, _ := prog.analyzeLoading(context.Background(), loadedEntries{m}, pytarget.All())
 			for name, want := range tt.runs {
 				e := entryKey{m: m}
 				if name != "" {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -17,7 +18,8 @@ import (
 // of them that nothing calls as an entry point of its own, on every config
 // in targets, and returns the hazards found, sorted by position.
 func (p *Program) Analyze(mods []*Module, targets pytarget.Set) []*Hazard {
-	return p.AnalyzeLoading(loadedEntries(mods), targets)
+	hz, _ := p.AnalyzeLoading(context.Background(), loadedEntries(mods), targets)
+	return hz
 }
 
 // Entries are the modules a run simulates as __main__, in order, while the
@@ -47,13 +49,18 @@ func (l loadedEntries) Wait()            {}
 // loaded entries, so it finds the same hazards: a module's index is built
 // from its own file alone (newModule), and what the first loop evaluates
 // it reaches through Module, which builds or waits for what it needs.
-func (p *Program) AnalyzeLoading(entries Entries, targets pytarget.Set) []*Hazard {
-	hz, _ := p.analyzeLoading(entries, targets)
-	return hz
+//
+// Once ctx is done it returns ctx.Err() and no hazards, before the next
+// entry's simulation (a module as __main__, an uncalled function): one
+// simulation is not interrupted, so the error comes after at most one.
+// It does not wait for entries still loading then.
+func (p *Program) AnalyzeLoading(ctx context.Context, entries Entries, targets pytarget.Set) ([]*Hazard, error) {
+	hz, _, err := p.analyzeLoading(ctx, entries, targets)
+	return hz, err
 }
 
 // analyzeLoading is AnalyzeLoading, with the runs it made of each entry.
-func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Hazard, entryRuns) {
+func (p *Program) analyzeLoading(ctx context.Context, entries Entries, targets pytarget.Set) ([]*Hazard, entryRuns, error) {
 	defer p.stopPrefetch()
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
@@ -62,6 +69,9 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 		out.class, out.uncalled = k, false
 		if k == 0 {
 			for i := range entries.Len() {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
 				if m := entries.At(i); m != nil {
 					mods = append(mods, m)
 					p.runAsMain(m, class.rep, out, runs)
@@ -70,6 +80,9 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 			entries.Wait()
 		} else {
 			for _, m := range mods {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
 				p.runAsMain(m, class.rep, out, runs)
 			}
 		}
@@ -84,6 +97,9 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 			for _, f := range m.Funcs {
 				if !may[f] || f.referenced || nameUsed(f, importers) || f.Lambda != nil || isDunder(f.Name) || !f.facts().starts {
 					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
 				}
 				if configMemo && runs.replay(entryKey{m, f}, class.rep, out) {
 					continue
@@ -133,7 +149,7 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 		}
 		return a.rank.less(b.rank)
 	})
-	return out.list, runs
+	return out.list, runs, nil
 }
 
 // runAsMain simulates m as __main__ on cfg, if running it can start a

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"sync"
@@ -72,6 +73,12 @@ func analyzeLoaded(files memSource, paths, entries []string) string {
 	return describeHazards(prog.Analyze(mods, pytarget.All()))
 }
 
+// analyzeAll is AnalyzeLoading on every target, with nothing to cancel it.
+func analyzeAll(prog *Program, entries Entries) []*Hazard {
+	hz, _ := prog.AnalyzeLoading(context.Background(), entries, pytarget.All())
+	return hz
+}
+
 // TestAnalyzeWhileLoading: simulating the entries as they load must find
 // what simulating them once every checked file is loaded finds, on every
 // fixture directory, whether the loaders are ahead of the analysis or
@@ -95,7 +102,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 			for _, workers := range []int{1, 4} {
 				prog := NewProgram(files, Options{})
 				l := startLoading(prog, paths, workers)
-				got := describeHazards(prog.AnalyzeLoading(entriesOf(l, entries), pytarget.All()))
+				got := describeHazards(analyzeAll(prog, entriesOf(l, entries)))
 				if got != want {
 					t.Errorf("%s, %d of %d files entries, %d loaders: while loading\n%s\nloaded first\n%s", d, len(entries), len(paths), workers, got, want)
 				}
@@ -103,7 +110,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 			// The slowest loader: the files that are not entries load
 			// only once the analysis waits for them.
 			prog := NewProgram(files, Options{})
-			if got := describeHazards(prog.AnalyzeLoading(lastLoaded{prog, paths, entries}, pytarget.All())); got != want {
+			if got := describeHazards(analyzeAll(prog, lastLoaded{prog, paths, entries})); got != want {
 				t.Errorf("%s, %d of %d files entries, the rest loaded on Wait:\n%s\nloaded first\n%s", d, len(entries), len(paths), got, want)
 			}
 			if len(entries) == len(paths) {
@@ -111,7 +118,7 @@ func TestAnalyzeWhileLoading(t *testing.T) {
 				prog := NewProgram(files, Options{})
 				alone := loadingFiles{prog, paths, make(chan struct{})}
 				close(alone.done)
-				if got := describeHazards(prog.AnalyzeLoading(alone, pytarget.All())); got != want {
+				if got := describeHazards(analyzeAll(prog, alone)); got != want {
 					t.Errorf("%s, built by the analysis:\n%s\nloaded first\n%s", d, got, want)
 				}
 				findings += strings.Count("\n"+want, "\nkind ")

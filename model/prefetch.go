@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 
@@ -26,6 +27,9 @@ type prefetcher struct {
 	// importTime: follow only the imports that run when a module is
 	// imported (PrefetchImports says when).
 	importTime bool
+	// ctx is PrefetchImports': once it is done, the workers stop before
+	// the next module.
+	ctx context.Context
 }
 
 // take returns the slot of a module parsed ahead, or a fresh one, and
@@ -56,7 +60,10 @@ func (pf *prefetcher) take(path string) *moduleSlot {
 // is mostly what importing the entries runs: then only the imports at
 // module level (outside function bodies) are followed. A function's own
 // imports are loaded when it is simulated, without being parsed ahead.
-func (p *Program) PrefetchImports(workers int) {
+//
+// Once ctx is done, the workers drop the queue and end after the module in
+// hand: the run was cancelled and will ask for nothing more.
+func (p *Program) PrefetchImports(ctx context.Context, workers int) {
 	loaded := p.Loaded()
 	importTime := false
 	if p.opts.CUDAUnreachable != nil && len(p.extra) == 0 {
@@ -74,6 +81,7 @@ func (p *Program) PrefetchImports(workers int) {
 	p.ahead.mu.Lock()
 	p.ahead.workers = workers
 	p.ahead.importTime = importTime
+	p.ahead.ctx = ctx
 	p.ahead.mu.Unlock()
 	for _, m := range loaded {
 		p.prefetchImports(m)
@@ -185,6 +193,9 @@ func (p *Program) prefetchLoop() {
 	pf := &p.ahead
 	for {
 		pf.mu.Lock()
+		if pf.ctx != nil && pf.ctx.Err() != nil {
+			pf.queue = nil
+		}
 		if len(pf.queue) == 0 {
 			pf.active--
 			pf.mu.Unlock()

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func TestPrefetchParsesAheadWithoutLoading(t *testing.T) {
 		"/p/pkg/d.py":        "y = 2\n",
 		"/p/other.py":        "z = 3\n",
 	}, "/p/a.py")
-	p.PrefetchImports(2)
+	p.PrefetchImports(context.Background(), 2)
 	waitPrefetch(t, p)
 	for _, f := range []string{"/p/b.py", "/p/pkg/__init__.py", "/p/pkg/c.py", "/p/pkg/d.py"} {
 		if n := src.count(f); n != 1 {
@@ -113,7 +114,7 @@ func TestParseAheadThenLoad(t *testing.T) {
 	if got := len(p.Loaded()); got != 1 {
 		t.Errorf("%d modules loaded after ParseAhead, want 1 (main.py)", got)
 	}
-	p.PrefetchImports(2)
+	p.PrefetchImports(context.Background(), 2)
 	waitPrefetch(t, p)
 	h, err := p.Module("/p/helper.py")
 	if err != nil || h == nil || h.File != f {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ mp.Process(target=print).start()
 	for _, broken := range []string{"/p/helper.py", "/p/main.py"} {
 		t.Run(broken, func(t *testing.T) {
 			prog := NewProgram(breakingSource{files, broken}, Options{})
-			prog.PrefetchImports(2) // the imports are built on other goroutines too
+			prog.PrefetchImports(context.Background(), 2) // the imports are built on other goroutines too
 			m, err := prog.Module("/p/main.py")
 			if broken == "/p/main.py" {
 				if err == nil || !strings.Contains(err.Error(), "internal error indexing the module") {

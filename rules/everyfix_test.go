@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func checkEveryFix(t *testing.T, dir string) int {
 		pol := checktest.Policy(t)
 		pol.Roots = []string{abs}
 		parts.changed = overlay
-		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{abs}, Analyzers: rules.All(), WorkDir: abs,
+		res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{abs}, Analyzers: rules.All(), WorkDir: abs,
 			Policy: pol, Overlay: overlay, Programs: parts})
 		if err != nil {
 			t.Fatalf("run: %v", err)

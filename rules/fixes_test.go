@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +28,7 @@ func checkMain(t *testing.T, src string) *analyzer.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), Policy: config.NewPolicy(l), WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestNVMLFixPlacement(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+			res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,7 +244,7 @@ func TestNVMLFixUsesOSAfterItsImport(t *testing.T) {
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
+		res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{p}, Analyzers: rules.All(), WorkDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -221,23 +222,7 @@ func BenchmarkOpenFiles(b *testing.B) {
 //
 //	go test -run '^$' -bench LargePackage -benchtime 20x ./server
 func BenchmarkDidChangeInLargePackage(b *testing.B) {
-	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
-	if err != nil {
-		b.Skip("no python3")
-	}
-	// A copy: a .gitignore above the installed library (pyenv ignores
-	// versions/) would exclude it.
-	stdlib := filepath.Join(b.TempDir(), "stdlib")
-	if err := copyPython(strings.TrimSpace(string(out)), stdlib); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(stdlib, "json", "decoder.py")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		b.Skip("no json/decoder.py")
-	}
-	text := string(src) + "\nEDIT = 0\n"
-	edit := strings.Count(text, "\n") - 1
+	stdlib, path, text, edit := decoderInStdlib(b)
 	// Last, the folder as a `check` of it leaves it: the parse trees of its
 	// files in its cache directory, which the first check reads.
 	for _, mode := range []struct {
@@ -262,6 +247,75 @@ func BenchmarkDidChangeInLargePackage(b *testing.B) {
 			b.ReportMetric(float64(first.Microseconds())/1000, "ms-first-check")
 		})
 	}
+}
+
+// decoderInStdlib copies Python's standard library and returns the copy,
+// the path of its json/decoder.py, that module's text with a line
+// `EDIT = 0` appended, and that line's 0-based number.
+func decoderInStdlib(b *testing.B) (stdlib, path, text string, edit int) {
+	out, err := exec.Command("python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`).Output()
+	if err != nil {
+		b.Skip("no python3")
+	}
+	// A copy: a .gitignore above the installed library (pyenv ignores
+	// versions/) would exclude it.
+	stdlib = filepath.Join(b.TempDir(), "stdlib")
+	if err := copyPython(strings.TrimSpace(string(out)), stdlib); err != nil {
+		b.Fatal(err)
+	}
+	path = filepath.Join(stdlib, "json", "decoder.py")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip("no json/decoder.py")
+	}
+	text = string(src) + "\nEDIT = 0\n"
+	return stdlib, path, text, strings.Count(text, "\n") - 1
+}
+
+// BenchmarkEditBurstInLargePackage sends bursts of 5 changes to the
+// standard library's json/decoder.py (whose checks load about 170
+// modules), back to back (debounce off, as an editor's quick keystrokes
+// past its debounce), each op one burst and the wait for the diagnostics
+// of its last version. It reports the checks per burst that ran to
+// completion and those cancelled as stale: a check the next change makes
+// stale is cancelled, so a burst costs one complete check, not one per
+// change the worker was busy through.
+//
+//	go test -run '^$' -bench EditBurst -benchtime 5x ./server
+func BenchmarkEditBurstInLargePackage(b *testing.B) {
+	stdlib, path, text, edit := decoderInStdlib(b)
+	var mu sync.Mutex
+	completed, cancelled := 0, 0
+	hooks := &checkHooks{ended: func(_ *snapshot, c bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if c {
+			cancelled++
+		} else {
+			completed++
+		}
+	}}
+	c := startServer(b, clientOptions{folders: []string{stdlib}, hooks: hooks})
+	uri := c.open(path, text)
+	c.waitPublish(uri, 0, hasVersion(1))
+	mu.Lock()
+	completed, cancelled = 0, 0
+	mu.Unlock()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := 0
+		for k := 0; k < 5; k++ {
+			r := protocol.Range{Start: protocol.Position{Line: edit}, End: protocol.Position{Line: edit + 1}}
+			v = c.change(uri, protocol.TextDocumentContentChangeEvent{Range: &r, Text: fmt.Sprintf("EDIT = %d\n", i*5+k+1)})
+		}
+		c.waitPublish(uri, 0, hasVersion(v))
+		c.barrier(stdlib)
+	}
+	b.StopTimer()
+	mu.Lock()
+	defer mu.Unlock()
+	b.ReportMetric(float64(completed)/float64(b.N), "checks-completed/burst")
+	b.ReportMetric(float64(cancelled)/float64(b.N), "checks-cancelled/burst")
 }
 
 // storeTrees stores the parse tree of every .py file below dir (outside

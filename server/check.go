@@ -21,6 +21,52 @@ import (
 // order: a run already uses every core (the parallel parse), and one
 // worker is the only sender of diagnostics, so they reach the client in the
 // order they were computed.
+//
+// A check whose input changes while it runs is stale: when the document,
+// or a file its last check read, gets new content (an edit, an open or
+// close, a change on disk, a configuration change), the running check is
+// cancelled (its analyzer.Run context) instead of finishing, and its
+// diagnostics are never published. The change itself queues the document
+// again, at once or when its debounce fires, and the worker runs that
+// check next. A file the running check reads for the first time (a new
+// import) is not known until it ends: staleLocked queues it again then.
+
+// inflight is the check the worker is running.
+type inflight struct {
+	path   string
+	cancel context.CancelFunc
+	// cancelled is set, under the session's lock, before cancel is
+	// called: the worker drops the check's result whatever Run returned.
+	cancelled bool
+}
+
+// checkHooks let tests watch the worker's checks and stand in for a slow
+// one; nil outside tests.
+type checkHooks struct {
+	// started is called on the worker as a check of sn starts, with the
+	// check's context: a test may hold the check there.
+	started func(ctx context.Context, sn *snapshot)
+	// ended is called on the worker as the check of sn ends: cancelled, or
+	// run to completion.
+	ended func(sn *snapshot, cancelled bool)
+}
+
+// cancelStaleLocked cancels the running check when changed (a path; ""
+// for everything) is an input of it: its document, or a file its
+// document's last check read.
+func (s *session) cancelStaleLocked(changed string) {
+	c := s.inflight
+	if c == nil || c.cancelled {
+		return
+	}
+	if changed != "" && changed != c.path {
+		if r := s.results[c.path]; r == nil || !r.read[changed] {
+			return
+		}
+	}
+	c.cancelled = true
+	c.cancel()
+}
 
 // enqueueLocked queues path and the open documents that read it.
 func (s *session) enqueueLocked(path string) {
@@ -43,6 +89,7 @@ func (s *session) enqueueAllLocked() {
 	for p := range s.docs {
 		s.queue[p] = true
 	}
+	s.cancelStaleLocked("")
 	s.wakeLocked()
 }
 
@@ -109,19 +156,37 @@ func (s *session) step() bool {
 	msgs := s.publishLocked(s.republish, "")
 	s.republish = map[string]bool{}
 	var snap *snapshot
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	if path != "" {
 		delete(s.queue, path)
 		snap = s.snapshotLocked(path)
+		s.inflight = &inflight{path: path, cancel: cancel}
 	}
+	hooks := s.opts.hooks
 	s.mu.Unlock()
 	s.send(msgs)
 	if snap == nil {
 		return true
 	}
 
-	r := check(snap)
+	if hooks != nil && hooks.started != nil {
+		hooks.started(ctx, snap)
+	}
+	r := check(ctx, snap)
 
 	s.mu.Lock()
+	cancelled := s.inflight.cancelled
+	s.inflight = nil
+	if hooks != nil && hooks.ended != nil {
+		hooks.ended(snap, cancelled)
+	}
+	if cancelled {
+		// Stale: the change that cancelled it queued the document again
+		// (or closed it), and the next check publishes.
+		s.mu.Unlock()
+		return true
+	}
 	if s.docs[path] == nil {
 		// Closed during the run; didClose has republished.
 		s.mu.Unlock()
@@ -206,8 +271,10 @@ func (s *session) snapshotLocked(path string) *snapshot {
 
 // check runs the rules on one document, as `cudaforklint check FILE` from
 // the workspace folder would, with the open buffers in the overlay. A panic
-// becomes a tool error on the document: the server goes on.
-func check(sn *snapshot) (r *result) {
+// becomes a tool error on the document: the server goes on. Once ctx is
+// done the run stops (analyzer.Run), and the result is the caller's to
+// drop.
+func check(ctx context.Context, sn *snapshot) (r *result) {
 	r = &result{versions: map[string]int{}, read: map[string]bool{sn.path: true}}
 	defer func() {
 		if p := recover(); p != nil {
@@ -230,7 +297,7 @@ func check(sn *snapshot) (r *result) {
 			trees = checkTrees{memo: sn.trees, disk: sn.trees.diskAt(dir)}
 		}
 	}
-	res, err := analyzer.Run(analyzer.Options{
+	res, err := analyzer.Run(ctx, analyzer.Options{
 		Paths:     []string{sn.path},
 		Analyzers: rules.All(),
 		Policy:    pol,

@@ -43,6 +43,8 @@ type clientOptions struct {
 	debounceMs      int
 	documentChanges bool
 	dynamicWatch    bool
+	// hooks watch and hold the server's checks (check.go).
+	hooks *checkHooks
 }
 
 // hazard forks a child that uses CUDA after initializing CUDA (CFL001 at
@@ -74,7 +76,7 @@ func startServer(t testing.TB, o clientOptions) *testClient {
 	srvSide, cliSide := net.Pipe()
 	c := &testClient{t: t, serveErr: make(chan error, 1), versions: map[string]int{}, enc: protocol.EncodingUTF16}
 	c.changed = sync.NewCond(&c.mu)
-	go func() { c.serveErr <- Serve(ctx, srvSide, Options{Version: "test"}) }()
+	go func() { c.serveErr <- Serve(ctx, srvSide, Options{Version: "test", hooks: o.hooks}) }()
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(cliSide, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(c.handle))
 	t.Cleanup(func() {

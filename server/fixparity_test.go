@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func TestQuickFixesAreTheCLIFixes(t *testing.T) {
 			// offered in a run of the file alone); those are compared.
 			pol := config.NewPolicy(loader)
 			pol.Roots = []string{root}
-			all, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{root}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+			all, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{root}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func compareFixes(t *testing.T, c *testClient, loader *config.Loader, root, path
 	t.Helper()
 	pol := config.NewPolicy(loader)
 	pol.Roots = []string{root}
-	res, err := analyzer.Run(analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Split: pyprogram.Split, Paths: []string{path}, Analyzers: rules.All(), Policy: pol, WorkDir: root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 func TestCheckRecovers(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.py")
-	r := check(&snapshot{path: path, folder: dir, overlay: map[string][]byte{path: []byte(hazard)}})
+	r := check(context.Background(), &snapshot{path: path, folder: dir, overlay: map[string][]byte{path: []byte(hazard)}})
 	if len(r.problems) != 1 || !strings.HasPrefix(r.problems[0].message, "not checked: internal error: ") || r.problems[0].Path != path {
 		t.Errorf("problems %+v, want one internal error on %s", r.problems, path)
 	}

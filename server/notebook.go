@@ -118,6 +118,7 @@ func (s *session) notebookDidOpen(p *protocol.DidOpenNotebookDocumentParams) {
 		d.nb.cells = append(d.nb.cells, c.Document)
 	}
 	s.docs[path] = d
+	s.cancelStaleLocked(path)
 	s.enqueueLocked(path)
 }
 

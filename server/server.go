@@ -20,7 +20,10 @@
 //     in it from the checks of all open documents. Related locations become
 //     relatedInformation, the rule's page codeDescription.href, severities
 //     the rules'. Syntax errors are error diagnostics coded "SyntaxError";
-//     tool errors about the document, warnings ("not checked: ...").
+//     tool errors about the document, warnings ("not checked: ..."). A
+//     check that a change makes stale (of its document, or of a file its
+//     last check read) is cancelled, and its diagnostics never published
+//     (check.go).
 //   - Notebooks (notebook.go): Jupyter notebooks synchronized through LSP
 //     3.17's notebookDocument/* are checked from their cells, as
 //     `check nb.ipynb` checks the file, and diagnosed per cell, each cell's
@@ -86,6 +89,8 @@ type Options struct {
 	// ForceFull turns the byte prefilter off in every check
 	// (analyzer.Options.ForceFull).
 	ForceFull bool
+	// hooks are the tests' (check.go); nil otherwise.
+	hooks *checkHooks
 }
 
 // Serve runs a server on stream (the editor's pipe) until the client exits
@@ -155,6 +160,9 @@ type session struct {
 	timers  map[string]*time.Timer
 	queue   map[string]bool // documents to check
 	running bool            // the worker is checking
+	// inflight is the check the worker is running, if any (check.go):
+	// a change to its inputs cancels it.
+	inflight *inflight
 	// republish lists paths whose diagnostics must be sent again although
 	// no check of them is due (a document closed, a result dropped).
 	republish map[string]bool
@@ -478,6 +486,7 @@ func (s *session) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.docs[path] = newDocument(p.TextDocument.URI, path, p.TextDocument.Version, []byte(p.TextDocument.Text))
+	s.cancelStaleLocked(path)
 	s.enqueueLocked(path)
 }
 
@@ -501,8 +510,10 @@ func (s *session) didChange(p *protocol.DidChangeTextDocumentParams) error {
 }
 
 // scheduleLocked checks a changed document once the editor has been quiet
-// for the debounce delay.
+// for the debounce delay. A check of it (or of a document that read it)
+// running now is stale: it is cancelled at once, not when the delay ends.
 func (s *session) scheduleLocked(path string) {
+	s.cancelStaleLocked(path)
 	if s.debounce <= 0 {
 		s.enqueueLocked(path)
 		return
@@ -568,6 +579,7 @@ func (s *session) closeLocked(path string) {
 	}
 	s.republish[path] = true
 	// The others now read the file from the disk, not the buffer.
+	s.cancelStaleLocked(path)
 	s.enqueueDependentsLocked(path)
 	s.wakeLocked()
 }
@@ -587,6 +599,7 @@ func (s *session) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams)
 		if s.docs[path] == nil {
 			// An open document is read from its buffer, whatever the disk
 			// says.
+			s.cancelStaleLocked(path)
 			s.enqueueDependentsLocked(path)
 		}
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,13 +85,13 @@ func TestChecksReuseTrees(t *testing.T) {
 	findings := func(r *result) string {
 		return fmt.Sprint(r.findings, r.problems, r.config)
 	}
-	first := check(snap(main, nil))
+	first := check(context.Background(), snap(main, nil))
 	if len(first.findings) == 0 {
 		t.Fatalf("no finding (%s): the case tests nothing", findings(first))
 	}
 	want := findings(first)
 	memo := newTreeMemo(treeMemoBytes)
-	if got := findings(check(snap(main, memo))); got != want {
+	if got := findings(check(context.Background(), snap(main, memo))); got != want {
 		t.Errorf("first check with the memo:\n%s\nwant\n%s", got, want)
 	}
 	loaded, parsed := memo.counts()
@@ -99,7 +100,7 @@ func TestChecksReuseTrees(t *testing.T) {
 	}
 	// An edit of the document: its imports are decoded.
 	edited := main + "\n# edited\n"
-	if got, want := findings(check(snap(edited, memo))), findings(check(snap(edited, nil))); got != want {
+	if got, want := findings(check(context.Background(), snap(edited, memo))), findings(check(context.Background(), snap(edited, nil))); got != want {
 		t.Errorf("check after an edit with the memo:\n%s\nwant\n%s", got, want)
 	}
 	loaded, parsed = memo.counts()
@@ -181,17 +182,17 @@ func TestFirstCheckReadsProjectCache(t *testing.T) {
 			snap := func(trees *treeMemo) *snapshot {
 				return &snapshot{path: path, folder: dir, overlay: map[string][]byte{path: []byte(main)}, loader: loader, trees: trees}
 			}
-			want := fmt.Sprint(check(snap(nil)).findings)
+			want := fmt.Sprint(check(context.Background(), snap(nil)).findings)
 			memo := newTreeMemo(treeMemoBytes)
 			defer memo.closeDisks()
-			if got := fmt.Sprint(check(snap(memo)).findings); got != want || len(check(snap(nil)).findings) == 0 {
+			if got := fmt.Sprint(check(context.Background(), snap(memo)).findings); got != want || len(check(context.Background(), snap(nil)).findings) == 0 {
 				t.Errorf("findings with the project's trees:\n%s\nwant (parsed)\n%s", got, want)
 			}
 			if memo.fromDisk != tc.fromDisk || memo.parsed != tc.parsed || memo.loaded != 0 {
 				t.Errorf("first check: %d from the cache directory, %d parsed, %d from the memo; want %d, %d, 0",
 					memo.fromDisk, memo.parsed, memo.loaded, tc.fromDisk, tc.parsed)
 			}
-			check(snap(memo)) // the document unchanged: all three from the memo
+			check(context.Background(), snap(memo)) // the document unchanged: all three from the memo
 			if memo.loaded != 3 || memo.fromDisk != tc.fromDisk {
 				t.Errorf("second check: %d from the memo, %d from the cache directory in all; want 3, %d", memo.loaded, memo.fromDisk, tc.fromDisk)
 			}

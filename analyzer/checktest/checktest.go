@@ -22,6 +22,7 @@ package checktest
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func Run(t testing.TB, dir string) []finding.Finding {
 	// from there (a repository's examples importing its package).
 	pol := Policy(t)
 	pol.Roots = []string{abs}
-	res, err := analyzer.Run(analyzer.Options{
+	res, err := analyzer.Run(context.Background(), analyzer.Options{
 		Paths:     []string{abs},
 		Analyzers: rules.All(),
 		WorkDir:   abs,

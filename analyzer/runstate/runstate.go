@@ -11,6 +11,7 @@
 package runstate
 
 import (
+	"context"
 	"errors"
 	"reflect"
 
@@ -47,6 +48,19 @@ type State struct {
 	// It is called from the parse's goroutines at once. nil parses every
 	// file.
 	Trees syntax.TreeCache
+	// Ctx is the run's context (analyzer.Run's). go/analysis gives a pass
+	// none, so the run's state carries it: once it is done, the passes
+	// stop at their next boundary (a file loaded, an entry simulated) and
+	// the driver discards what they return. nil: nothing cancels the run.
+	Ctx context.Context
+}
+
+// Context returns Ctx, or context.Background() when there is none.
+func (s *State) Context() context.Context {
+	if s.Ctx == nil {
+		return context.Background()
+	}
+	return s.Ctx
 }
 
 // Program is one independent program of a run: files no import path joins

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/cudaforklint/cudaforklint/analyzer/runstate"
 	"github.com/cudaforklint/cudaforklint/finding"
 	"github.com/cudaforklint/cudaforklint/model"
 	"github.com/cudaforklint/cudaforklint/passes/pyprogram"
@@ -20,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "forkhazard",
 	Doc:        "simulate Python entry points and find CUDA + fork hazards\n\nThe forkhazard analyzer returns a *forkhazard.Result listing every hazard with the target configurations it holds on.",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{pyprogram.Analyzer},
+	Requires:   []*analysis.Analyzer{pyprogram.Analyzer, runstate.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -46,9 +47,17 @@ func run(pass *analysis.Pass) (any, error) {
 	// Analyze each group of modules sharing a target set, in a fixed order
 	// so the output is deterministic; the first group's modules are run as
 	// they load.
+	// A cancelled run (the run's context done) stops between entries and
+	// returns the context's error once the load has stopped too.
+	ctx := runstate.For(pass).Context()
 	res := &Result{}
 	for _, s := range prog.TargetSets() {
-		res.Hazards = append(res.Hazards, prog.Prog.AnalyzeLoading(prog.Loading(s), s)...)
+		hz, err := prog.Prog.AnalyzeLoading(ctx, prog.Loading(s), s)
+		if err != nil {
+			prog.Wait()
+			return nil, err
+		}
+		res.Hazards = append(res.Hazards, hz...)
 	}
 	prog.Wait()
 	res.Cuts = prog.Prog.BudgetCuts()

@@ -1,6 +1,7 @@
 package forkhazard_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,7 +61,7 @@ func hazardsOf(t *testing.T, files map[string]string, targets map[string]pytarge
 			return 0, nil
 		},
 	}
-	res, err := analyzer.Run(analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir,
+	res, err := analyzer.Run(context.Background(), analyzer.Options{Paths: []string{dir}, Analyzers: []*analysis.Analyzer{probe}, Policy: pol, WorkDir: dir,
 		Split: pyprogram.Split, ForceFull: true})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package pyprogram_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestModuleThatCannotBeIndexed(t *testing.T) {
 		}
 	}
 	for _, full := range []bool{false, true} {
-		res, err := analyzer.Run(analyzer.Options{
+		res, err := analyzer.Run(context.Background(), analyzer.Options{
 			Paths:     []string{filepath.Join(dir, "train.py"), filepath.Join(dir, "eval.py")},
 			Analyzers: rules.All(),
 			WorkDir:   dir,

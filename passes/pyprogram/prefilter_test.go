@@ -1,6 +1,7 @@
 package pyprogram_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func run(t *testing.T, dir string, full bool, paths ...string) ([]string, *analy
 	if len(paths) == 0 {
 		paths = []string{dir}
 	}
-	res, err := analyzer.Run(analyzer.Options{
+	res, err := analyzer.Run(context.Background(), analyzer.Options{
 		Paths:     paths,
 		Analyzers: rules.All(),
 		WorkDir:   dir,

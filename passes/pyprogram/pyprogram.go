@@ -10,6 +10,7 @@
 package pyprogram
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
@@ -283,14 +284,17 @@ func run(pass *analysis.Pass) (any, error) {
 				res.Errors = append(res.Errors, finding.ToolError{Message: fmt.Sprintf("internal error in pyprogram: panic: %v\n%s", r, debug.Stack())})
 			}
 		}()
-		res.load(prog, pol, files, syntaxOnly, noqaOnly)
+		res.load(state.Context(), prog, pol, files, syntaxOnly, noqaOnly)
 	}()
 	return res, nil
 }
 
 // load builds the modules of files (and parses syntaxOnly for their syntax
-// errors) on pol.Workers goroutines, then fills in the Result.
-func (res *Result) load(prog *model.Program, pol *config.Policy, files, syntaxOnly []string, noqaOnly map[string]bool) {
+// errors) on pol.Workers goroutines, then fills in the Result. Once ctx is
+// done no further file is handed out, and the workers end after the one in
+// hand: the driver discards a cancelled run's result, so what is filled in
+// then need not be whole.
+func (res *Result) load(ctx context.Context, prog *model.Program, pol *config.Policy, files, syntaxOnly []string, noqaOnly map[string]bool) {
 	mods := make([]*model.Module, len(files))
 	errs := make([]error, len(files))
 	// Made on the workers for parseProblems, by index in files, then in
@@ -327,13 +331,21 @@ func (res *Result) load(prog *model.Program, pol *config.Policy, files, syntaxOn
 		}()
 	}
 	for i := range len(files) + len(syntaxOnly) {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	if ctx.Err() != nil {
+		// Not a module more: the files not handed out were not loaded,
+		// and what follows reads them.
+		return
+	}
 	// The analysis loads the local modules these import as it needs them,
 	// on one goroutine: parse them ahead meanwhile.
-	prog.PrefetchImports(workers)
+	prog.PrefetchImports(ctx, workers)
 	for j, f := range syntaxOnly {
 		if srcs[j] != nil {
 			tf := token.NewFileSet().AddFile(f, -1, len(srcs[j]))
