@@ -115,7 +115,7 @@ func main() {
 	consistent := flag.String("consistency", "", "directories (comma-separated) of checked-out repositories: compare each one's findings from its root, from its parent and file by file, instead of writing the report")
 	sample := flag.Int("sample", 20, "with -consistency: how many files that start processes, besides those with findings, to check one by one")
 	slow := flag.Duration("slow", 20*time.Second, "with -consistency: skip the file-by-file step of a repository whose run from the root takes longer")
-	limit := flag.Duration("limit", 0, "with -consistency: stop a run of check that takes longer and leave its repository out (0: no limit)")
+	limit := flag.Duration("limit", 0, "with -consistency or -run-batch: stop a run of check that takes longer and leave its repository out (0: no limit)")
 	flag.Parse()
 	if *recordFirst != "" {
 		if *results == "" {
@@ -146,6 +146,7 @@ func main() {
 		if *rev == "" {
 			*rev = headRev()
 		}
+		runLimit = *limit
 		runBatchTo(*dir, *runBatch, *bin, *rev, *results, dirs(*corpus, *batchCorpus))
 		return
 	}
@@ -584,6 +585,14 @@ func runBatchTo(dir, name, bin, rev, out string, in []string) {
 		write(r.name+".err", stderr)
 		status += fmt.Sprintf("%s\t%d\t%.1f\n", r.name, rc, secs)
 		var fs []finding
+		if rc == -1 && runLimit > 0 {
+			// A repository the tool cannot finish within the limit is a
+			// failure of the tool, reported as such; its findings are
+			// unknown, so it cannot enter the first-run numbers.
+			bad++
+			fmt.Printf("%s: stopped after %s, no output\n", r.name, runLimit)
+			continue
+		}
 		if err := json.Unmarshal(stdout, &fs); err != nil {
 			bad++
 			fmt.Printf("%s: exit %d, no JSON output (%v); see %s.err\n", r.name, rc, err, r.name)
