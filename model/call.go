@@ -17,7 +17,7 @@ const (
 	effUse                             // touches CUDA without initializing it
 	effCall                            // runs a local function
 	effStart                           // starts processes
-	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here only if kept in a container
+	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here (unseen) only if kept in a container the model does not follow
 	effIterate                         // iterates loaders (src): their workers start (iteration.go)
 	effSetMethod                       // set_start_method
 	effDefaultDevice                   // torch.set_default_device
@@ -53,6 +53,9 @@ type effect struct {
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
+	// unseen: effIterate's iteration is assumed, not seen (a library call
+	// that may iterate the loaders handed to it): its starts are unseen.
+	unseen bool
 }
 
 // effectMore is what the rarer effects carry.
