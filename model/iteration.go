@@ -693,7 +693,11 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 		for _, a := range c.Args {
 			if a.Star == 0 {
 				b.iterate(a.Value, site)
-				b.iterateContained(a.Value, site)
+				if lc != nil {
+					// A trainer may take the loaders out of a list;
+					// zip() or enumerate() hands them out, iterating none.
+					b.iterateContained(a.Value, site)
+				}
 			}
 		}
 		if lc != nil && len(lc.hooks) > 0 {

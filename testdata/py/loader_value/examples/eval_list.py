@@ -37,3 +37,6 @@ print(f"{len(data_loaders_val)} test sets")
 for data_loader_val in data_loaders_val:
     predictions = compute_on_dataset(model, data_loader_val)
     print(predictions.bincount(minlength=3))
+
+for name, data_loader_val in zip(["easy", "hard"], data_loaders_val):
+    print(name, compute_on_dataset(model, data_loader_val).float().mean())
