@@ -132,8 +132,8 @@ type ChildUse struct {
 
 // Seen reports whether every link of a fork-after-init or forkserver
 // hazard was seen: the children certainly use CUDA, and the start method
-// and, for a loader, its iteration are known. Only such a hazard is an error (CFL001, CFL002); the others
-// are warnings (CFL003, CFL006).
+// and, for a loader, its iteration are known. Only such a hazard is an
+// error (CFL001, CFL002); the others are warnings (CFL003, CFL006).
 func (z *Hazard) Seen() bool {
 	return z.Child.Verdict == ChildUsesCUDA && !z.Start.Unseen()
 }
