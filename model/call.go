@@ -391,7 +391,10 @@ func (ev *evaluator) forEachLiveReturn(body []syntax.Stmt, sc *Scope, fn func(sy
 			ev.forEachLiveReturn(ifs.Else, sc, fn)
 			ends = ends && endsInReturn(ifs.Else)
 		}
-		if arms != armNone && ends {
+		if ends {
+			// Also while the test is first being decided (armNone, in a
+			// cycle of questions): the returns grow from nothing as the
+			// arms it lets run do, never shrink.
 			return
 		}
 	}
