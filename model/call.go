@@ -17,7 +17,7 @@ const (
 	effUse                             // touches CUDA without initializing it
 	effCall                            // runs a local function
 	effStart                           // starts processes
-	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here only if kept in a container
+	effPendingStart                    // a DataLoader made: forks where iterated (effIterate), here (unseen) only if kept in a container the model does not follow
 	effIterate                         // iterates loaders (src): their workers start (iteration.go)
 	effSetMethod                       // set_start_method
 	effDefaultDevice                   // torch.set_default_device
@@ -53,6 +53,9 @@ type effect struct {
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
+	// unseen: effIterate's iteration is assumed, not seen (a library call
+	// that may iterate the loaders handed to it): its starts are unseen.
+	unseen bool
 }
 
 // effectMore is what the rarer effects carry.
@@ -359,10 +362,57 @@ func (ev *evaluator) returnValues(f *Function) []Value {
 		return ev.expr(f.Lambda.Body, f.Scope)
 	}
 	var out []Value
-	forEachReturn(f.Def.Body(), func(e syntax.Expr) {
+	ev.forEachLiveReturn(f.Def.Body(), f.Scope, func(e syntax.Expr) {
 		out = add(out, ev.expr(e, f.Scope)...)
 	})
 	return out
+}
+
+// forEachLiveReturn is forEachReturn for the returns the evaluation's
+// context lets run: an if arm its test, decided there, does not take is
+// skipped, and so is what follows an if whose running arms all end in a
+// return or a raise. build_data_loader(cfg, is_train=False), whose
+// `if is_train: return data_loaders[0]` is not taken, returns the list
+// alone, not the loader too: iterating that list starts no workers.
+func (ev *evaluator) forEachLiveReturn(body []syntax.Stmt, sc *Scope, fn func(syntax.Expr)) {
+	for _, s := range body {
+		ifs, ok := s.(*syntax.If)
+		if !ok {
+			forEachReturn([]syntax.Stmt{s}, fn)
+			continue
+		}
+		arms := ev.armTest(ifs, sc)
+		ends := true
+		if arms&armBody != 0 {
+			ev.forEachLiveReturn(ifs.Body, sc, fn)
+			ends = endsInReturn(ifs.Body)
+		}
+		if arms&armAlt != 0 {
+			ev.forEachLiveReturn(ifs.Else, sc, fn)
+			ends = ends && endsInReturn(ifs.Else)
+		}
+		if ends {
+			// Also while the test is first being decided (armNone, in a
+			// cycle of questions): the returns grow from nothing as the
+			// arms it lets run do, never shrink.
+			return
+		}
+	}
+}
+
+// endsInReturn reports whether a statement list's last statement returns
+// or raises, so that nothing after the list runs once it has.
+func endsInReturn(list []syntax.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *syntax.Return:
+		return true
+	case *syntax.OtherStmt:
+		return s.Kind == "raise_statement"
+	}
+	return false
 }
 
 // forEachReturn calls fn for the value of every return statement in body,

@@ -92,7 +92,19 @@ type StartRecord struct {
 	// MethodUnseen says why Method, the family's default, is not known to
 	// be the method the start uses (simulator.methodUnseen), or is "".
 	MethodUnseen string
+	// IterationUnseen says why the start itself is assumed, not seen: a
+	// loader's workers start where it is iterated, and this loader's
+	// iteration could not be seen (it is kept in a container the analysis
+	// does not follow, or handed to a library call that may iterate it);
+	// or is "". Like an unseen method, it makes the start's hazards
+	// warnings at most.
+	IterationUnseen string
 }
+
+// Unseen reports whether a link of the start itself could not be seen:
+// its start method or, for a loader, its iteration. An error that rests on
+// the start (CFL004, CFL005, CFL007) needs both seen.
+func (r *StartRecord) Unseen() bool { return r.MethodUnseen != "" || r.IterationUnseen != "" }
 
 // ChildVerdict says whether a child process touches CUDA.
 type ChildVerdict uint8
@@ -120,10 +132,10 @@ type ChildUse struct {
 
 // Seen reports whether every link of a fork-after-init or forkserver
 // hazard was seen: the children certainly use CUDA, and the start method
-// is known. Only such a hazard is an error (CFL001, CFL002); the others
-// are warnings (CFL003, CFL006).
+// and, for a loader, its iteration are known. Only such a hazard is an
+// error (CFL001, CFL002); the others are warnings (CFL003, CFL006).
 func (z *Hazard) Seen() bool {
-	return z.Child.Verdict == ChildUsesCUDA && z.Start.MethodUnseen == ""
+	return z.Child.Verdict == ChildUsesCUDA && !z.Start.Unseen()
 }
 
 // Hazard is one problem, with every target config it holds on.

@@ -34,6 +34,15 @@ import (
 // library call the model does not know), accelerate's prepare and Fabric's
 // setup_dataloaders, which return their arguments, and a local function that
 // returns its parameter.
+//
+// A start follows the loader's value: only an iterated value that is a
+// loader starts workers. Walking a list or dict of loaders hands them out
+// and starts nothing (each starts where it is iterated in turn), nor does
+// reading loader.dataset, and a loader that flows nowhere iterated starts
+// nothing. Where the model cannot follow the loader, a library call that
+// may iterate it or a container the model does not keep (escape), the
+// start is assumed and marked unseen (StartRecord.IterationUnseen): the
+// policy makes it a warning at most, never an error.
 
 // loaderSrc is what an iteration iterates: loaders known where the summary
 // is built, and parameters of the summarized function (bound by each call).
@@ -636,6 +645,36 @@ func (b *builder) iterateIn(e syntax.Expr, sc *Scope, site Site) {
 	}
 }
 
+// iterateUnseen records that e may be iterated at site, by code the model
+// cannot see: the loaders it may be start their workers there, unseen
+// (handedUnseen).
+func (b *builder) iterateUnseen(e syntax.Expr, site Site) {
+	if src := b.loaderSourcesIn(e, b.sc); !src.empty() {
+		b.effect(effect{kind: effIterate, site: site, unseen: true}.with(effectMore{src: src}))
+	}
+}
+
+// iterateContained records that the loaders kept in the lists and dicts e
+// may be, handed to a library call at site, may be iterated there: the
+// call's code, which would take them out, cannot be seen (unseen). A
+// container iterated itself hands its loaders out and starts nothing.
+func (b *builder) iterateContained(e syntax.Expr, site Site) {
+	var src loaderSrc
+	for _, v := range b.ev.expr(e, b.sc) {
+		if v.Kind != VList && v.Kind != VDict {
+			continue
+		}
+		for _, el := range v.elems() {
+			if el.Kind == VObject && el.Obj.Kind == ObjLoader {
+				src.addObj(el.Obj)
+			}
+		}
+	}
+	if !src.empty() {
+		b.effect(effect{kind: effIterate, site: site, unseen: true}.with(effectMore{src: src}))
+	}
+}
+
 // loaderCall records what call c does with loaders: an iterating call
 // iterates its arguments (and the loaders its hooks return), a wrapper
 // whose result the program drops is assumed to iterate them, and a local
@@ -654,6 +693,11 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 		for _, a := range c.Args {
 			if a.Star == 0 {
 				b.iterate(a.Value, site)
+				if lc != nil {
+					// A trainer may take the loaders out of a list;
+					// zip() or enumerate() hands them out, iterating none.
+					b.iterateContained(a.Value, site)
+				}
 			}
 		}
 		if lc != nil && len(lc.hooks) > 0 {
@@ -668,7 +712,8 @@ func (b *builder) loaderCall(c *syntax.Call, dropped bool) {
 		b.hfTrainerLoader(c)
 		if dropped && b.libraryCallee(c) {
 			for _, a := range c.Args {
-				b.iterate(a.Value, site)
+				b.iterateUnseen(a.Value, site)
+				b.iterateContained(a.Value, site)
 			}
 		}
 	}
@@ -758,11 +803,17 @@ func (b *builder) callBinds(c *syntax.Call, effs []effect) {
 }
 
 // escape records the loaders e may be as kept in a container the model
-// does not follow (a dict, a subscript: loaders["train"] = DataLoader(...)):
-// their iteration cannot be seen, so their workers are taken to start
-// where they are made, as a loader would that is iterated right away.
-func (b *builder) escape(e syntax.Expr) {
-	if e == nil {
+// does not follow: a store into one (out[split] = DataLoader(...)) whose
+// container is not a list or dict the model keeps the elements of
+// (followedContainer). Their iteration cannot be seen, so their workers
+// are taken to start where they are made, as a loader would that is
+// iterated right away, and the start is unseen (keptUnseen): a warning at
+// most, never an error. A loader in a list or dict the model follows is
+// found where the container's elements are iterated (`for loader in
+// loaders.values()`, `loaders[phase]`), and a container that flows nowhere
+// starts nothing.
+func (b *builder) escape(target *syntax.Subscript, e syntax.Expr) {
+	if e == nil || b.followedContainer(target.X) {
 		return
 	}
 	for _, v := range b.ev.expr(e, b.sc) {
@@ -776,14 +827,44 @@ func (b *builder) escape(e syntax.Expr) {
 	}
 }
 
+// followedContainer reports whether x, the container of a store x[k] = v
+// in the summarized scope, is a list or dict whose stores the model adds to
+// its elements wherever it is read (containers.go): a name the scope binds
+// itself, not a parameter (the caller's binding of the container does not
+// see the callee's stores) nor a global; or self.attr in a method.
+func (b *builder) followedContainer(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case *syntax.Name:
+		bs := lookup(x.ID, b.sc)
+		if len(bs) == 0 {
+			return false
+		}
+		for _, bd := range bs {
+			if bd.Scope != b.sc || bd.Kind == BindParam {
+				return false
+			}
+		}
+	case *syntax.Attribute:
+		f := b.sc.Func
+		self, ok := x.X.(*syntax.Name)
+		if !ok || f == nil || f.Class == nil || b.sc != f.Scope || len(f.Params()) == 0 || isStatic(f) || self.ID != f.Params()[0].Name {
+			return false
+		}
+	default:
+		return false
+	}
+	return hasContainer(b.ev.expr(x, b.sc))
+}
+
 // escapedLoader reports whether o is a loader kept in a container the
 // model does not follow.
 func escapedLoader(o *Object) bool { return o.Site.Mod.escaped[o] }
 
-// KeptInContainer reports whether o is a loader kept in a container whose
-// iteration the model does not follow: its workers are taken to start
-// where it is made.
-func (o *Object) KeptInContainer() bool { return o.Kind == ObjLoader && escapedLoader(o) }
+// Why a loader's start is assumed rather than seen (StartRecord.IterationUnseen).
+const (
+	keptUnseen   = "it is kept in a container the analysis does not follow, where it may be iterated later"
+	handedUnseen = "it is handed to a library call that may iterate it, which the analysis could not see"
+)
 
 // isYieldFrom reports whether e is `yield from x`.
 func isYieldFrom(e *syntax.Opaque, src []byte) bool {

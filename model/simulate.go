@@ -475,16 +475,21 @@ func (s *simulator) effect(e *effect, st *simState) {
 			}
 			st.startedOnce.add(e.obj.setKey())
 		}
-		s.start(e.obj, e.site, st)
+		s.start(e.obj, e.site, st, "")
 	case effPendingStart:
 		// Made, not iterated: no worker starts here, unless the loader goes
-		// into a container whose iteration the model cannot see.
+		// into a container whose iteration the model cannot see, where it
+		// may start: unseen.
 		if escapedLoader(e.obj) {
-			s.start(e.obj, e.site, st)
+			s.start(e.obj, e.site, st, keptUnseen)
 		}
 	case effIterate:
 		// Each iteration starts the workers again, but a persistent
 		// loader's only once.
+		why := ""
+		if e.unseen {
+			why = handedUnseen
+		}
 		for _, o := range s.loaders(e.src()) {
 			if o.Persistent {
 				if st.startedOnce.has(o.setKey()) {
@@ -492,7 +497,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 				}
 				st.startedOnce.add(o.setKey())
 			}
-			s.start(o, e.site, st)
+			s.start(o, e.site, st, why)
 		}
 	case effSetMethod:
 		if e.ifUnset {
@@ -583,7 +588,7 @@ func (s *simulator) bindFrame(binds []paramLoaders) map[string][]*Object {
 	return frame
 }
 
-func (s *simulator) start(o *Object, site Site, st *simState) {
+func (s *simulator) start(o *Object, site Site, st *simState, iterUnseen string) {
 	if s.collectOnly {
 		return
 	}
@@ -598,10 +603,11 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		}
 		rec := &StartRecord{Site: site, Obj: o, Chain: append([]Frame(nil), s.chain...),
 			Phase: st.phase, Method: m, Explicit: explicit, MethodLit: lit(m), Conditional: s.branches > 0,
-			MethodUnseen: unseen}
-		if unseen == "" {
-			// CFL005 and CFL007 are errors that rest on the method, and
-			// CFL004 on the children re-importing the module under it.
+			MethodUnseen: unseen, IterationUnseen: iterUnseen}
+		if !rec.Unseen() {
+			// CFL005 and CFL007 are errors that rest on the start and its
+			// method, and CFL004 on the children re-importing the module
+			// under it.
 			s.startAtImport(o, rec, st)
 			s.notebookTarget(o, rec)
 		}
@@ -632,7 +638,7 @@ func (s *simulator) start(o *Object, site Site, st *simState) {
 		case pytarget.Forkserver:
 			s.forkserver(o, rec, st)
 		case pytarget.Spawn:
-			if unseen == "" {
+			if !rec.Unseen() {
 				s.spawnReimport(o, rec, st)
 			}
 		}

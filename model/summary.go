@@ -449,8 +449,8 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 	case *syntax.Assign:
 		b.expr(s.Value)
 		for _, t := range s.Targets {
-			if _, ok := t.(*syntax.Subscript); ok {
-				b.escape(s.Value) // loaders[split] = DataLoader(...)
+			if sub, ok := t.(*syntax.Subscript); ok {
+				b.escape(sub, s.Value) // loaders[split] = DataLoader(...)
 			}
 			b.targetExprs(t)
 			if isNVMLEnvTarget(t) && isOneString(s.Value) {
@@ -809,9 +809,6 @@ func (b *builder) expr(e syntax.Expr) {
 			}
 			b.expr(e.Elt)
 			b.expr(e.Value)
-			if e.Kind == syntax.DictComp {
-				b.escape(e.Value) // {phase: DataLoader(...) for phase in phases}
-			}
 		})
 		if len(body) > 0 {
 			b.emit(loopEvent(body))
@@ -849,7 +846,6 @@ func (b *builder) expr(e syntax.Expr) {
 		for i := range e.Values {
 			b.expr(e.Keys[i])
 			b.expr(e.Values[i])
-			b.escape(e.Values[i]) // {"train": DataLoader(...)}
 		}
 	case *syntax.Compare:
 		b.expr(e.Left)

@@ -136,7 +136,7 @@ func (s *simulator) forkserver(o *Object, rec *StartRecord, st *simState) {
 	if s.fn != nil || serverImportsMain {
 		return
 	}
-	if inits := s.entryImportInits(procChild); len(inits) > 0 && rec.MethodUnseen == "" && !s.libraryReinitMoot(inits) {
+	if inits := s.entryImportInits(procChild); len(inits) > 0 && !rec.Unseen() && !s.libraryReinitMoot(inits) {
 		// Each child imports the main module itself, as a spawn child does.
 		s.out.add(&Hazard{Kind: ReinitInChildren, Init: inits[0], Start: rec}, s)
 	}

@@ -41,7 +41,8 @@ driver a question initialize it too: ` + "`torch.cuda.is_available()`" + `, ` + 
 A ` + "`DataLoader`" + `'s workers fork where it is iterated — a ` + "`for`" + ` loop, ` + "`iter()`" + `, ` + "`enumerate()`" + `,
 ` + "`tqdm(loader)`" + ` iterated, a Lightning trainer's ` + "`fit`" + `, a local function it is passed to — and again at
 each iteration unless ` + "`persistent_workers=True`" + `; a loader made or wrapped (` + "`accelerator.prepare`" + `)
-and never iterated forks nothing. The finding is reported at the first initialization that always
+and never iterated forks nothing, and walking a list or dict of loaders forks nothing itself: each
+loader forks where it is iterated in turn. The finding is reported at the first initialization that always
 runs before the fork (one inside a loop after the fork only when nothing earlier initialized: the
 fork on the loop's next iteration), and, when that initialization happens inside a library, at the
 script's own import or call of it.`,

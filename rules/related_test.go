@@ -46,6 +46,21 @@ func TestRelatedLocations(t *testing.T) {
 		{"cfl004", "fork_on_request.py", 13, "CFL004", []string{
 			"fork_on_request.py:21 Children are started here (Pool workers, the default \"forkserver\" start method)",
 		}, []string{"fork_on_request.py:11 "}},
+		// Walking the list of evaluation loaders starts nothing: the only
+		// start is each loader's own iteration.
+		{"loader_value", "examples/eval_list.py", 25, "CFL005", []string{
+			"eval_list.py:14 The DataLoader is made here",
+		}, []string{"eval_list.py:37 "}},
+		// The test loaders, passed as test_loaders={} to neither run, are
+		// not among the starts of the training loader's finding.
+		{"loader_value", "examples/checkpoint_FNO_darcy.py", 27, "CFL005", []string{
+			"darcy.py:14 The DataLoader is made here",
+			"trainer.py:19 Children are started here",
+		}, []string{"darcy.py:18 "}},
+		// A start assumed where the loader is made says so.
+		{"loader_value", "register_loaders.py", 26, "CFL003", []string{
+			"register_loaders.py:22 Children may be forked here (DataLoader workers, the default \"fork\" start method)",
+		}, nil},
 	}
 	cache := map[string][]finding.Finding{}
 	for _, tt := range tests {

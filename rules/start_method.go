@@ -135,10 +135,10 @@ func (r reporter) startRef(rec *model.StartRecord, from model.Site) string {
 			detail += ", " + m
 		}
 	}
-	if rec.Site == rec.Obj.Site && rec.Obj.KeptInContainer() {
-		// A loader starts where it is iterated; one reported where it is
-		// made went into a container the analysis does not follow.
-		detail += "; it is kept in a container, iterated later"
+	if rec.IterationUnseen != "" {
+		// A loader starts where it is iterated; this one's iteration was
+		// assumed: say why.
+		detail += "; " + rec.IterationUnseen
 	}
 	return fmt.Sprintf("`%s` (%s)", source(rec.Site), detail)
 }
@@ -183,7 +183,11 @@ func (r reporter) startRelated(rec *model.StartRecord) []analysis.RelatedInforma
 		// Its workers start where it is iterated, not where it is made.
 		out = append(out, r.related(rec.Obj.Site, "The DataLoader is made here"))
 	}
-	out = append(out, r.related(rec.Site, "Children are %s here (%s)", verb, what))
+	are := "are"
+	if rec.IterationUnseen != "" {
+		are = "may be" // where it is made, or handed to a library call
+	}
+	out = append(out, r.related(rec.Site, "Children %s %s here (%s)", are, verb, what))
 	if rec.MethodLit.Valid() && rec.MethodLit != rec.Site {
 		out = append(out, r.related(rec.MethodLit, "The %q start method is chosen here", rec.Method.String()))
 	}

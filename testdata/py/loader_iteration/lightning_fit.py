@@ -41,3 +41,14 @@ def fit_without_workers():
     torch.cuda.init()
     trainer = L.Trainer(accelerator="gpu", devices=1, max_epochs=1)
     trainer.fit(Regressor(), train_dataloaders=DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=8))
+
+
+def validate_on_each_split():
+    # A list of loaders handed to validate(): Lightning iterates each, but
+    # inside code the analysis does not follow, so their start is assumed
+    # there, and says so.
+    val = DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=8, num_workers=2)
+    test = DataLoader(TensorDataset(torch.randn(32, 4)), batch_size=8, num_workers=2)
+    torch.cuda.init()  # want "CFL003 .*forks at `trainer\\.validate\\(Regressor\\(\\), dataloaders=\\[va\\.\\.\\.` \\(line 54: DataLoader workers, the default \"fork\" start method; it is handed to a library call that may iterate it"
+    trainer = L.Trainer(accelerator="gpu", devices=1, max_epochs=1)
+    trainer.validate(Regressor(), dataloaders=[val, test])
