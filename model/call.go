@@ -449,6 +449,7 @@ func (ev *evaluator) construct(r *callResult, c *Class, args func() argList, sit
 // pathCall handles a call of a library API.
 func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax.Call, sc *Scope, site Site) {
 	path := v.Path
+	v.Dev = calledDevice(v)
 	if ev.procCall(r, v, c, sc, site) {
 		return
 	}
