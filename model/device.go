@@ -104,15 +104,24 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 	}
 	d := DevNone
 	var like []Device // devices of the tensors among the values (x.to(other))
+	mixed := false
 	for _, v := range ev.expr(e, sc) {
 		if namesByMemory(v) {
 			like = append(like, namedDevice(v))
 			continue
 		}
+		mixed = mixed || namesNoDevice(v)
 		d = d.join(namedDevice(v))
 	}
 	switch t := likeDevice(like); {
 	case len(like) == 0:
+		if mixed && d == DevCUDA {
+			// An index or "cuda" among values that are no device at all
+			// (an affine read from a scan's metadata through a key the
+			// model cannot evaluate may be its "LPS", its 0 or its
+			// array): which one the call gets could not be told.
+			return DevUnknown
+		}
 		return d
 	case d == DevNone || d == t:
 		return t
@@ -120,6 +129,35 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 	// A tensor, or else a device string or index (an affine the model also
 	// saw bound to "LPS" or 0): where the call moves to could not be told.
 	return DevUnknown
+}
+
+// namesNoDevice reports whether v, passed where a device is expected,
+// cannot be one: a string that names no device type ("LPS", "RAS"; torch
+// rejects it), a container. A set of values holding one is not the
+// evaluation of a device, whatever else it holds.
+func namesNoDevice(v Value) bool {
+	switch v.Kind {
+	case VStr:
+		if v.Interp || strings.HasPrefix(v.Str, "torch.") {
+			return false // f"{kind}:{rank}"; a tensor type name
+		}
+		kind, _, _ := strings.Cut(v.Str, ":")
+		return !deviceTypes[kind]
+	case VList, VDict, VNamespace:
+		return true
+	}
+	return false
+}
+
+// deviceTypes are the device type names a device string starts with:
+// torch's (c10/core/DeviceType.h), the names backends rename its private
+// one to (npu, musa), and the words other libraries and device maps take
+// for a device ("gpu", "auto").
+var deviceTypes = map[string]bool{
+	"cpu": true, "cuda": true, "mps": true, "xpu": true, "meta": true, "hip": true, "xla": true,
+	"lazy": true, "vulkan": true, "metal": true, "ipu": true, "hpu": true, "ve": true, "fpga": true,
+	"maia": true, "mtia": true, "privateuseone": true, "opengl": true, "opencl": true, "ideep": true,
+	"mkldnn": true, "npu": true, "musa": true, "gpu": true, "tpu": true, "auto": true,
 }
 
 // namesByMemory reports whether v, passed where a device is expected, is a
