@@ -377,3 +377,84 @@ const (
 	outerCPU
 	outerCUDA
 )
+
+// Local modules placed on a device. A local subclass of a library module
+// (torch.nn.Module, a transformers PreTrainedModel) made by its library
+// base's factory (Model.from_pretrained(...)) or moved by its methods
+// (model.to("cuda"), model.half().eval()) is still the local instance,
+// now on the device the call names: its methods are the class's own,
+// whose bodies say what they touch (a CPU preprocessing step touches
+// nothing, a forward touches the device), rather than unknown methods of
+// a GPU object, each a use.
+
+// receiverMethods are torch.nn.Module's methods that return the module
+// they are called on (moved or cast in place).
+var receiverMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true, "bfloat16": true,
+	"train": true, "eval": true, "requires_grad_": true, "share_memory": true, "to_empty": true,
+}
+
+// classFactories are library classmethods that return an instance of the
+// class they are called on (transformers' and Lightning's loaders).
+var classFactories = map[string]bool{
+	"from_pretrained": true, "from_config": true, "load_from_checkpoint": true,
+}
+
+// returnsReceiver turns the values pathCall added to r from index n, for
+// calling v, one of receiverMethods or classFactories of a local class's
+// library base, into the local instance, on the device the call left
+// them on (the catalog's row for .to(): its device argument, or the
+// receiver's).
+func (ev *evaluator) returnsReceiver(r *callResult, n int, v Value, name string) {
+	if v.Self == nil || !(receiverMethods[name] || classFactories[name]) {
+		return
+	}
+	dev := v.Dev
+	if len(r.values) > n {
+		dev = DevNone
+		for _, x := range r.values[n:] {
+			dev = dev.join(x.Dev)
+		}
+	}
+	r.values = append(r.values[:n], Value{Kind: VInstance, Class: v.Self, Env: v.Env, Dev: dev})
+}
+
+// movedParts are vs, the values of an attribute of v, a local instance on
+// a device, as moving v placed them: its submodules (local modules,
+// torch.nn layers) moved with it; anything else (a tokenizer, a config,
+// a plain tensor attribute, which Module.to does not move) as stored.
+func (ev *evaluator) movedParts(v Value, vs []Value) []Value {
+	if v.Dev == DevNone {
+		return vs
+	}
+	var out []Value
+	for i, x := range vs {
+		if x.Dev == v.Dev || !ev.isTorchModule(x) {
+			continue
+		}
+		if out == nil {
+			out = append([]Value(nil), vs...)
+		}
+		out[i].Dev = v.Dev
+	}
+	if out == nil {
+		return vs
+	}
+	return out
+}
+
+// isTorchModule reports whether x is a torch module: a torch.nn layer, or an
+// instance of a local class with a module among its library bases.
+func (ev *evaluator) isTorchModule(x Value) bool {
+	switch x.Kind {
+	case VPath:
+		return strings.HasPrefix(x.Path, "torch.nn.") && !strings.HasPrefix(x.Path, "torch.nn.functional.") && !strings.HasPrefix(x.Path, "torch.nn.init.")
+	case VInstance:
+		for _, b := range ev.basePaths(x.Class, 0) {
+			if strings.HasPrefix(b, "torch.nn.") || strings.HasSuffix(b, "PreTrainedModel") || strings.HasSuffix(b, "LightningModule") {
+				return true
+			}
+		}
+	}
+	return false
+}

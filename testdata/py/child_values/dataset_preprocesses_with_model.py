@@ -1,8 +1,9 @@
 """Evaluate an OCR model whose pages are preprocessed by the encoder's own
 CPU step (resize, to a tensor) and tokenized by the decoder's tokenizer,
 both reached through the model the parent moved to the GPU. The workers
-call methods of the model's parts, not the model: what those do on the
-device could not be told, so no error. The look-alike dataset encodes
+call methods of the model's parts, not its forward: the preprocessing
+step's body touches no device, and the tokenizer is no module, so no
+error. The look-alike dataset encodes
 each page in the workers with the encoder's forward, whose weights are
 on the GPU: those workers fail."""
 import numpy as np
@@ -64,7 +65,7 @@ class EncodedPages(Pages):
 
 
 def evaluate(samples):
-    model = OCRModel().to("cuda")  # want "CFL003 .*DataLoader workers.*could not tell whether `self\\.model\\.encoder` is on the GPU" "CFL001 .*DataLoader workers.*uses CUDA \\(.*line 63\\)"
+    model = OCRModel().to("cuda")  # want "CFL003 .*DataLoader workers.*the children never touch CUDA" "CFL001 .*DataLoader workers.*uses CUDA \\(.*line 64\\)"
     for pixels, ids in DataLoader(Pages(samples, model), batch_size=4, num_workers=4):
         print(model.encoder(pixels.cuda()).shape, ids.shape)
     for features in DataLoader(EncodedPages(samples, model), batch_size=4, num_workers=4):
