@@ -181,6 +181,16 @@ func (ev *evaluator) super(sc *Scope) []Value {
 	var out []Value
 	ev.eachBase(f.Class, func(base []Value) bool {
 		for _, bv := range base {
+			if bv.Kind == VPath {
+				// A library base: only its classFactories are read
+				// through it (attrOf), for the instance of self's class
+				// they make (a local from_pretrained that calls the
+				// library's through super()).
+				for _, s := range self {
+					out = add(out, Value{Kind: VPath, Path: bv.Path + "()", Self: receiverClass(s), Env: s.Env})
+				}
+				return true
+			}
 			if bv.Kind != VClass {
 				continue
 			}

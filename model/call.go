@@ -215,7 +215,9 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 					continue
 				}
 			}
+			n := len(r.values)
 			ev.pathCall(&r, v, attrName, c, sc, site)
+			ev.returnsReceiver(&r, n, v, attrName)
 		case VObjMethod:
 			ev.objectMethod(&r, v.Obj, v.Str, c, sc, site)
 		case VObject:
@@ -268,7 +270,7 @@ func (ev *evaluator) callTarget(v Value) (Value, bool) {
 		return v, true
 	case VInstance:
 		if f := ev.method(v.Class, "__call__", 0); f != nil {
-			return Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env}, true
+			return Value{Kind: VFunc, Func: f, Self: v.Class, Env: v.Env, Dev: v.Dev}, true
 		}
 	}
 	return Value{}, false
@@ -499,6 +501,7 @@ func (ev *evaluator) construct(r *callResult, c *Class, args func() argList, sit
 // pathCall handles a call of a library API.
 func (ev *evaluator) pathCall(r *callResult, v Value, attrName string, c *syntax.Call, sc *Scope, site Site) {
 	path := v.Path
+	v.Dev = calledDevice(v)
 	if ev.procCall(r, v, c, sc, site) {
 		return
 	}

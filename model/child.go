@@ -67,21 +67,35 @@ func (p *Program) maybeCell(f *Function, c *callContext) *hitCell {
 	return m
 }
 
-// selfAttrRead marks the read of an instance attribute that holds device
-// memory inside a method (return self.data[i] in a Dataset whose
-// constructor stored CUDA tensors): a child that inherited the instance
-// from its parent uses CUDA when it reads it, as nameRead has it for
-// module-level objects.
-func (b *builder) selfAttrRead(a *syntax.Attribute) {
-	n, ok := a.X.(*syntax.Name)
-	f := b.sc.Func
-	if !ok || f == nil || f.Class == nil || b.sc != f.Scope || !isSelfParam(f, n.ID) || isStatic(f) {
+// inheritedRead marks the read of an attribute chain rooted at an object
+// a forked child inherits (self in a method, a module-level object in a
+// function) whose value holds device memory (return self.data[i] in a
+// Dataset whose constructor stored CUDA tensors): a child that inherited
+// the object from its parent uses CUDA when it reads it, as nameRead has
+// it for module-level objects. The chain is judged by its own value: the
+// objects on the way (self.model in self.model.config.max_length) are
+// receivers, not reads (builder.attribute).
+func (b *builder) inheritedRead(a *syntax.Attribute) {
+	root := a.X
+	for {
+		x, ok := root.(*syntax.Attribute)
+		if !ok {
+			break
+		}
+		root = x.X
+	}
+	n, ok := root.(*syntax.Name)
+	if !ok || !(b.selfOf(n) || b.moduleObject(n)) {
 		return
 	}
-	d := heldDeep(b.ev.expr(a, b.sc), 0)
-	if e, ok := deviceUse(d, useName(d, "self."+a.Attr, b.m, a), Site{b.m, a.Span}); ok {
-		b.effect(e)
-	}
+	b.heldRead(a, sourceText(b.m, a))
+}
+
+// selfOf reports whether n is the receiver of the method whose own body
+// is being summarized.
+func (b *builder) selfOf(n *syntax.Name) bool {
+	f := b.sc.Func
+	return f != nil && f.Class != nil && b.sc == f.Scope && isSelfParam(f, n.ID) && !isStatic(f)
 }
 
 // tensorAttrs are the attributes of a tensor or module that are tensors on
@@ -112,6 +126,24 @@ func plainRead(v Value) bool {
 		return false // a library's own attribute (cupy.cuda.Stream.null), not an object's
 	}
 	return !strings.ContainsAny(attr, "()[]") && !tensorAttrs[attr]
+}
+
+// calledDevice is the device calling v, a library path, touches. A
+// method of a GPU object (model.generate, x.float) or a submodule it holds
+// (model.encoder(x)) runs on the object's device. One read from a plain
+// read (model.encoder.prepare_input(img), model.decoder.tokenizer(text))
+// is a method of something the model cannot place (a CPU preprocessing
+// step, a tokenizer, a submodule's forward): whether it touches the
+// device is unknown, a possible use at most, and so is where its result
+// lives.
+func calledDevice(v Value) Device {
+	if v.Dev != DevCUDA {
+		return v.Dev
+	}
+	if i := strings.LastIndexByte(v.Path, '.'); i >= 0 && plainRead(Value{Kind: VPath, Path: v.Path[:i], Dev: v.Dev}) {
+		return DevUnknown
+	}
+	return v.Dev
 }
 
 // touchKey is what of the parent at a fork the search of a child's code

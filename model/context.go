@@ -256,8 +256,10 @@ func (ev *evaluator) contextFor(v Value, args argList) *callContext {
 	ps := f.Params()
 	i := 0
 	if v.Self != nil && len(ps) > 0 && isSelfParam(f, ps[0].Name) && !isStatic(f) {
-		c.params[paramBinding(f, 0)] = []Value{{Kind: VInstance, Class: v.Self, Self: v.Self, Env: v.Env}}
-		worth = worth || v.Env != nil
+		// A bound method's device is its receiver's (a method of a model
+		// the parent moved to the GPU): the body reads self's parts there.
+		c.params[paramBinding(f, 0)] = []Value{{Kind: VInstance, Class: v.Self, Self: v.Self, Env: v.Env, Dev: v.Dev}}
+		worth = worth || v.Env != nil || v.Dev != DevNone
 		i = 1
 	} else if f.Class != nil && len(ps) > 0 && ps[0].Kind == syntax.ParamNormal && isClassMethod(f) {
 		// Klass.method(x) on a classmethod: cls is the class, not x

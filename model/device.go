@@ -104,15 +104,24 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 	}
 	d := DevNone
 	var like []Device // devices of the tensors among the values (x.to(other))
+	mixed := false
 	for _, v := range ev.expr(e, sc) {
 		if namesByMemory(v) {
 			like = append(like, namedDevice(v))
 			continue
 		}
+		mixed = mixed || namesNoDevice(v)
 		d = d.join(namedDevice(v))
 	}
 	switch t := likeDevice(like); {
 	case len(like) == 0:
+		if mixed && d == DevCUDA {
+			// An index or "cuda" among values that are no device at all
+			// (an affine read from a scan's metadata through a key the
+			// model cannot evaluate may be its "LPS", its 0 or its
+			// array): which one the call gets could not be told.
+			return DevUnknown
+		}
 		return d
 	case d == DevNone || d == t:
 		return t
@@ -120,6 +129,35 @@ func (ev *evaluator) deviceNamed(e syntax.Expr, sc *Scope) Device {
 	// A tensor, or else a device string or index (an affine the model also
 	// saw bound to "LPS" or 0): where the call moves to could not be told.
 	return DevUnknown
+}
+
+// namesNoDevice reports whether v, passed where a device is expected,
+// cannot be one: a string that names no device type ("LPS", "RAS"; torch
+// rejects it), a container. A set of values holding one is not the
+// evaluation of a device, whatever else it holds.
+func namesNoDevice(v Value) bool {
+	switch v.Kind {
+	case VStr:
+		if v.Interp || strings.HasPrefix(v.Str, "torch.") {
+			return false // f"{kind}:{rank}"; a tensor type name
+		}
+		kind, _, _ := strings.Cut(v.Str, ":")
+		return !deviceTypes[kind]
+	case VList, VDict, VNamespace:
+		return true
+	}
+	return false
+}
+
+// deviceTypes are the device type names a device string starts with:
+// torch's (c10/core/DeviceType.h), the names backends rename its private
+// one to (npu, musa), and the words other libraries and device maps take
+// for a device ("gpu", "auto").
+var deviceTypes = map[string]bool{
+	"cpu": true, "cuda": true, "mps": true, "xpu": true, "meta": true, "hip": true, "xla": true,
+	"lazy": true, "vulkan": true, "metal": true, "ipu": true, "hpu": true, "ve": true, "fpga": true,
+	"maia": true, "mtia": true, "privateuseone": true, "opengl": true, "opencl": true, "ideep": true,
+	"mkldnn": true, "npu": true, "musa": true, "gpu": true, "tpu": true, "auto": true,
 }
 
 // namesByMemory reports whether v, passed where a device is expected, is a
@@ -339,3 +377,84 @@ const (
 	outerCPU
 	outerCUDA
 )
+
+// Local modules placed on a device. A local subclass of a library module
+// (torch.nn.Module, a transformers PreTrainedModel) made by its library
+// base's factory (Model.from_pretrained(...)) or moved by its methods
+// (model.to("cuda"), model.half().eval()) is still the local instance,
+// now on the device the call names: its methods are the class's own,
+// whose bodies say what they touch (a CPU preprocessing step touches
+// nothing, a forward touches the device), rather than unknown methods of
+// a GPU object, each a use.
+
+// receiverMethods are torch.nn.Module's methods that return the module
+// they are called on (moved or cast in place).
+var receiverMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true, "bfloat16": true,
+	"train": true, "eval": true, "requires_grad_": true, "share_memory": true, "to_empty": true,
+}
+
+// classFactories are library classmethods that return an instance of the
+// class they are called on (transformers' and Lightning's loaders).
+var classFactories = map[string]bool{
+	"from_pretrained": true, "from_config": true, "load_from_checkpoint": true,
+}
+
+// returnsReceiver turns the values pathCall added to r from index n, for
+// calling v, one of receiverMethods or classFactories of a local class's
+// library base, into the local instance, on the device the call left
+// them on (the catalog's row for .to(): its device argument, or the
+// receiver's).
+func (ev *evaluator) returnsReceiver(r *callResult, n int, v Value, name string) {
+	if v.Self == nil || !(receiverMethods[name] || classFactories[name]) {
+		return
+	}
+	dev := v.Dev
+	if len(r.values) > n {
+		dev = DevNone
+		for _, x := range r.values[n:] {
+			dev = dev.join(x.Dev)
+		}
+	}
+	r.values = append(r.values[:n], Value{Kind: VInstance, Class: v.Self, Env: v.Env, Dev: dev})
+}
+
+// movedParts are vs, the values of an attribute of v, a local instance on
+// a device, as moving v placed them: its submodules (local modules,
+// torch.nn layers) moved with it; anything else (a tokenizer, a config,
+// a plain tensor attribute, which Module.to does not move) as stored.
+func (ev *evaluator) movedParts(v Value, vs []Value) []Value {
+	if v.Dev == DevNone {
+		return vs
+	}
+	var out []Value
+	for i, x := range vs {
+		if x.Dev == v.Dev || !ev.isTorchModule(x) {
+			continue
+		}
+		if out == nil {
+			out = append([]Value(nil), vs...)
+		}
+		out[i].Dev = v.Dev
+	}
+	if out == nil {
+		return vs
+	}
+	return out
+}
+
+// isTorchModule reports whether x is a torch module: a torch.nn layer, or an
+// instance of a local class with a module among its library bases.
+func (ev *evaluator) isTorchModule(x Value) bool {
+	switch x.Kind {
+	case VPath:
+		return strings.HasPrefix(x.Path, "torch.nn.") && !strings.HasPrefix(x.Path, "torch.nn.functional.") && !strings.HasPrefix(x.Path, "torch.nn.init.")
+	case VInstance:
+		for _, b := range ev.basePaths(x.Class, 0) {
+			if strings.HasPrefix(b, "torch.nn.") || strings.HasSuffix(b, "PreTrainedModel") || strings.HasSuffix(b, "LightningModule") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -658,6 +658,15 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 			return nil
 		}
 	case VPath:
+		if v.Self != nil && strings.HasSuffix(v.Path, "()") {
+			// super() of a local class with a library base (builtins.go):
+			// the library's factories make an instance of the class; its
+			// other attributes are not followed.
+			if classFactories[name] {
+				return []Value{{Kind: VPath, Path: v.Path + "." + name, Self: v.Self, Env: v.Env}}
+			}
+			return unknown()
+		}
 		if v.Dev != DevNone && (name == "device" || metadataAttrs[name]) {
 			return []Value{attrResult(v, name)}
 		}
@@ -754,6 +763,7 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 			}
 		}
 		out = ev.instanceAppends(v, c, name, out)
+		out = ev.movedParts(v, out)
 	}
 	for _, b := range c.Scope.Bindings[name] {
 		out = union(out, ev.binding(b))
@@ -773,7 +783,15 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 					out = union(out, vs)
 				}
 			case VPath:
-				out = add(out, Value{Kind: VPath, Path: bv.Path + "()." + name})
+				// An attribute or method the library base defines
+				// (model.to, model.training): of the instance's device,
+				// and, for one that returns the instance
+				// (returnsReceiver), the instance's class and context.
+				a := Value{Kind: VPath, Path: bv.Path + "()." + name, Dev: v.Dev}
+				if v.Kind == VInstance && receiverMethods[name] || v.Kind == VClass && classFactories[name] {
+					a.Self, a.Env = receiverClass(v), v.Env
+				}
+				out = add(out, a)
 			}
 		}
 		return false
@@ -795,7 +813,7 @@ func boundTo(v Value, vs []Value) []Value {
 				vs = append([]Value(nil), vs...)
 				copied = true
 			}
-			vs[i].Self, vs[i].Env = receiverClass(v), v.Env
+			vs[i].Self, vs[i].Env, vs[i].Dev = receiverClass(v), v.Env, v.Dev
 		}
 	}
 	return vs

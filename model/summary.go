@@ -750,15 +750,11 @@ func (b *builder) expr(e syntax.Expr) {
 	case *syntax.Call:
 		dropped := b.dropped == e
 		if a, ok := e.Func.(*syntax.Attribute); ok {
-			if n, ok := a.X.(*syntax.Name); ok {
-				// Naming the receiver to call its method is no use of its
-				// own: the call judges what the method does with it (a
-				// catalog row, a local method's body, or a use of the
-				// receiver's device for a method the model does not know).
-				b.lazyRead(n)
-			} else {
-				b.expr(a.X)
-			}
+			// Naming the receiver to call its method is no use of its
+			// own: the call judges what the method does with it (a
+			// catalog row, a local method's body, or a use of the
+			// receiver's device for a method the model does not know).
+			b.receiver(a.X)
 			b.propertyRead(a) // obj.prop(...): the getter runs first
 		} else {
 			b.expr(e.Func)
@@ -778,14 +774,7 @@ func (b *builder) expr(e syntax.Expr) {
 			b.effect(effect{kind: effOpaqueCall, api: desc, site: Site{b.m, e.Span}})
 		}
 	case *syntax.Attribute:
-		b.expr(e.X)
-		if b.propertyRead(e) {
-			// The getter's events are the read's; its value is not a
-			// library attribute nor one the instance holds.
-			return
-		}
-		b.attrRead(e)
-		b.selfAttrRead(e)
+		b.attribute(e, false)
 	case *syntax.Name:
 		b.nameRead(e)
 	case *syntax.Lambda:
@@ -873,6 +862,39 @@ func (b *builder) expr(e syntax.Expr) {
 	}
 }
 
+// attribute emits the events of reading a.Attr. As a receiver (the
+// object whose attribute is read next: self.model and self.model.encoder
+// in self.model.encoder.prepare_input(img)), the value read is only held
+// on the way to the next attribute, which is no use of its own: the read
+// at the end of the chain, or the call it feeds, judges what is touched.
+func (b *builder) attribute(a *syntax.Attribute, asReceiver bool) {
+	b.receiver(a.X)
+	if b.propertyRead(a) {
+		// The getter's events are the read's; its value is not a
+		// library attribute nor one the instance holds.
+		return
+	}
+	b.attrRead(a)
+	if !asReceiver {
+		b.inheritedRead(a)
+	}
+}
+
+// receiver emits the events of evaluating x, the object of an attribute
+// read or a method call: a name or an attribute chain is not read as a
+// value of its own (see attribute), anything else is evaluated as usual
+// (the call in model.cuda().half()).
+func (b *builder) receiver(x syntax.Expr) {
+	switch x := x.(type) {
+	case *syntax.Name:
+		b.lazyRead(x)
+	case *syntax.Attribute:
+		b.attribute(x, true)
+	default:
+		b.expr(x)
+	}
+}
+
 // propertyRead runs, where obj.name is read, the getter of a property
 // name is on obj's local class (property.go), as a method call runs the
 // method; it reports whether it did.
@@ -925,20 +947,35 @@ func (b *builder) attrRead(a *syntax.Attribute) {
 // a child forked from the parent that uses the inherited object uses CUDA.
 func (b *builder) nameRead(n *syntax.Name) {
 	b.lazyRead(n)
+	if b.moduleObject(n) {
+		b.heldRead(n, n.ID)
+	}
+}
+
+// moduleObject reports whether n, read here, names an object the
+// module's top level binds (not a function, class or import) from inside
+// a function: an object a forked child inherits from its parent.
+func (b *builder) moduleObject(n *syntax.Name) bool {
 	if b.sc.Kind == ModuleScope || b.sc.Kind == ClassScope {
-		return
+		return false
 	}
 	bs := lookup(n.ID, b.sc)
 	if len(bs) == 0 || bs[0].Scope == nil || bs[0].Scope.Kind != ModuleScope {
-		return
+		return false
 	}
 	for _, bd := range bs {
 		if bd.Kind == BindDef || bd.Kind == BindClass || bd.Kind == BindImport || bd.Kind == BindImportFrom {
-			return
+			return false
 		}
 	}
-	d := heldDeep(b.ev.expr(n, b.sc), 0)
-	if e, ok := deviceUse(d, useName(d, n.ID, b.m, n), Site{b.m, n.Span}); ok {
+	return true
+}
+
+// heldRead marks reading x, a value a child inherits, as the use of the
+// device memory it holds.
+func (b *builder) heldRead(x syntax.Expr, name string) {
+	d := heldDeep(b.ev.expr(x, b.sc), 0)
+	if e, ok := deviceUse(d, useName(d, name, b.m, x), Site{b.m, x.Pos()}); ok {
 		b.effect(e)
 	}
 }
