@@ -58,8 +58,9 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
 	runs := entryRuns{}
+	out.targets = targets
 	for k, class := range configClasses(targets) {
-		out.class, out.uncalled = k, false
+		out.class, out.uncalled, out.classConfigs = k, false, class.all
 		if k == 0 {
 			for i := range entries.Len() {
 				if m := entries.At(i); m != nil {
@@ -112,12 +113,6 @@ func (p *Program) analyzeLoading(entries Entries, targets pytarget.Set) ([]*Haza
 				}
 				p.noteBudgetCut(s, BudgetCut{Module: m, Func: f})
 				runs.add(entryKey{m, f}, s)
-			}
-		}
-		// Widen each hazard found on the representative to its whole class.
-		for _, z := range out.list {
-			if z.Configs&pytarget.Of(class.rep) != 0 {
-				z.Configs |= class.all
 			}
 		}
 	}

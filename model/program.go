@@ -81,6 +81,7 @@ type Program struct {
 	cuts      []BudgetCut             // see BudgetCuts
 	touch     map[touchKey]*hitSolver // see touchSearch
 	maybe     *hitSolver              // see maybeSearch
+	bounds    map[*Module]pyBound     // see pythonBound
 }
 
 type moduleSlot struct {

@@ -1,0 +1,216 @@
+package model
+
+import (
+	"github.com/cudaforklint/cudaforklint/pytarget"
+	"github.com/cudaforklint/cudaforklint/syntax"
+)
+
+// The Pythons a program can run on. A program whose import certainly
+// reaches an API its library removed (pytarget.RemovedAPIs: `from
+// torch._six import container_abcs`, removed in torch 2.0) runs only with
+// a release from before the removal, and so on no Python newer than those
+// releases were built for: none of them reaches 3.14, whose default start
+// method on Linux is forkserver. A hazard such an entry finds holds on the
+// target configs it can meet (pytarget.Set.UpTo), so a finding that needs
+// 3.14's forkserver is not reported for it, and one that also holds where
+// Linux forks by default is, for those Pythons alone.
+//
+// "Certainly" is what makes the bound hold: the import statements the
+// search follows and reads are those a module runs whenever it runs,
+// module-level statements outside any if, loop, with, function or class,
+// or in a try whose handlers cannot let an ImportError by (they catch none,
+// or each ends by raising again or exiting). An import under a version
+// test, or in `try: ... except ImportError:` with a fallback, is the
+// program running on newer releases too, and bounds nothing; so is a
+// PEP 810 lazy import, which may never load. Local modules are followed
+// through the packages and modules such imports load.
+
+// pythonBound is the removed API with the oldest newest Python that
+// importing (or running) m certainly imports, nil when there is none; at
+// is the module whose import statement names it. The search reads every
+// local module m's import certainly loads, once per entry module asked.
+func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
+	if b, ok := p.bounds[m]; ok {
+		return b.row, b.at
+	}
+	var best *pytarget.RemovedAPI
+	var at *Module
+	seen := map[*Module]bool{m: true}
+	queue := []*Module{m}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, s := range certainImports(x.File.Body) {
+			for _, name := range absoluteNames(s) {
+				if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
+					best, at = r, x
+				}
+			}
+			for _, path := range certainLocalImports(x, s) {
+				if mod, err := p.Module(path); err == nil && mod != nil && !seen[mod] {
+					seen[mod] = true
+					queue = append(queue, mod)
+				}
+			}
+		}
+	}
+	if p.bounds == nil {
+		p.bounds = map[*Module]pyBound{}
+	}
+	p.bounds[m] = pyBound{best, at}
+	return best, at
+}
+
+// pyBound is a memoized answer of pythonBound.
+type pyBound struct {
+	row *pytarget.RemovedAPI
+	at  *Module
+}
+
+// runsOn is the configs of targets an entry of module m can meet: all of
+// them, or those up to the newest Python of the removed API its import
+// certainly reaches.
+func (p *Program) runsOn(m *Module, targets pytarget.Set) pytarget.Set {
+	if m == nil {
+		return targets
+	}
+	if r, _ := p.pythonBound(m); r != nil {
+		return targets.UpTo(r.NewestPython)
+	}
+	return targets
+}
+
+// certainImports are the import statements among body that run whenever
+// body runs (see above), in order.
+func certainImports(body []syntax.Stmt) []syntax.Stmt {
+	var out []syntax.Stmt
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.Import:
+			if !s.Lazy {
+				out = append(out, s)
+			}
+		case *syntax.ImportFrom:
+			if !s.Lazy {
+				out = append(out, s)
+			}
+		case *syntax.Try:
+			if !letsImportError(s.Handlers) {
+				out = append(out, certainImports(s.Body)...)
+			}
+		}
+	}
+	return out
+}
+
+// absoluteNames are the dotted names an import statement imports: each
+// module of `import a.b`, and for `from a import b` the module and the
+// name taken from it (which is where a removed function is named).
+// Relative imports name local modules only.
+func absoluteNames(s syntax.Stmt) []string {
+	var out []string
+	switch s := s.(type) {
+	case *syntax.Import:
+		for _, a := range s.Names {
+			out = append(out, a.Name)
+		}
+	case *syntax.ImportFrom:
+		if s.Level > 0 || s.Module == "" {
+			return nil
+		}
+		out = append(out, s.Module)
+		for _, a := range s.Names {
+			out = append(out, JoinDotted(s.Module, a.Name))
+		}
+	}
+	return out
+}
+
+// certainLocalImports are the files of the local modules an import
+// statement of m loads: each package on the way to each module it names,
+// and the module; for `from . import x`, which names no module, the
+// submodule x. A name a from-import takes from a named module may be an
+// attribute of it rather than a submodule, and is not followed.
+func certainLocalImports(m *Module, s syntax.Stmt) []string {
+	var out []string
+	add := func(name string, level int) {
+		if path, ok := m.resolveImport(name, level); ok && path != m.Path {
+			out = append(out, path)
+		}
+	}
+	prefixes := func(name string, level int) {
+		for i := 0; i <= len(name); i++ {
+			if i == len(name) || name[i] == '.' {
+				add(name[:i], level)
+			}
+		}
+	}
+	switch s := s.(type) {
+	case *syntax.Import:
+		for _, a := range s.Names {
+			prefixes(a.Name, 0)
+		}
+	case *syntax.ImportFrom:
+		if s.Module != "" {
+			prefixes(s.Module, s.Level)
+			break
+		}
+		add("", s.Level)
+		for _, a := range s.Names {
+			if a.Name != "*" {
+				add(a.Name, s.Level)
+			}
+		}
+	}
+	return out
+}
+
+// letsImportError reports whether an ImportError raised in a try's body can
+// be handled by one of its handlers and the code after the try run: a
+// handler catches it (see catchesImportError) and does not end by raising
+// or exiting (terminates: `except ImportError: raise ImportError("install
+// apex")` stops the program as the import would).
+func letsImportError(handlers []syntax.ExceptHandler) bool {
+	for _, h := range handlers {
+		if catchesImportError(h.Type) && !terminates(h.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherExceptions are builtin exception classes that are neither
+// ImportError nor one of its bases: a handler naming them alone lets an
+// ImportError through.
+var otherExceptions = map[string]bool{
+	"ArithmeticError": true, "AssertionError": true, "AttributeError": true, "BufferError": true,
+	"EOFError": true, "FileExistsError": true, "FileNotFoundError": true, "FloatingPointError": true,
+	"IOError": true, "IndexError": true, "KeyError": true, "KeyboardInterrupt": true,
+	"LookupError": true, "MemoryError": true, "NameError": true, "NotImplementedError": true,
+	"OSError": true, "OverflowError": true, "PermissionError": true, "RecursionError": true,
+	"RuntimeError": true, "StopIteration": true, "SyntaxError": true, "SystemError": true,
+	"SystemExit": true, "TimeoutError": true, "TypeError": true, "UnicodeDecodeError": true,
+	"UnicodeEncodeError": true, "UnicodeError": true, "ValueError": true, "ZeroDivisionError": true,
+}
+
+// catchesImportError reports whether an except clause's type may catch an
+// ImportError: a bare except, ImportError, ModuleNotFoundError (what a
+// removed module raises), Exception, BaseException, or any name or
+// expression other than the builtin classes of otherExceptions, which the
+// model cannot tell apart from an alias of ImportError.
+func catchesImportError(t syntax.Expr) bool {
+	switch t := t.(type) {
+	case nil:
+		return true
+	case *syntax.Name:
+		return !otherExceptions[t.ID]
+	case *syntax.Sequence:
+		for _, e := range t.Elts {
+			if catchesImportError(e) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
