@@ -1,6 +1,8 @@
 package model
 
 import (
+	"path/filepath"
+
 	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
 )
@@ -40,13 +42,14 @@ func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
 	for len(queue) > 0 {
 		x := queue[0]
 		queue = queue[1:]
+		dirs := sysPathDirs(x)
 		for _, s := range certainImports(x.File.Body) {
 			for _, name := range absoluteNames(s) {
 				if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
 					best, at = r, x
 				}
 			}
-			for _, path := range certainLocalImports(x, s) {
+			for _, path := range certainLocalImports(x, s, dirs) {
 				if mod, err := p.Module(path); err == nil && mod != nil && !seen[mod] {
 					seen[mod] = true
 					queue = append(queue, mod)
@@ -131,11 +134,30 @@ func absoluteNames(s syntax.Stmt) []string {
 // and the module; for `from . import x`, which names no module, the
 // submodule x. A name a from-import takes from a named module may be an
 // attribute of it rather than a submodule, and is not followed.
-func certainLocalImports(m *Module, s syntax.Stmt) []string {
+//
+// An absolute import that does not resolve as the model resolves imports
+// is looked for in the directories dirs the module added to sys.path
+// before it (sysPathDirs), in their order.
+func certainLocalImports(m *Module, s syntax.Stmt, dirs []sysPathDir) []string {
 	var out []string
 	add := func(name string, level int) {
-		if path, ok := m.resolveImport(name, level); ok && path != m.Path {
-			out = append(out, path)
+		if path, ok := m.resolveImport(name, level); ok {
+			if path != m.Path {
+				out = append(out, path)
+			}
+			return
+		}
+		if level > 0 || name == "" {
+			return
+		}
+		for _, d := range dirs {
+			if d.at >= s.Pos().Start {
+				break
+			}
+			if path, ok := ResolveImport(m.Prog.src.IsFile, nil, m.Path, d.dir, name, 0); ok {
+				out = append(out, path)
+				return
+			}
 		}
 	}
 	prefixes := func(name string, level int) {
@@ -213,4 +235,119 @@ func catchesImportError(t syntax.Expr) bool {
 		return false
 	}
 	return true
+}
+
+// sysPathDir is a directory a module's code adds to sys.path, and where.
+type sysPathDir struct {
+	dir string
+	at  int32 // the offset of the statement adding it
+}
+
+// sysPathDirs are the directories m's module-level statements add to
+// sys.path (`sys.path.append(d)`, `sys.path.insert(0, d)`) where d is a
+// path the statements tell: `os.path.join(ROOT_DIR, "dataset")` with
+// `ROOT_DIR = os.path.dirname(os.path.abspath(__file__))`, the idiom of
+// research code whose scripts import modules kept in sibling directories.
+// An import after such a statement that the model's own resolution does
+// not find loads the module there: research repositories ship the module
+// in that directory, and nothing else on sys.path is expected to hold it.
+func sysPathDirs(m *Module) []sysPathDir {
+	var out []sysPathDir
+	assigned := map[string][]syntax.Expr{}
+	for _, s := range m.File.Body {
+		if a, ok := s.(*syntax.Assign); ok && len(a.Targets) == 1 {
+			if n, ok := a.Targets[0].(*syntax.Name); ok {
+				assigned[n.ID] = append(assigned[n.ID], a.Value)
+			}
+		}
+	}
+	for _, s := range m.File.Body {
+		es, ok := s.(*syntax.ExprStmt)
+		if !ok {
+			continue
+		}
+		c, ok := es.X.(*syntax.Call)
+		if !ok {
+			continue
+		}
+		var arg syntax.Expr
+		switch writtenName(c.Func) {
+		case "sys.path.append":
+			if len(c.Args) == 1 {
+				arg = c.Args[0].Value
+			}
+		case "sys.path.insert":
+			if len(c.Args) == 2 {
+				arg = c.Args[1].Value
+			}
+		}
+		if arg == nil {
+			continue
+		}
+		if dir, ok := pathValue(m, arg, assigned, 0); ok {
+			out = append(out, sysPathDir{dir, s.Pos().Start})
+		}
+	}
+	return out
+}
+
+// pathValue is the absolute path e evaluates to in m, when it is built of
+// __file__, names bound once at module level, string literals and
+// os.path.join, dirname, abspath and realpath.
+func pathValue(m *Module, e syntax.Expr, assigned map[string][]syntax.Expr, depth int) (string, bool) {
+	if depth > 8 {
+		return "", false
+	}
+	switch e := e.(type) {
+	case *syntax.Name:
+		if e.ID == "__file__" && len(assigned[e.ID]) == 0 {
+			return m.Path, true
+		}
+		if vs := assigned[e.ID]; len(vs) == 1 {
+			return pathValue(m, vs[0], assigned, depth+1)
+		}
+	case *syntax.String:
+		if !e.Interpolated && filepath.IsAbs(e.Value) {
+			return filepath.Clean(e.Value), true
+		}
+	case *syntax.Call:
+		fn := writtenName(e.Func)
+		var args []string
+		for i, a := range e.Args {
+			if a.Keyword != "" || a.Star != 0 {
+				return "", false
+			}
+			if s, ok := a.Value.(*syntax.String); ok && i > 0 && !s.Interpolated {
+				args = append(args, s.Value)
+				continue
+			}
+			v, ok := pathValue(m, a.Value, assigned, depth+1)
+			if !ok {
+				return "", false
+			}
+			args = append(args, v)
+		}
+		switch {
+		case fn == "os.path.join" && len(args) > 0:
+			return filepath.Join(args...), true
+		case fn == "os.path.dirname" && len(args) == 1:
+			return filepath.Dir(args[0]), true
+		case (fn == "os.path.abspath" || fn == "os.path.realpath") && len(args) == 1:
+			return args[0], true
+		}
+	}
+	return "", false
+}
+
+// writtenName is a dotted name as written (`sys.path.append`), or "".
+func writtenName(e syntax.Expr) string {
+	switch e := e.(type) {
+	case *syntax.Name:
+		return e.ID
+	case *syntax.Attribute:
+		if x := writtenName(e.X); x != "" {
+			return x + "." + e.Attr
+		}
+	}
+	return ""
 }

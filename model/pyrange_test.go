@@ -45,6 +45,18 @@ func TestPythonBound(t *testing.T) {
 			"/p/main.py":         "from pkg import old\n",
 			"/p/pkg/__init__.py": "def old():\n    pass\n",
 			"/p/pkg/old.py":      "import torch._six\n"}, "", ""},
+		{"a sibling directory on sys.path", memSource{
+			"/p/main.py":                  "import os, sys\nROOT_DIR = os.path.dirname(os.path.abspath(__file__))\nsys.path.append(os.path.join(ROOT_DIR, 'dataset'))\nfrom grasp_dataset import collate\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "torch._six", "/p/dataset/grasp_dataset.py"},
+		{"sys.path.insert", memSource{
+			"/p/main.py":        "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport old_ops\n",
+			"/p/lib/old_ops.py": "from torch.utils.ffi import _wrap_function\n"}, "torch.utils.ffi", "/p/lib/old_ops.py"},
+		{"imported before the directory is added", memSource{
+			"/p/main.py":                  "import os, sys\nfrom grasp_dataset import collate\nsys.path.append(os.path.join(os.path.dirname(__file__), 'dataset'))\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "", ""},
+		{"a root bound twice", memSource{
+			"/p/main.py":                  "import os, sys\nROOT = os.path.dirname(__file__)\nROOT = os.getcwd()\nsys.path.append(os.path.join(ROOT, 'dataset'))\nfrom grasp_dataset import collate\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "", ""},
 		{"import cycle", memSource{
 			"/p/main.py": "import a\n",
 			"/p/a.py":    "import b\n",

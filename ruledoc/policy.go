@@ -74,7 +74,8 @@ none of the targets (` + "`torch.utils.ffi`" + `), the oldest target stands for 
 on, which fork by default on Linux alike.
 
 "Certainly" means that the import runs whenever the program does: a module-level import of the
-script or of a local module that such imports load (through packages too), outside any ` + "`if`" + `,
+script or of a local module that such imports load (through packages, and through the directories
+the module put on ` + "`sys.path`" + ` before, as in ` + "`sys.path.append(os.path.join(ROOT_DIR, \"dataset\"))`" + `), outside any ` + "`if`" + `,
 loop, ` + "`with`" + `, function or class, and not in a ` + "`try`" + ` whose ` + "`except`" + ` can catch the ImportError and go
 on (one that raises again or exits stops the program as the import would). An import under a
 version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
