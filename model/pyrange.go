@@ -2,6 +2,7 @@ package model
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/cudaforklint/cudaforklint/pytarget"
 	"github.com/cudaforklint/cudaforklint/syntax"
@@ -25,7 +26,10 @@ import (
 // test, or in `try: ... except ImportError:` with a fallback, is the
 // program running on newer releases too, and bounds nothing; so is a
 // PEP 810 lazy import, which may never load. Local modules are followed
-// through the packages and modules such imports load.
+// through the packages and modules such imports load. A module-level
+// expression that always runs and reads the removed module as an
+// attribute of its library (`if torch._six.PY3:`, an AttributeError on
+// torch 2) bounds the program as its import does.
 
 // pythonBound is the removed API with the oldest newest Python that
 // importing (or running) m certainly imports, nil when there is none; at
@@ -43,6 +47,11 @@ func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
 		x := queue[0]
 		queue = queue[1:]
 		dirs := sysPathDirs(x)
+		for _, name := range certainReads(x.File.Body) {
+			if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
+				best, at = r, x
+			}
+		}
 		for _, s := range certainImports(x.File.Body) {
 			for _, name := range absoluteNames(s) {
 				if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
@@ -350,4 +359,64 @@ func writtenName(e syntax.Expr) string {
 		}
 	}
 	return ""
+}
+
+// certainReads are the dotted names of the library modules body's
+// module-level statements always read as attributes: `torch._six.PY3` in
+// the test of an if, the value of an assignment or an expression
+// statement, where `import torch` bound torch before. The arms of a
+// conditional expression, the right operand of and/or and the bodies of
+// lambdas and comprehensions may not run, and are not read.
+func certainReads(body []syntax.Stmt) []string {
+	modules := map[string]string{} // a bound name → the library module it is
+	var out []string
+	var read func(e syntax.Expr)
+	read = func(e syntax.Expr) {
+		if e == nil {
+			return
+		}
+		syntax.Inspect(e, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Lambda, *syntax.Comprehension:
+				return false
+			case *syntax.IfExp:
+				read(n.Test)
+				return false
+			case *syntax.BoolOp:
+				read(n.X)
+				return false
+			case *syntax.Attribute:
+				name := writtenName(n)
+				head, rest, ok := strings.Cut(name, ".")
+				if mod, bound := modules[head]; ok && bound {
+					out = append(out, mod+"."+rest)
+					return false
+				}
+			}
+			return true
+		})
+	}
+	for _, s := range body {
+		switch s := s.(type) {
+		case *syntax.Import:
+			for _, a := range s.Names {
+				if s.Lazy {
+					continue
+				}
+				if a.AsName != "" {
+					modules[a.AsName] = a.Name
+				} else {
+					head, _, _ := strings.Cut(a.Name, ".")
+					modules[head] = head
+				}
+			}
+		case *syntax.If:
+			read(s.Test)
+		case *syntax.Assign:
+			read(s.Value)
+		case *syntax.ExprStmt:
+			read(s.X)
+		}
+	}
+	return out
 }

@@ -57,6 +57,13 @@ func TestPythonBound(t *testing.T) {
 		{"a root bound twice", memSource{
 			"/p/main.py":                  "import os, sys\nROOT = os.path.dirname(__file__)\nROOT = os.getcwd()\nsys.path.append(os.path.join(ROOT, 'dataset'))\nfrom grasp_dataset import collate\n",
 			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "", ""},
+		{"read in an if's test", memSource{"/p/main.py": "import torch\n\nif torch._six.PY3:\n    import importlib\n"}, "torch._six", "/p/main.py"},
+		{"read in an assignment", memSource{"/p/main.py": "import torch as th\nINF = th._six.inf\n"}, "torch._six", "/p/main.py"},
+		{"read in an if's body", memSource{"/p/main.py": "import torch\nif torch.__version__ < '2':\n    PY3 = torch._six.PY3\n"}, "", ""},
+		{"read after and", memSource{"/p/main.py": "import torch\nPY3 = hasattr(torch, '_six') and torch._six.PY3\n"}, "", ""},
+		{"read in a conditional expression's arm", memSource{"/p/main.py": "import torch\nINF = torch._six.inf if hasattr(torch, '_six') else float('inf')\n"}, "", ""},
+		{"read in a lambda", memSource{"/p/main.py": "import torch\nget_inf = lambda: torch._six.inf\n"}, "", ""},
+		{"read without the import", memSource{"/p/main.py": "PY3 = torch._six.PY3\n"}, "", ""},
 		{"import cycle", memSource{
 			"/p/main.py": "import a\n",
 			"/p/a.py":    "import b\n",

@@ -77,6 +77,8 @@ on, which fork by default on Linux alike.
 script or of a local module that such imports load (through packages, and through the directories
 the module put on ` + "`sys.path`" + ` before, as in ` + "`sys.path.append(os.path.join(ROOT_DIR, \"dataset\"))`" + `), outside any ` + "`if`" + `,
 loop, ` + "`with`" + `, function or class, and not in a ` + "`try`" + ` whose ` + "`except`" + ` can catch the ImportError and go
-on (one that raises again or exits stops the program as the import would). An import under a
+on (one that raises again or exits stops the program as the import would). A module-level read of
+the removed module as an attribute of its library that always runs (` + "`if torch._six.PY3:`" + `, an
+AttributeError on torch 2) bounds the program as its import does. An import under a
 version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
 lazy (PEP 810) bounds nothing: the program runs on newer releases too.`
