@@ -136,9 +136,9 @@ func (runs entryRuns) replay(e entryKey, cfg pytarget.Config, out *hazardSet) bo
 		if !sameAnswers(r.read, r.cfg, cfg) {
 			continue
 		}
-		configs := out.configsOf(e.m, cfg)
 		for _, k := range r.touched {
-			out.byKey[k].Configs |= configs
+			z := out.byKey[k]
+			z.Configs |= out.configsOf(z, e.m, e.fn, cfg)
 		}
 		return true
 	}

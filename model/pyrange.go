@@ -1,7 +1,9 @@
 package model
 
 import (
+	"cmp"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -31,65 +33,158 @@ import (
 // attribute of its library (`if torch._six.PY3:`, an AttributeError on
 // torch 2) bounds the program as its import does.
 
-// pythonBound is the removed API with the oldest newest Python that
-// importing (or running) m certainly imports, nil when there is none; at
-// is the module whose import statement names it. The search reads every
-// local module m's import certainly loads, once per entry module asked.
-func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
-	if b, ok := p.bounds[m]; ok {
-		return b.row, b.at
-	}
-	var best *pytarget.RemovedAPI
-	var at *Module
-	seen := map[*Module]bool{m: true}
-	queue := []*Module{m}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		dirs := sysPathDirs(x)
-		for _, name := range certainReads(x.File.Body) {
-			if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
-				best, at = r, x
-			}
-		}
-		for _, s := range certainImports(x.File.Body) {
-			for _, name := range absoluteNames(s) {
-				if r, ok := pytarget.LookupRemoved(name); ok && (best == nil || r.NewestPython < best.NewestPython) {
-					best, at = r, x
-				}
-			}
-			for _, path := range certainLocalImports(x, s, dirs) {
-				if mod, err := p.Module(path); err == nil && mod != nil && !seen[mod] {
-					seen[mod] = true
-					queue = append(queue, mod)
-				}
-			}
-		}
-	}
-	if p.bounds == nil {
-		p.bounds = map[*Module]pyBound{}
-	}
-	p.bounds[m] = pyBound{best, at}
-	return best, at
-}
+// The program fails where the import runs: a process its entry starts
+// before that, at a top-level statement of the entry module ahead of the
+// one whose import reaches the removed API, starts whatever the Python. So
+// each bound holds from the entry statement that reaches it on, and a
+// hazard is bounded by those reached before its start (Hazard.Start's
+// first frame in the entry): a notebook that starts its DataLoader in its
+// third cell and imports a torch 1.x helper in its twentieth is checked on
+// every target for that start.
 
-// pyBound is a memoized answer of pythonBound.
-type pyBound struct {
+// entryBound is a removed API an entry module's import certainly reaches
+// from one of its top-level statements: pos is where that statement
+// starts, at the module whose import statement or read names the API.
+type entryBound struct {
+	pos int32
 	row *pytarget.RemovedAPI
 	at  *Module
 }
 
-// runsOn is the configs of targets an entry of module m can meet: all of
-// them, or those up to the newest Python of the removed API its import
-// certainly reaches.
-func (p *Program) runsOn(m *Module, targets pytarget.Set) pytarget.Set {
+// entryBounds are the bounds m's top-level statements reach, the oldest
+// newest Python each statement reaches, in the statements' order. Every
+// local module m's import certainly loads is read once, for the first
+// statement that loads it; the answer is kept per entry module.
+func (p *Program) entryBounds(m *Module) []entryBound {
+	if b, ok := p.bounds[m]; ok {
+		return b
+	}
+	var out []entryBound
+	seen := map[*Module]bool{m: true}
+	for _, step := range certainSteps(m) {
+		b := entryBound{pos: step.pos}
+		b.consider(step.names, m)
+		queue := step.loads(seen)
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, st := range certainSteps(x) {
+				b.consider(st.names, x)
+				queue = append(queue, st.loads(seen)...)
+			}
+		}
+		if b.row != nil {
+			out = append(out, b)
+		}
+	}
+	if p.bounds == nil {
+		p.bounds = map[*Module][]entryBound{}
+	}
+	p.bounds[m] = out
+	return out
+}
+
+// consider keeps in b the row of names with the oldest newest Python, at
+// module x, if it is older than b's.
+func (b *entryBound) consider(names []string, x *Module) {
+	for _, name := range names {
+		if r, ok := pytarget.LookupRemoved(name); ok && (b.row == nil || r.NewestPython < b.row.NewestPython) {
+			b.row, b.at = r, x
+		}
+	}
+}
+
+// pythonBound is the removed API with the oldest newest Python that
+// running m certainly reaches, nil when there is none, and the module
+// that names it.
+func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
+	var best entryBound
+	for _, b := range p.entryBounds(m) {
+		if best.row == nil || b.row.NewestPython < best.row.NewestPython {
+			best = b
+		}
+	}
+	return best.row, best.at
+}
+
+// everything is a position after every statement: a start no top-level
+// statement of the entry is known to precede.
+const everything = int32(1<<31 - 1)
+
+// runsOn is the configs of targets an entry of module m can meet when it
+// starts processes at the top-level statement at offset before of m (or
+// later, everything): all of them, or those up to the newest Python of
+// the removed API its earlier statements certainly reach.
+func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget.Set {
 	if m == nil {
 		return targets
 	}
-	if r, _ := p.pythonBound(m); r != nil {
-		return targets.UpTo(r.NewestPython)
+	newest := 0
+	for _, b := range p.entryBounds(m) {
+		if b.pos < before && (newest == 0 || b.row.NewestPython < newest) {
+			newest = b.row.NewestPython
+		}
 	}
-	return targets
+	if newest == 0 {
+		return targets
+	}
+	return targets.UpTo(newest)
+}
+
+// startsAt is where, in the entry module of s, the hazard z's start runs:
+// the offset of the top-level statement of the entry's run as __main__
+// that reaches it, or everything where the start runs after the whole
+// module (an uncalled function, run after its module's import) or where
+// it is not known.
+func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
+	if fn != nil || z == nil || z.Start == nil {
+		return everything
+	}
+	site := z.Start.Site
+	if len(z.Start.Chain) > 0 {
+		site = z.Start.Chain[0].Site
+	}
+	if site.Mod != entry {
+		return everything
+	}
+	return site.Span.Start
+}
+
+// certainStep is a module-level statement that certainly runs, with the
+// dotted library names it imports or reads and the local modules it loads.
+type certainStep struct {
+	pos    int32
+	names  []string
+	locals []string
+	m      *Module
+}
+
+// loads are the modules of the step's local imports not seen before,
+// marked seen.
+func (st certainStep) loads(seen map[*Module]bool) []*Module {
+	var out []*Module
+	for _, path := range st.locals {
+		if mod, err := st.m.Prog.Module(path); err == nil && mod != nil && !seen[mod] {
+			seen[mod] = true
+			out = append(out, mod)
+		}
+	}
+	return out
+}
+
+// certainSteps are m's certain imports and reads (certainImports,
+// certainReads), in the order of their statements.
+func certainSteps(m *Module) []certainStep {
+	var out []certainStep
+	dirs := sysPathDirs(m)
+	for _, s := range certainImports(m.File.Body) {
+		out = append(out, certainStep{pos: s.Pos().Start, names: absoluteNames(s), locals: certainLocalImports(m, s, dirs), m: m})
+	}
+	for _, r := range certainReads(m.File.Body) {
+		out = append(out, certainStep{pos: r.pos, names: []string{r.name}, m: m})
+	}
+	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
+	return out
 }
 
 // certainImports are the import statements among body that run whenever
@@ -361,15 +456,22 @@ func writtenName(e syntax.Expr) string {
 	return ""
 }
 
+// certainRead is a dotted name a module-level statement at pos reads.
+type certainRead struct {
+	name string
+	pos  int32
+}
+
 // certainReads are the dotted names of the library modules body's
 // module-level statements always read as attributes: `torch._six.PY3` in
 // the test of an if, the value of an assignment or an expression
 // statement, where `import torch` bound torch before. The arms of a
 // conditional expression, the right operand of and/or and the bodies of
 // lambdas and comprehensions may not run, and are not read.
-func certainReads(body []syntax.Stmt) []string {
+func certainReads(body []syntax.Stmt) []certainRead {
 	modules := map[string]string{} // a bound name → the library module it is
-	var out []string
+	var out []certainRead
+	var pos int32
 	var read func(e syntax.Expr)
 	read = func(e syntax.Expr) {
 		if e == nil {
@@ -389,7 +491,7 @@ func certainReads(body []syntax.Stmt) []string {
 				name := writtenName(n)
 				head, rest, ok := strings.Cut(name, ".")
 				if mod, bound := modules[head]; ok && bound {
-					out = append(out, mod+"."+rest)
+					out = append(out, certainRead{mod + "." + rest, pos})
 					return false
 				}
 			}
@@ -397,6 +499,7 @@ func certainReads(body []syntax.Stmt) []string {
 		})
 	}
 	for _, s := range body {
+		pos = s.Pos().Start
 		switch s := s.(type) {
 		case *syntax.Import:
 			for _, a := range s.Names {

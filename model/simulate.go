@@ -829,11 +829,12 @@ type hazardSet struct {
 	classConfigs, targets pytarget.Set
 }
 
-// configsOf are the configs a hazard that entry m's run on cfg finds now
-// holds on: those of cfg's class, less those m's program cannot run on
-// (pyrange.go). A set outside AnalyzeLoading (an import's own simulation,
-// a test's) knows no class: cfg stands for itself.
-func (h *hazardSet) configsOf(m *Module, cfg pytarget.Config) pytarget.Set {
+// configsOf are the configs hazard z, found now by the run on cfg of
+// entry m (its function fn, nil for m as __main__), holds on: those of
+// cfg's class, less those m's program cannot run on by the time it starts
+// z's processes (pyrange.go). A set outside AnalyzeLoading (an import's
+// own simulation, a test's) knows no class: cfg stands for itself.
+func (h *hazardSet) configsOf(z *Hazard, m *Module, fn *Function, cfg pytarget.Config) pytarget.Set {
 	class, targets := h.classConfigs, h.targets
 	if class.Empty() {
 		class, targets = pytarget.Of(cfg), pytarget.Of(cfg)
@@ -841,7 +842,7 @@ func (h *hazardSet) configsOf(m *Module, cfg pytarget.Config) pytarget.Set {
 	if m == nil {
 		return class
 	}
-	return class & m.Prog.runsOn(m, targets)
+	return class & m.Prog.runsOn(m, targets, startsAt(z, m, fn))
 }
 
 // hazardRank orders hazards as AnalyzeLoading finds them: by class of
@@ -917,7 +918,7 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
-	configs := h.configsOf(s.entry, s.cfg)
+	configs := h.configsOf(z, s.entry, s.fn, s.cfg)
 	if configs.Empty() {
 		// The entry's program cannot run where this class of configs
 		// differs from the others (pyrange.go): nothing it finds here

@@ -81,4 +81,7 @@ on (one that raises again or exits stops the program as the import would). A mod
 the removed module as an attribute of its library that always runs (` + "`if torch._six.PY3:`" + `, an
 AttributeError on torch 2) bounds the program as its import does. An import under a
 version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
-lazy (PEP 810) bounds nothing: the program runs on newer releases too.`
+lazy (PEP 810) bounds nothing: the program runs on newer releases too. The program fails only
+where the import runs: processes it starts at a top-level statement before that one (a notebook
+that trains in its third cell and imports a torch 1.x helper in its twentieth) are checked on
+every target.`
