@@ -111,6 +111,11 @@ type entryRuns map[entryKey][]entryRun
 
 // add records the run s made of e.
 func (runs entryRuns) add(e entryKey, s *simulator) {
+	if s.dropped {
+		// Its hazards are not in the set, and a class its program can
+		// meet needs them: such a class runs the entry itself.
+		return
+	}
 	runs[e] = append(runs[e], entryRun{cfg: s.cfg, read: s.read, touched: uniqueKeys(s.touched)})
 }
 
@@ -124,15 +129,16 @@ func uniqueKeys(keys []string) []string {
 }
 
 // replay reports whether an earlier run of e stands for its run on cfg,
-// and if so adds cfg to the hazards that run touched, as running it again
-// would.
+// and if so adds the configs of cfg's class e can meet to the hazards that
+// run touched, as running it again would.
 func (runs entryRuns) replay(e entryKey, cfg pytarget.Config, out *hazardSet) bool {
 	for _, r := range runs[e] {
 		if !sameAnswers(r.read, r.cfg, cfg) {
 			continue
 		}
 		for _, k := range r.touched {
-			out.byKey[k].Configs |= pytarget.Of(cfg)
+			z := out.byKey[k]
+			z.Configs |= out.configsOf(z, e.m, e.fn, cfg)
 		}
 		return true
 	}

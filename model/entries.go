@@ -65,8 +65,9 @@ func (p *Program) analyzeLoading(ctx context.Context, entries Entries, targets p
 	out := &hazardSet{}
 	var mods []*Module // the entries, once the load is over
 	runs := entryRuns{}
+	out.targets = targets
 	for k, class := range configClasses(targets) {
-		out.class, out.uncalled = k, false
+		out.class, out.uncalled, out.classConfigs = k, false, class.all
 		if k == 0 {
 			for i := range entries.Len() {
 				if err := ctx.Err(); err != nil {
@@ -128,12 +129,6 @@ func (p *Program) analyzeLoading(ctx context.Context, entries Entries, targets p
 				}
 				p.noteBudgetCut(s, BudgetCut{Module: m, Func: f})
 				runs.add(entryKey{m, f}, s)
-			}
-		}
-		// Widen each hazard found on the representative to its whole class.
-		for _, z := range out.list {
-			if z.Configs&pytarget.Of(class.rep) != 0 {
-				z.Configs |= class.all
 			}
 		}
 	}

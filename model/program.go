@@ -72,15 +72,16 @@ type Program struct {
 
 	ahead prefetcher // see prefetch.go
 
-	vals      *valueState             // see values
-	pre       *prescan                // see mayStart
-	stems     *stemIndex              // see importersByStem
-	solver    *factSolver             // see memoFacts
-	valSolver *valueSolver            // see valueSolver
-	retSolver *retParamsSolver        // see returnedParams
-	cuts      []BudgetCut             // see BudgetCuts
-	touch     map[touchKey]*hitSolver // see touchSearch
-	maybe     *hitSolver              // see maybeSearch
+	vals      *valueState              // see values
+	pre       *prescan                 // see mayStart
+	stems     *stemIndex               // see importersByStem
+	solver    *factSolver              // see memoFacts
+	valSolver *valueSolver             // see valueSolver
+	retSolver *retParamsSolver         // see returnedParams
+	cuts      []BudgetCut              // see BudgetCuts
+	touch     map[touchKey]*hitSolver  // see touchSearch
+	maybe     *hitSolver               // see maybeSearch
+	bounds    map[*Module][]entryBound // see entryBounds
 }
 
 type moduleSlot struct {

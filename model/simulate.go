@@ -198,6 +198,9 @@ type simulator struct {
 	// keys of the hazards it added or found again (configreads.go).
 	read    cfgReads
 	touched []string
+	// dropped: a hazard the run found was not added, since the entry's
+	// program cannot meet the run's class of configs (hazardSet.add).
+	dropped bool
 }
 
 // procKind is the process a simulation runs code in.
@@ -826,6 +829,26 @@ type hazardSet struct {
 	class    int
 	uncalled bool
 	seq      int
+	// classConfigs are the configs of that class, and targets the run's:
+	// a hazard an entry finds holds on those of classConfigs its program
+	// can meet (configsOf).
+	classConfigs, targets pytarget.Set
+}
+
+// configsOf are the configs hazard z, found now by the run on cfg of
+// entry m (its function fn, nil for m as __main__), holds on: those of
+// cfg's class, less those m's program cannot run on by the time it starts
+// z's processes (pyrange.go). A set outside AnalyzeLoading (an import's
+// own simulation, a test's) knows no class: cfg stands for itself.
+func (h *hazardSet) configsOf(z *Hazard, m *Module, fn *Function, cfg pytarget.Config) pytarget.Set {
+	class, targets := h.classConfigs, h.targets
+	if class.Empty() {
+		class, targets = pytarget.Of(cfg), pytarget.Of(cfg)
+	}
+	if m == nil {
+		return class
+	}
+	return class & m.Prog.runsOn(m, targets, startsAt(z, m, fn))
 }
 
 // hazardRank orders hazards as AnalyzeLoading finds them: by class of
@@ -901,15 +924,23 @@ func (h *hazardSet) add(z *Hazard, s *simulator) {
 		}
 		key = fmt.Sprintf("%d|%s|%s|%s", z.Kind, siteKey(z.At), z.Via, verdict)
 	}
+	configs := h.configsOf(z, s.entry, s.fn, s.cfg)
+	if configs.Empty() {
+		// The entry's program cannot run where this class of configs
+		// differs from the others (pyrange.go): nothing it finds here
+		// holds, and its run cannot stand for another class's.
+		s.dropped = true
+		return
+	}
 	s.touched = append(s.touched, key)
 	old, ok := h.byKey[key]
 	if !ok {
-		z.Configs = pytarget.Of(s.cfg)
+		z.Configs = configs
 		h.byKey[key] = z
 		h.list = append(h.list, z)
 		return
 	}
-	z.Configs = old.Configs | pytarget.Of(s.cfg)
+	z.Configs = old.Configs | configs
 	z.Inits = joinInits(old.Inits, z.Inits)
 	if z.rank.less(old.rank) {
 		// z represents from now on, in old's place; old's starts join its

@@ -1,5 +1,12 @@
 package ruledoc
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/pytarget"
+)
+
 // ErrorPolicy says what an error means, for the rule index
 // (docs/rules/README.md) and the pages of the rules it concerns: the
 // fork rules claim a failure only when the analysis saw every link of it,
@@ -37,3 +44,45 @@ forkserver, which are not selected by default — and its message names what cou
 
 A warning is not a promise that the program works: select CFL003 and CFL006 to see the forks
 whose children could not be followed.`
+
+// PythonRange says which Pythons a finding is checked on, for the rule
+// index: the targets, less those the program cannot run on because its
+// import reaches an API its library removed. The table is pytarget's.
+func PythonRange() string {
+	var b strings.Builder
+	b.WriteString(pythonRangeIntro)
+	b.WriteString("| import | removed in | last release with it | its newest Python |\n| --- | --- | --- | --- |\n")
+	for _, r := range pytarget.RemovedAPIs() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | 3.%d |\n", r.Name, r.RemovedIn, r.LastRelease, r.NewestPython)
+	}
+	b.WriteString(pythonRangeRest)
+	return b.String()
+}
+
+const pythonRangeIntro = `Every finding names the Python versions and platforms it holds on: the targets (3.11–3.15 on
+Linux by default; ` + "`--target-version`" + `, ` + "`--platform`" + `, ` + "`requires-python`" + `), less those the program
+cannot run on. A program whose import certainly reaches an API PyTorch removed runs only with a
+torch from before the removal, and so on no Python newer than that torch supports
+(pytarget/removed.go cites the release notes and pull requests of each row):
+
+`
+
+const pythonRangeRest = `
+Such a program (` + "`from torch._six import container_abcs`" + `) never meets Python 3.14's default start
+method, forkserver: CFL004, CFL005 and CFL007 findings that need it are not reported for it, and
+a fork finding names the Pythons the program runs on ("Python 3.11 on Linux"). Where it runs on
+none of the targets (` + "`torch.utils.ffi`" + `), the oldest target stands for the older Pythons it runs
+on, which fork by default on Linux alike.
+
+"Certainly" means that the import runs whenever the program does: a module-level import of the
+script or of a local module that such imports load (through packages, and through the directories
+the module put on ` + "`sys.path`" + ` before, as in ` + "`sys.path.append(os.path.join(ROOT_DIR, \"dataset\"))`" + `), outside any ` + "`if`" + `,
+loop, ` + "`with`" + `, function or class, and not in a ` + "`try`" + ` whose ` + "`except`" + ` can catch the ImportError and go
+on (one that raises again or exits stops the program as the import would). A module-level read of
+the removed module as an attribute of its library that always runs (` + "`if torch._six.PY3:`" + `, an
+AttributeError on torch 2) bounds the program as its import does. An import under a
+version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
+lazy (PEP 810) bounds nothing: the program runs on newer releases too. The program fails only
+where the import runs: processes it starts at a top-level statement before that one (a notebook
+that trains in its third cell and imports a torch 1.x helper in its twentieth) are checked on
+every target.`

@@ -280,6 +280,8 @@ func Index(docs []*Doc) string {
 	}
 	b.WriteString("\n## What an error means\n\n")
 	b.WriteString(ErrorPolicy)
+	b.WriteString("\n\n## The Pythons a program runs on\n\n")
+	b.WriteString(PythonRange())
 	b.WriteString("\n")
 	return b.String()
 }

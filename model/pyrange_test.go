@@ -1,0 +1,85 @@
+package model
+
+import "testing"
+
+// TestPythonBound: which imports bound the Pythons a program runs on. Only
+// an import that runs whenever the module does, and cannot be caught and
+// replaced, does; local modules are followed through what such imports
+// load.
+func TestPythonBound(t *testing.T) {
+	tests := []struct {
+		name  string
+		files memSource
+		want  string // the row's name, "" for none
+		at    string // the module naming it
+	}{
+		{"module import", memSource{"/p/main.py": "import torch._six\n"}, "torch._six", "/p/main.py"},
+		{"name from it", memSource{"/p/main.py": "from torch._six import container_abcs, string_classes\n"}, "torch._six", "/p/main.py"},
+		{"removed function", memSource{"/p/main.py": "from torch._utils import _accumulate\n"}, "torch._utils._accumulate", "/p/main.py"},
+		{"kept function", memSource{"/p/main.py": "from torch._utils import _rebuild_tensor_v2\n"}, "", ""},
+		{"oldest newest Python wins", memSource{"/p/main.py": "from torch._utils import _accumulate\nfrom torch.utils.ffi import _wrap_function\nimport torch._six\n"},
+			"torch.utils.ffi", "/p/main.py"},
+		{"fallback on ImportError", memSource{"/p/main.py": "try:\n    from torch._six import inf\nexcept ImportError:\n    from torch import inf\n"}, "", ""},
+		{"fallback on ModuleNotFoundError", memSource{"/p/main.py": "try:\n    import torch._six\nexcept ModuleNotFoundError:\n    pass\n"}, "", ""},
+		{"bare except", memSource{"/p/main.py": "try:\n    import torch._six\nexcept:\n    pass\n"}, "", ""},
+		{"except Exception in a tuple", memSource{"/p/main.py": "try:\n    import torch._six\nexcept (KeyError, Exception):\n    pass\n"}, "", ""},
+		{"unknown exception name", memSource{"/p/main.py": "try:\n    import torch._six\nexcept MissingDependency:\n    pass\n"}, "", ""},
+		{"handler raises again", memSource{"/p/main.py": "try:\n    import torch._six\nexcept ImportError:\n    raise ImportError('install torch<2')\n"}, "torch._six", "/p/main.py"},
+		{"handler exits", memSource{"/p/main.py": "import sys\ntry:\n    import torch._six\nexcept ImportError:\n    print('needs torch 1.x')\n    sys.exit(1)\n"}, "torch._six", "/p/main.py"},
+		{"other exceptions only", memSource{"/p/main.py": "try:\n    import torch._six\nexcept (KeyError, ValueError):\n    pass\n"}, "torch._six", "/p/main.py"},
+		{"version test", memSource{"/p/main.py": "import torch\nif torch.__version__ < '2':\n    from torch._six import inf\nelse:\n    from torch import inf\n"}, "", ""},
+		{"in a function", memSource{"/p/main.py": "def collate(batch):\n    from torch._six import string_classes\n    return batch\n"}, "", ""},
+		{"under the main guard", memSource{"/p/main.py": "if __name__ == '__main__':\n    import torch._six\n"}, "", ""},
+		{"lazy", memSource{"/p/main.py": "lazy import torch._six\n"}, "", ""},
+		{"local module", memSource{"/p/main.py": "from data import collate\n", "/p/data.py": "import torch\nfrom torch._six import string_classes\n"}, "torch._six", "/p/data.py"},
+		{"through a package", memSource{
+			"/p/main.py":                 "from apex import amp\n",
+			"/p/apex/__init__.py":        "from . import amp\n",
+			"/p/apex/amp/__init__.py":    "from ._initialize import initialize\n",
+			"/p/apex/amp/_initialize.py": "import torch\nfrom torch._six import string_classes\n"},
+			"torch._six", "/p/apex/amp/_initialize.py"},
+		{"local module imported on a fallback path", memSource{
+			"/p/main.py": "try:\n    from data import collate\nexcept ImportError:\n    collate = None\n",
+			"/p/data.py": "from torch._six import string_classes\n"}, "", ""},
+		{"a name from a module is not its submodule", memSource{
+			"/p/main.py":         "from pkg import old\n",
+			"/p/pkg/__init__.py": "def old():\n    pass\n",
+			"/p/pkg/old.py":      "import torch._six\n"}, "", ""},
+		{"a sibling directory on sys.path", memSource{
+			"/p/main.py":                  "import os, sys\nROOT_DIR = os.path.dirname(os.path.abspath(__file__))\nsys.path.append(os.path.join(ROOT_DIR, 'dataset'))\nfrom grasp_dataset import collate\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "torch._six", "/p/dataset/grasp_dataset.py"},
+		{"sys.path.insert", memSource{
+			"/p/main.py":        "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport old_ops\n",
+			"/p/lib/old_ops.py": "from torch.utils.ffi import _wrap_function\n"}, "torch.utils.ffi", "/p/lib/old_ops.py"},
+		{"imported before the directory is added", memSource{
+			"/p/main.py":                  "import os, sys\nfrom grasp_dataset import collate\nsys.path.append(os.path.join(os.path.dirname(__file__), 'dataset'))\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "", ""},
+		{"a root bound twice", memSource{
+			"/p/main.py":                  "import os, sys\nROOT = os.path.dirname(__file__)\nROOT = os.getcwd()\nsys.path.append(os.path.join(ROOT, 'dataset'))\nfrom grasp_dataset import collate\n",
+			"/p/dataset/grasp_dataset.py": "from torch._six import container_abcs\n"}, "", ""},
+		{"read in an if's test", memSource{"/p/main.py": "import torch\n\nif torch._six.PY3:\n    import importlib\n"}, "torch._six", "/p/main.py"},
+		{"read in an assignment", memSource{"/p/main.py": "import torch as th\nINF = th._six.inf\n"}, "torch._six", "/p/main.py"},
+		{"read in an if's body", memSource{"/p/main.py": "import torch\nif torch.__version__ < '2':\n    PY3 = torch._six.PY3\n"}, "", ""},
+		{"read after and", memSource{"/p/main.py": "import torch\nPY3 = hasattr(torch, '_six') and torch._six.PY3\n"}, "", ""},
+		{"read in a conditional expression's arm", memSource{"/p/main.py": "import torch\nINF = torch._six.inf if hasattr(torch, '_six') else float('inf')\n"}, "", ""},
+		{"read in a lambda", memSource{"/p/main.py": "import torch\nget_inf = lambda: torch._six.inf\n"}, "", ""},
+		{"read without the import", memSource{"/p/main.py": "PY3 = torch._six.PY3\n"}, "", ""},
+		{"import cycle", memSource{
+			"/p/main.py": "import a\n",
+			"/p/a.py":    "import b\n",
+			"/p/b.py":    "import a\nimport torch.utils.ffi\n"}, "torch.utils.ffi", "/p/b.py"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := load(t, tt.files, "/p/main.py")
+			r, at := m.Prog.pythonBound(m)
+			got, gotAt := "", ""
+			if r != nil {
+				got, gotAt = r.Name, at.Path
+			}
+			if got != tt.want || gotAt != tt.at {
+				t.Errorf("pythonBound = %q in %q, want %q in %q", got, gotAt, tt.want, tt.at)
+			}
+		})
+	}
+}
