@@ -80,6 +80,19 @@ func (fl *scopeFlow) addStores(sc *Scope, block []syntax.Stmt) {
 	}
 }
 
+// addStoreKill records k, the kill of an assignment to target t, as a
+// store kill when t is an attribute store through a name, in a scope that
+// has any (storeKills is nil in the others).
+func (fl *scopeFlow) addStoreKill(t syntax.Expr, k kill) {
+	if fl.storeKills == nil {
+		return
+	}
+	if n, ok := storedName(t); ok {
+		k.store = true
+		fl.storeKills[n] = append(fl.storeKills[n], k)
+	}
+}
+
 // mergeStoreKills completes the flow's store kills with the plain kills of
 // the same names, and puts the stores in source order (the blocks are
 // walked outermost first).

@@ -175,7 +175,13 @@ func (sc *Scope) flowOf() *scopeFlow {
 	if sc.flow != nil {
 		return sc.flow
 	}
-	fl := &scopeFlow{kills: map[string][]kill{}, storeKills: map[string][]kill{}}
+	// A function's own pass finds whether its body stores attributes
+	// (hasStores), as it indexes its bindings.
+	sc.ownBindings()
+	fl := &scopeFlow{kills: map[string][]kill{}}
+	if sc.hasStores {
+		fl.storeKills = map[string][]kill{}
+	}
 	sc.flow = fl
 	eachBlock(sc.body(), false, func(block []syntax.Stmt, inTry bool) {
 		addListKills(fl, block)
@@ -303,10 +309,7 @@ func addTakenArmKills(fl *scopeFlow, ifs *syntax.If, arm []syntax.Stmt, taken ar
 			for _, n := range assignedNames(t) {
 				fl.kills[n] = append(fl.kills[n], k)
 			}
-			if n, ok := storedName(t); ok {
-				k.store = true
-				fl.storeKills[n] = append(fl.storeKills[n], k)
-			}
+			fl.addStoreKill(t, k)
 		}
 	}
 }
@@ -371,10 +374,7 @@ func addKill(fl *scopeFlow, s syntax.Stmt, from, until int) {
 		for _, n := range assignedNames(t) {
 			fl.kills[n] = append(fl.kills[n], k)
 		}
-		if n, ok := storedName(t); ok {
-			k.store = true
-			fl.storeKills[n] = append(fl.storeKills[n], k)
-		}
+		fl.addStoreKill(t, k)
 	}
 }
 
