@@ -133,31 +133,42 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 // min(a, b, ...) or max(a, b, ...) is computed for.
 const maxExtremumCases = 64
 
-// extremum is min(a, b, ...) (least) or max(a, b, ...) of ints, for each
-// combination of the arguments' values. A combination with a value the
-// model does not know is unknown, but for a min whose known values are at
-// most 0 where every unknown one is a count, never negative: lightly's
-// video frame counting clamps `num_workers = min(num_workers,
+// extremum is min(a, b, ...) (least) or max(a, b, ...): one of its
+// arguments, whichever compares least (greatest). Each combination of the
+// arguments' values where all are ints gives that int; one with a value the
+// model does not know gives the combination's values (a tensor keeps its
+// device), except for a min whose known values are at most 0 where every
+// unknown one is a count, never negative: that is the least known value.
+// lightly's video frame counting clamps `num_workers = min(num_workers,
 // len(video_instances))`, which is its 0 whatever the folder holds, so its
 // DataLoader starts no workers.
 func (ev *evaluator) extremum(least bool, c *syntax.Call, sc *Scope) []Value {
 	var args [][]Value
 	var counts []bool
-	cases := 1
+	cases, keyed := 1, false
 	for _, a := range c.Args {
-		if a.Keyword != "" || a.Star != 0 {
-			return unknown() // key=, default=, *xs: not a plain comparison of ints
+		switch {
+		case a.Star != 0:
+			return unknown()
+		case a.Keyword != "":
+			keyed = true // key=: compared by what the function makes of them
+			continue
 		}
 		vs := ev.expr(a.Value, sc)
 		args, counts = append(args, vs), append(counts, neverNegative(a.Value, vs, sc))
-		if cases *= len(vs); cases > maxExtremumCases {
-			return unknown()
+		cases *= len(vs)
+	}
+	if keyed || cases > maxExtremumCases {
+		var out []Value
+		for _, vs := range args {
+			out = add(out, vs...)
 		}
+		return out
 	}
 	var out []Value
 	pick := make([]int, len(args))
 	for {
-		// bound is the least (greatest) of the known values; counts
+		// bound is the least (greatest) of the known values; counted
 		// whether every unknown one is a count.
 		bound, haveInt, allKnown, counted := 0, false, true, true
 		for i, k := range pick {
@@ -175,7 +186,9 @@ func (ev *evaluator) extremum(least bool, c *syntax.Call, sc *Scope) []Value {
 		case allKnown, least && haveInt && counted && bound <= 0:
 			out = add(out, Value{Kind: VInt, Int: bound})
 		default:
-			out = add(out, unknown()...)
+			for i, k := range pick {
+				out = add(out, args[i][k])
+			}
 		}
 		i := len(pick) - 1
 		for ; i >= 0; i-- {
