@@ -158,7 +158,8 @@ func (ev *evaluator) extremum(least bool, c *syntax.Call, sc *Scope) []Value {
 		args, counts = append(args, vs), append(counts, neverNegative(a.Value, vs, sc))
 		cases *= len(vs)
 	}
-	if keyed || cases > maxExtremumCases {
+	if keyed || cases == 0 || cases > maxExtremumCases {
+		// (An argument with no value raises before the call.)
 		var out []Value
 		for _, vs := range args {
 			out = add(out, vs...)

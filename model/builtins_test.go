@@ -70,6 +70,7 @@ func TestMinMax(t *testing.T) {
 		{"max of zero and a length", "import sys\nuse(max(0, len(sys.argv)))\n", "0,?"},
 		{"a parameter's default", "import sys\ndef count(workers=0):\n    use(min(workers, len(sys.argv)))\n", "0,?"},
 		{"an iterable", "use(min([3, 1]))\n", "1,3"},
+		{"an argument with no value", "xs = []\nuse(min(xs[0], 1))\n", "1"},
 		{"a key function", "use(min(3, -5, key=abs))\n", "-5,3"},
 	}
 	for _, tt := range tests {
