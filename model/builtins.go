@@ -45,6 +45,10 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 	case "list", "tuple", "sorted", "reversed", "set", "frozenset", "iter":
 		r.value(listOf(iterElems(arg(0))...))
 	case "next", "max", "min":
+		if name != "next" && len(c.Args) > 1 {
+			r.values = add(r.values, ev.extremum(name == "min", c, sc)...)
+			break
+		}
 		if elems := iterElems(arg(0)); len(elems) > 0 {
 			r.values = add(r.values, elems...)
 		}
@@ -123,6 +127,103 @@ func (ev *evaluator) builtinCall(r *callResult, name string, c *syntax.Call, sc 
 		return false
 	}
 	return true
+}
+
+// maxExtremumCases bounds the combinations of its arguments' values that
+// min(a, b, ...) or max(a, b, ...) is computed for.
+const maxExtremumCases = 64
+
+// extremum is min(a, b, ...) (least) or max(a, b, ...): one of its
+// arguments, whichever compares least (greatest). Each combination of the
+// arguments' values where all are ints gives that int; one with a value the
+// model does not know gives the combination's values (a tensor keeps its
+// device), except for a min whose known values are at most 0 where every
+// unknown one is a count, never negative: that is the least known value.
+// lightly's video frame counting clamps `num_workers = min(num_workers,
+// len(video_instances))`, which is its 0 whatever the folder holds, so its
+// DataLoader starts no workers.
+func (ev *evaluator) extremum(least bool, c *syntax.Call, sc *Scope) []Value {
+	var args [][]Value
+	var counts []bool
+	cases, keyed := 1, false
+	for _, a := range c.Args {
+		switch {
+		case a.Star != 0:
+			return unknown()
+		case a.Keyword != "":
+			keyed = true // key=: compared by what the function makes of them
+			continue
+		}
+		vs := ev.expr(a.Value, sc)
+		args, counts = append(args, vs), append(counts, neverNegative(a.Value, vs, sc))
+		cases *= len(vs)
+	}
+	if keyed || cases == 0 || cases > maxExtremumCases {
+		// (An argument with no value raises before the call.)
+		var out []Value
+		for _, vs := range args {
+			out = add(out, vs...)
+		}
+		return out
+	}
+	var out []Value
+	pick := make([]int, len(args))
+	for {
+		// bound is the least (greatest) of the known values; counted
+		// whether every unknown one is a count.
+		bound, haveInt, allKnown, counted := 0, false, true, true
+		for i, k := range pick {
+			v := args[i][k]
+			if v.Kind != VInt {
+				allKnown, counted = false, counted && counts[i]
+				continue
+			}
+			if !haveInt || least && v.Int < bound || !least && v.Int > bound {
+				bound = v.Int
+			}
+			haveInt = true
+		}
+		switch {
+		case allKnown, least && haveInt && counted && bound <= 0:
+			out = add(out, Value{Kind: VInt, Int: bound})
+		default:
+			for i, k := range pick {
+				out = add(out, args[i][k])
+			}
+		}
+		i := len(pick) - 1
+		for ; i >= 0; i-- {
+			if pick[i]++; pick[i] < len(args[i]) {
+				break
+			}
+			pick[i] = 0
+		}
+		if i < 0 {
+			return out
+		}
+	}
+}
+
+// countPaths are the library calls that return a count of things, never
+// negative.
+var countPaths = map[string]bool{
+	"os.cpu_count()": true, "multiprocessing.cpu_count()": true, "torch.cuda.device_count()": true,
+}
+
+// neverNegative reports whether e, an argument of min or max whose values
+// are vs, is a count: len(xs), a CPU or device count, or ints at least 0.
+func neverNegative(e syntax.Expr, vs []Value, sc *Scope) bool {
+	if c, ok := e.(*syntax.Call); ok {
+		if n, ok := c.Func.(*syntax.Name); ok && n.ID == "len" && len(lookup(n.ID, sc)) == 0 {
+			return true
+		}
+	}
+	for _, v := range vs {
+		if !(v.Kind == VInt && v.Int >= 0 || v.Kind == VPath && countPaths[v.Path]) {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 // maxSliceLimit bounds the lengths len() enumerates for a sliced sequence.

@@ -62,6 +62,9 @@ type kill struct {
 	// (armBody or armAlt); nil for the others.
 	cond *syntax.If
 	arm  armsRun
+	// store marks an attribute store's kill (x.attr = v): it stores
+	// whatever v is, where a rebinding x = wrap(x) may hand x through.
+	store bool
 }
 
 // applies reports whether the assignment runs before a use at pos on every
@@ -94,19 +97,24 @@ func (ev *evaluator) reaching(bs []*Binding, name string, sc *Scope, pos int) []
 	if len(bs) < 2 || pos < 0 {
 		return bs
 	}
+	return ev.reachingUnder(bs, name, sc, pos, sc.killsOf()[name])
+}
+
+// reachingUnder is reaching with the kills of name in sc given: the plain
+// ones, or those and the attribute stores' (reachingStores).
+func (ev *evaluator) reachingUnder(bs []*Binding, name string, sc *Scope, pos int, kills []kill) []*Binding {
 	// own points into the scope's kills, and hiding starts on the stack:
 	// this runs at every use of a name bound more than once, and taking
 	// the address of the loop's copy allocated one kill per kill read.
 	var own *kill
 	var room [4]*kill
 	hiding := room[:0]
-	kills := sc.killsOf()[name]
 	for i := range kills {
 		k := &kills[i]
 		if int(k.stmt.Start) <= pos && pos < int(k.stmt.End) {
 			own = k
 		}
-		if k.applies(pos) && (k.cond == nil || ev.armTest(k.cond, sc) == k.arm) && !ev.opaqueWrap(k.value, name, sc) {
+		if k.applies(pos) && (k.cond == nil || ev.armTest(k.cond, sc) == k.arm) && (k.store || !ev.opaqueWrap(k.value, name, sc)) {
 			hiding = append(hiding, k)
 		}
 	}
@@ -167,10 +175,17 @@ func (sc *Scope) flowOf() *scopeFlow {
 	if sc.flow != nil {
 		return sc.flow
 	}
+	// A function's own pass finds whether its body stores attributes
+	// (hasStores), as it indexes its bindings.
+	sc.ownBindings()
 	fl := &scopeFlow{kills: map[string][]kill{}}
+	if sc.hasStores {
+		fl.storeKills = map[string][]kill{}
+	}
 	sc.flow = fl
 	eachBlock(sc.body(), false, func(block []syntax.Stmt, inTry bool) {
-		addListKills(fl.kills, block)
+		addListKills(fl, block)
+		fl.addStores(sc, block)
 		end := int(block[len(block)-1].Pos().End)
 		for _, s := range block {
 			switch s.(type) {
@@ -186,19 +201,20 @@ func (sc *Scope) flowOf() *scopeFlow {
 				// Only a call context decides a test that a parameter's
 				// rebinding hangs on; a module's top level has none, and
 				// may hold thousands of ifs.
-				addTakenArmKills(fl.kills, ifs, ifs.Body, armBody, end)
+				addTakenArmKills(fl, ifs, ifs.Body, armBody, end)
 				if _, elif := singleIf(ifs.Else); !elif {
-					addTakenArmKills(fl.kills, ifs, ifs.Else, armAlt, end)
+					addTakenArmKills(fl, ifs, ifs.Else, armAlt, end)
 				}
 			}
 			if !inTry {
-				addArmKills(fl.kills, ifs.Body)
+				addArmKills(fl, ifs.Body)
 				if _, elif := singleIf(ifs.Else); !elif {
-					addArmKills(fl.kills, ifs.Else)
+					addArmKills(fl, ifs.Else)
 				}
 			}
 		}
 	})
+	fl.mergeStoreKills()
 	return fl
 }
 
@@ -263,7 +279,7 @@ func singleIf(list []syntax.Stmt) (*syntax.If, bool) {
 // addArmKills records the plain assignments at the top of one if arm (not
 // under a try: the caller's business), up to the first statement that may
 // jump out of it (break, continue, return, raise, yield, a nested try).
-func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
+func addArmKills(fl *scopeFlow, arm []syntax.Stmt) {
 	if len(arm) == 0 {
 		return
 	}
@@ -272,7 +288,7 @@ func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
 		if mayLeave(s) {
 			return
 		}
-		addKill(kills, s, from, math.MaxInt)
+		addKill(fl, s, from, math.MaxInt)
 	}
 }
 
@@ -282,16 +298,18 @@ func addArmKills(kills map[string][]kill, arm []syntax.Stmt) {
 // statement of the arm's own list that completes reaches the next, so each
 // of them runs on every path that leaves the arm for the statement after
 // the if; an arm that jumps elsewhere does not reach those uses at all.
-func addTakenArmKills(kills map[string][]kill, ifs *syntax.If, arm []syntax.Stmt, taken armsRun, end int) {
+func addTakenArmKills(fl *scopeFlow, ifs *syntax.If, arm []syntax.Stmt, taken armsRun, end int) {
 	for _, s := range arm {
 		a, ok := s.(*syntax.Assign)
 		if !ok || a.Op != "=" || a.Value == nil {
 			continue
 		}
 		for _, t := range a.Targets {
+			k := kill{stmt: a.Span, value: a.Value, from: -1, until: end, cond: ifs, arm: taken}
 			for _, n := range assignedNames(t) {
-				kills[n] = append(kills[n], kill{stmt: a.Span, value: a.Value, from: -1, until: end, cond: ifs, arm: taken})
+				fl.kills[n] = append(fl.kills[n], k)
 			}
+			fl.addStoreKill(t, k)
 		}
 	}
 }
@@ -324,24 +342,27 @@ func mayLeave(s syntax.Stmt) bool {
 
 // addListKills records the plain assignments of one statement list, each
 // hiding what was bound before it from the rest of the list.
-func addListKills(kills map[string][]kill, list []syntax.Stmt) {
+func addListKills(fl *scopeFlow, list []syntax.Stmt) {
 	end := int(list[len(list)-1].Pos().End)
 	for _, s := range list {
-		addKill(kills, s, -1, end)
+		addKill(fl, s, -1, end)
 	}
 }
 
 // addKill records s if it is a plain assignment: x = v, a, b = v, or a
 // def or class statement, which assigns its name just as well (a function
 // defined after `from helpers import *` replaces the helper of that name).
-// (x += v may extend x in place; `x: T` binds nothing.)
-func addKill(kills map[string][]kill, s syntax.Stmt, from, until int) {
+// (x += v may extend x in place; `x: T` binds nothing.) An attribute store
+// x.attr = v is recorded in the store kills: it hides what x held before
+// from the uses that read x with its stores (attrstore.go), and from no
+// other.
+func addKill(fl *scopeFlow, s syntax.Stmt, from, until int) {
 	switch d := s.(type) {
 	case *syntax.FunctionDef:
-		kills[d.Name] = append(kills[d.Name], kill{stmt: d.Span, from: from, until: until})
+		fl.kills[d.Name] = append(fl.kills[d.Name], kill{stmt: d.Span, from: from, until: until})
 		return
 	case *syntax.ClassDef:
-		kills[d.Name] = append(kills[d.Name], kill{stmt: d.Span, from: from, until: until})
+		fl.kills[d.Name] = append(fl.kills[d.Name], kill{stmt: d.Span, from: from, until: until})
 		return
 	}
 	a, ok := s.(*syntax.Assign)
@@ -349,9 +370,11 @@ func addKill(kills map[string][]kill, s syntax.Stmt, from, until int) {
 		return
 	}
 	for _, t := range a.Targets {
+		k := kill{stmt: a.Span, value: a.Value, from: from, until: until}
 		for _, n := range assignedNames(t) {
-			kills[n] = append(kills[n], kill{stmt: a.Span, value: a.Value, from: from, until: until})
+			fl.kills[n] = append(fl.kills[n], k)
 		}
+		fl.addStoreKill(t, k)
 	}
 }
 

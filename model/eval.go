@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -112,9 +113,14 @@ next:
 // sameValue reports whether two values are the same; lists are never
 // merged (comparing them would cost more than keeping both).
 func sameValue(a, b *Value) bool {
+	return sameScalar(a, b) && (a.seq == nil && b.seq == nil || sameStored(a, b, 0))
+}
+
+// sameScalar compares what sameValue does but the elements.
+func sameScalar(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
 		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && (a.Method == b.Method || a.spec() == b.spec()) &&
-		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial && len(a.elems()) == 0 && len(b.elems()) == 0
+		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial
 }
 
 var unknownValues = []Value{{Kind: VUnknown}}
@@ -372,7 +378,12 @@ func (ev *evaluator) name(id string, sc *Scope) []Value { return ev.nameAt(id, s
 // nameAt is the value of name id used at byte offset pos of sc's module
 // (-1: anywhere in sc): the values of the bindings that may reach it.
 func (ev *evaluator) nameAt(id string, sc *Scope, pos int) []Value {
-	bs := ev.reaching(lookup(id, sc), id, sc, pos)
+	bs := lookup(id, sc)
+	if stores := storesOf(bs, id); len(stores) > 0 {
+		bs = ev.reachingStores(append(slices.Clip(bs), stores...), id, sc, pos) // attrstore.go
+	} else {
+		bs = ev.reaching(bs, id, sc, pos)
+	}
 	if len(bs) == 0 {
 		return unknown()
 	}
@@ -509,6 +520,8 @@ func (ev *evaluator) bindingUncached(b *Binding) []Value {
 		return []Value{ev.closure(ev.funcValue(b.Func))}
 	case BindClass:
 		return []Value{{Kind: VClass, Class: b.Class}}
+	case BindAttrStore:
+		return ev.storeValues(b)
 	case BindParam:
 		f := b.Scope.Func
 		if f != nil && f.Class != nil && isSelfParam(f, b.Name) && !isStatic(f) {
@@ -696,6 +709,11 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 			// A property: the read runs the getter (property.go).
 			g.referenced = true
 			return ev.propertyRead(g, ctx)
+		}
+		if vs, ok := storedAttr(v, name); ok {
+			// Stored on the instance after it was made (attrstore.go):
+			// as stored, a function not bound to it.
+			return vs
 		}
 		vs := ev.classAttr(v, name)
 		if v.Kind == VInstance {

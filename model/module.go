@@ -116,13 +116,23 @@ type Scope struct {
 	Kind ScopeKind
 	// indexed: a function scope's own bindings are in Bindings.
 	indexed bool
+	// hasStores: the scope's own body stores an attribute through a name
+	// it binds (x.attr = v; attrstore.go).
+	hasStores bool
 }
 
 // scopeFlow is what a scope's own body says about the order of its
 // statements (dominance.go).
 type scopeFlow struct {
-	kills  map[string][]kill // plain assignments, by name
-	ifArms []ifArm           // the if statements
+	kills map[string][]kill // plain assignments, by name
+	// storeKills are the kills of the names an attribute store x.attr = v
+	// writes through, by name: the plain ones and the stores' (store
+	// set), for the uses that read the name with its stores
+	// (attrstore.go). stores are those stores, as bindings of the name,
+	// in source order.
+	storeKills map[string][]kill
+	stores     map[string][]*Binding
+	ifArms     []ifArm // the if statements
 	// constArms are the ifArms a module constant may decide, found when
 	// first asked (constArmsOf); nil until then.
 	constArms []ifArm
@@ -142,6 +152,7 @@ const (
 	BindClass                         // class x
 	BindParam                         // function parameter
 	BindOther                         // except ... as x, del, global without assignment
+	BindAttrStore                     // x.attr = expr: x with attr replaced (Attr: "attr"), read by x's uses alone (attrstore.go)
 )
 
 // Binding is one assignment of a name. A large program has hundreds of
@@ -534,8 +545,13 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 				ix.dynamicStoreOfTarget(e, tmpl.Value, sc)
 			}
 		case *syntax.Attribute:
+			n, ok := e.X.(*syntax.Name)
+			if !ok {
+				return
+			}
+			self := sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID)
 			// self.x = value inside a method: an instance attribute.
-			if n, ok := e.X.(*syntax.Name); ok && ix.body == nil && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID) {
+			if self && ix.body == nil {
 				b := *tmpl
 				b.Name = e.Attr
 				b.Span = e.Span
@@ -543,6 +559,10 @@ func (ix *indexer) targets(t syntax.Expr, sc *Scope, tmpl *Binding) {
 				b.Scope = sc
 				c := sc.Func.Class
 				c.SelfAttrs[e.Attr] = append(c.SelfAttrs[e.Attr], &b)
+			} else if !self && ix.target(sc, n.ID) == sc {
+				// x.attr = value through a name of the scope's own, in
+				// the pass that records the scope's bindings.
+				sc.hasStores = true
 			}
 		}
 	}

@@ -1,0 +1,56 @@
+"""A training script configured as minGPT's demo is: the trainer's default
+config asks for 4 loader workers, and the script sets num_workers to 0
+before it builds the trainer. The loader starts no workers, so the model
+the script put on the GPU never meets a fork."""
+import sys
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class CfgNode:
+    """A configuration node: attributes set on it after it is made."""
+
+    def __init__(self, **kwargs):
+        self.__dict__.update(kwargs)
+
+
+class GpuNoise(Dataset):
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, i):
+        return torch.randn(8, device="cuda").cpu()
+
+
+class Trainer:
+    @staticmethod
+    def get_default_config():
+        C = CfgNode()
+        C.device = "cuda"
+        C.num_workers = 4
+        C.batch_size = 8
+        return C
+
+    def __init__(self, config, model, train_dataset):
+        self.config = config
+        self.model = model
+        self.train_dataset = train_dataset
+
+    def run(self):
+        model, config = self.model, self.config
+        loader = DataLoader(self.train_dataset, batch_size=config.batch_size, num_workers=config.num_workers)
+        for batch in loader:
+            model(batch.to(config.device))
+
+
+def main():
+    train_config = Trainer.get_default_config()
+    train_config.num_workers = 0
+    model = torch.nn.Linear(8, 1).cuda()
+    trainer = Trainer(train_config, model, GpuNoise())
+    trainer.run()
+
+
+if __name__ == "__main__":
+    main()
