@@ -53,6 +53,12 @@ type effect struct {
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
+	// unsure: what the effect raises may not end its function or module
+	// (raisesAtBootstrap): the effect is in the body of a try (or of a
+	// `with suppress(...)`), whose handlers may catch it, or it is one
+	// callee's of a call whose callee has several values, which may not
+	// run.
+	unsure bool
 }
 
 // effectMore is what the rarer effects carry.
@@ -227,6 +233,11 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 				}
 			}
 			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
+		}
+	}
+	if len(callees) > 1 {
+		for i := range r.effects {
+			r.effects[i].unsure = true
 		}
 	}
 	ev.mapAny(&r, callees, c, sc, site) // launchers.go
