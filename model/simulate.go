@@ -528,6 +528,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 			s.start(o, e.site, st)
 		}
 	case effSetMethod:
+		if s.setterRaisesAtBootstrap(e) {
+			s.raiseAtBootstrap(st)
+			return
+		}
 		if e.ifUnset {
 			st.setMethodIfUnset(e.method())
 		} else {

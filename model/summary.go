@@ -552,7 +552,9 @@ func (b *builder) importSetter(root string, site Site) {
 		return
 	}
 	m, _ := pytarget.ParseStartMethod(lib.StartMethod)
-	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset}.with(effectMore{
+	// The library catches the RuntimeError of a method set before
+	// (procapi.ImportSetter.IfUnset): unsure.
+	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset, unsure: true}.with(effectMore{
 		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}}))
 }
 

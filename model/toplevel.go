@@ -92,7 +92,9 @@ func (s *simulator) spawnReimport(o *Object, rec *StartRecord, st *simState) {
 //     bootstrapping phase").
 //
 // So a spawn or forkserver start of the bootstrapping family, made by the
-// import, raises there, and unless a handler catches it the import ends:
+// import, raises there (and so does a child's set_start_method without
+// force=True: setterRaisesAtBootstrap), and unless a handler catches it
+// the import ends:
 // a child dies before it runs what follows, the forkserver dies and forks
 // nobody. The zero bootstrap raises nowhere: an import that is no
 // bootstrap (a preloaded module's), or whose family is not known.
@@ -108,11 +110,16 @@ type bootstrap struct {
 }
 
 // childBootstrap is the bootstrap of the children of o, started in st: they
-// begin with the method the parent's family has at the start.
+// begin with the method the parent's family has at the start. Where the
+// import cannot start processes that method is not read (left unseen):
+// only a set_start_method can raise there.
 func (s *simulator) childBootstrap(o *Object, st *simState) bootstrap {
 	fam := o.Method.Family
-	if o.Kind == ObjFork || fam == "" || !s.entryImportStarts() {
+	if o.Kind == ObjFork || fam == "" || !s.entry.ReimportedByChildren() {
 		return bootstrap{}
+	}
+	if !s.entryImportStarts() {
+		return bootstrap{family: fam, inherited: familyUnseen}
 	}
 	bits := st.methodsOf(fam)
 	if bits&familyDefault != 0 {
@@ -177,9 +184,21 @@ func (s *simulator) raisesAtBootstrap(eff *effect, o *Object, st *simState) bool
 	return bits != 0 && bits&^raising == 0
 }
 
-// raiseAtBootstrap ends the path st is on: the start raised. A child's
-// state is kept (s.raised): what it initialized before it died it did
-// initialize.
+// setterRaisesAtBootstrap reports whether the set_start_method eff makes
+// certainly raises in the child s simulates the import of: a child's
+// family has its method set already (spawn.py's prepare, with
+// force=True), and context.py's DefaultContext.set_start_method raises
+// RuntimeError ("context has already been set") when called again without
+// force=True (eff.ifUnset). The forkserver's method is not set: its
+// setters succeed.
+func (s *simulator) setterRaisesAtBootstrap(eff *effect) bool {
+	return s.proc == procChild && s.boot.family != "" && eff.ifUnset && !eff.unsure && s.unsure == 0 &&
+		eff.method().Family == s.boot.family
+}
+
+// raiseAtBootstrap ends the path st is on: a start, or a setter, raised. A
+// child's state is kept (s.raised): what it initialized before it died it
+// did initialize.
 func (s *simulator) raiseAtBootstrap(st *simState) {
 	if s.proc == procChild {
 		s.raised = append(s.raised, st.clone())
