@@ -71,12 +71,14 @@ func codes(fs []finding.Finding) []string {
 // TestNotebookIsTheKernelsMain runs the same code as a script and as a
 // notebook: what the children of a script re-import (CFL006 through
 // __main__, the children squaring numbers on the CPU; CFL004, CFL005) does
-// not happen to a notebook, whose kernel's __main__ nobody re-imports.
+// not happen to a notebook, whose kernel's __main__ nobody re-imports. The
+// starts depend on the command line: one the script always made would
+// raise in the forkserver importing it, which would fork no child.
 func TestNotebookIsTheKernelsMain(t *testing.T) {
 	cells := []string{
-		"import multiprocessing as mp\nimport torch\nfrom helper import square\n\ntorch.cuda.init()\n",
-		"pool = mp.get_context(\"spawn\").Pool(2)\nprint(pool.map(square, range(4)))\n",
-		"p = mp.get_context(\"forkserver\").Process(target=square, args=(3,))\np.start()\n",
+		"import multiprocessing as mp\nimport sys\nimport torch\nfrom helper import square\n\ntorch.cuda.init()\n",
+		"if \"--pool\" in sys.argv:\n    pool = mp.get_context(\"spawn\").Pool(2)\n    print(pool.map(square, range(4)))\n",
+		"if \"--process\" in sys.argv:\n    p = mp.get_context(\"forkserver\").Process(target=square, args=(3,))\n    p.start()\n",
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "helper.py"), []byte("def square(x):\n    return x * x\n"), 0o644)

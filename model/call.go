@@ -53,16 +53,22 @@ type effect struct {
 	// ifUnset: effSetMethod only sets the method when none was chosen yet
 	// (a library that sets it at import unless the program did first).
 	ifUnset bool
-	// unseen: effIterate's iteration is assumed, not seen (a library call
-	// that may iterate the loaders handed to it): its starts are unseen.
-	unseen bool
+	// unsure: what the effect raises may not end its function or module
+	// (raisesAtBootstrap): the effect is in the body of a try (or of a
+	// `with suppress(...)`), whose handlers may catch it, or it is one
+	// callee's of a call whose callee has several values, which may not
+	// run.
+	unsure bool
 }
 
 // effectMore is what the rarer effects carry.
 type effectMore struct {
-	method MethodSpec     // effSetMethod; effPreload: its Family
-	mods   []string       // effPreload
-	src    loaderSrc      // effIterate: what is iterated
+	method MethodSpec // effSetMethod; effPreload: its Family
+	mods   []string   // effPreload
+	src    loaderSrc  // effIterate: what is iterated
+	// unseen: effIterate's iteration is assumed, not seen (a library call
+	// that may iterate the loaders handed to it): its starts are unseen.
+	unseen bool
 	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
 }
 
@@ -92,6 +98,9 @@ func (e *effect) mods() []string { return e.rare().mods }
 
 // src is what an effIterate iterates.
 func (e *effect) src() loaderSrc { return e.rare().src }
+
+// iterationUnseen says an effIterate's iteration is assumed, not seen.
+func (e *effect) iterationUnseen() bool { return e.rare().unseen }
 
 // binds are the loaders an effCall hands to the callee's parameters.
 func (e *effect) binds() []paramLoaders { return e.rare().binds }
@@ -232,6 +241,11 @@ func (ev *evaluator) resolveCall(c *syntax.Call, sc *Scope) callResult {
 				}
 			}
 			ev.deviceCall(&r, v.Dev, attrName, c, sc, site)
+		}
+	}
+	if len(callees) > 1 {
+		for i := range r.effects {
+			r.effects[i].unsure = true
 		}
 	}
 	ev.mapAny(&r, callees, c, sc, site) // launchers.go

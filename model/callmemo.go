@@ -63,6 +63,9 @@ type runKey struct {
 	importOnly bool
 	proc       procKind
 	procGuard  Site
+	// unsure: what the call raises may not go on up (simulator.unsure),
+	// where a start may raise (simulator.boot).
+	unsure bool
 }
 
 // callRun is one recorded run of a call that changed nothing.
@@ -99,6 +102,10 @@ type runTrace struct {
 	picks     []initPick
 	depthCuts int
 	cuts      int
+	// raises counts the paths a start ended by raising
+	// (raiseAtBootstrap): a run with one changed the paths' outcome,
+	// whatever its state at the end.
+	raises int
 }
 
 // stackCut is a call not entered because its function was on the stack,
@@ -119,6 +126,7 @@ type traceMark struct {
 	touched   int
 	depthCuts int
 	cuts      int
+	raises    int
 }
 
 // entering notes a call entered at the current stack depth.
@@ -142,7 +150,7 @@ func (s *simulator) stackCut(f *Function, at int) {
 func (s *simulator) markTrace(st *simState) traceMark {
 	m := traceMark{st: st, depth: len(s.stack), entered: len(s.trace.entered),
 		deepest: s.trace.deepest, stackCuts: len(s.trace.stackCuts), picks: len(s.trace.picks), touched: len(s.touched),
-		depthCuts: s.trace.depthCuts, cuts: s.trace.cuts}
+		depthCuts: s.trace.depthCuts, cuts: s.trace.cuts, raises: s.trace.raises}
 	s.trace.recording++
 	s.trace.deepest = len(s.stack)
 	return m
@@ -153,7 +161,7 @@ func (s *simulator) markTrace(st *simState) traceMark {
 // entered functions are the trace's until record keeps them.
 func (s *simulator) unmarkTrace(m traceMark, st *simState) *callRun {
 	var run *callRun
-	if s.trace.cuts == m.cuts && st.sameAs(m.st) {
+	if s.trace.cuts == m.cuts && s.trace.raises == m.raises && st.sameAs(m.st) {
 		run = &callRun{st: m.st, deepest: s.trace.deepest - m.depth,
 			entered: s.trace.entered[m.entered:], depthCut: s.trace.depthCuts != m.depthCuts, depth: m.depth,
 			picks: slices.Clip(s.trace.picks[m.picks:]), touched: uniqueKeys(s.touched[m.touched:])}

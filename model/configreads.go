@@ -75,9 +75,9 @@ func (s *simulator) hasLazyImports() bool {
 
 // importInits is m.importTimeInits on s's config, recording what of the
 // config its answer depends on: what the import's own simulation read.
-func (s *simulator) importInits(m *Module, proc procKind) []*InitRecord {
-	inits := m.importTimeInits(s.cfg, proc)
-	s.read |= m.importInitsMemo(s.cfg, proc).read
+func (s *simulator) importInits(m *Module, proc procKind, boot bootstrap) []*InitRecord {
+	inits := m.importTimeInits(s.cfg, proc, boot)
+	s.read |= m.importInitsMemo(s.cfg, proc, boot).read
 	return inits
 }
 

@@ -49,6 +49,10 @@ import (
 type loaderSrc struct {
 	objs   []*Object
 	params []string
+	// sure: every value the iterated expression may have is one of objs
+	// (not a parameter's, nor something else), so that the iteration
+	// certainly iterates one of them.
+	sure bool
 }
 
 func (s *loaderSrc) empty() bool { return len(s.objs) == 0 && len(s.params) == 0 }
@@ -392,7 +396,8 @@ func (b *builder) loaderSources(e syntax.Expr) loaderSrc { return b.loaderSource
 // parameters.
 func (b *builder) loaderSourcesIn(e syntax.Expr, sc *Scope) loaderSrc {
 	var src loaderSrc
-	for _, v := range b.ev.expr(e, sc) {
+	vals := b.ev.expr(e, sc)
+	for _, v := range vals {
 		if v.Kind == VObject && v.Obj.Kind == ObjLoader {
 			src.addObj(v.Obj)
 		}
@@ -401,6 +406,7 @@ func (b *builder) loaderSourcesIn(e syntax.Expr, sc *Scope) loaderSrc {
 		w := paramWalk{ev: &b.ev, fn: b.sc.Func, src: &src, seen: map[*Binding]bool{}}
 		w.expr(e, sc, 0)
 	}
+	src.sure = len(src.params) == 0 && len(src.objs) == len(vals)
 	return src
 }
 
@@ -650,7 +656,7 @@ func (b *builder) iterateIn(e syntax.Expr, sc *Scope, site Site) {
 // (handedUnseen).
 func (b *builder) iterateUnseen(e syntax.Expr, site Site) {
 	if src := b.loaderSourcesIn(e, b.sc); !src.empty() {
-		b.effect(effect{kind: effIterate, site: site, unseen: true}.with(effectMore{src: src}))
+		b.effect(effect{kind: effIterate, site: site}.with(effectMore{src: src, unseen: true}))
 	}
 }
 
@@ -671,7 +677,7 @@ func (b *builder) iterateContained(e syntax.Expr, site Site) {
 		}
 	}
 	if !src.empty() {
-		b.effect(effect{kind: effIterate, site: site, unseen: true}.with(effectMore{src: src}))
+		b.effect(effect{kind: effIterate, site: site}.with(effectMore{src: src, unseen: true}))
 	}
 }
 

@@ -61,9 +61,10 @@ type Module struct {
 	locals          *[]*Module // see importedLocals
 	// importInits caches what importing the module initializes, in a
 	// child and in the forkserver (by procKind), apart for targets with
-	// lazy imports (odd indexes) and without, and per platform, whose
-	// tests an import may run (importInitsMemo).
-	importInits [2 * numPlatforms][procServer + 1]importInitsCache
+	// lazy imports and without, per platform, whose tests an import may
+	// run, and per bootstrap, which decides where the import raises
+	// (importInitsMemo). Allocated at the first import simulated.
+	importInits map[importInitsKey]*importInitsCache
 	lazy        *lazyImports // see lazyImports
 	// escaped are the loaders made here that are kept in a container the
 	// model does not follow (iteration.go, escape).

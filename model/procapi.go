@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/cudaforklint/cudaforklint/catalog"
 	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/pytarget"
@@ -76,7 +78,7 @@ func (ev *evaluator) procCall(r *callResult, v Value, c *syntax.Call, sc *Scope,
 // startCall handles a call of an API that starts processes, now or through
 // the object it makes.
 func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v Value, c *syntax.Call, sc *Scope, site Site) {
-	workersFlag := ""
+	workersFlag, workersSeen := "", false
 	if api.Workers.IsSet() {
 		w := argOf(c, api.Workers)
 		if w == nil {
@@ -89,10 +91,13 @@ func (ev *evaluator) startCall(r *callResult, api *procapi.API, family string, v
 			return
 		}
 		workersFlag, _ = optionFlag(n, 0)
+		least := max(api.MinWorkers, 1)
+		workersSeen = len(n) > 0 && !slices.ContainsFunc(n, func(v Value) bool { return v.Kind != VInt || v.Int < least })
 	}
 	obj := ev.object(site, func() *Object {
 		o := ev.newObject(api, family, v.spec(), c, sc, site)
 		o.WorkersFlag = workersFlag
+		o.WorkersSeen = workersSeen && workersFlag == ""
 		return o
 	})
 	switch api.Kind {

@@ -175,6 +175,14 @@ type simulator struct {
 	collectOnly bool
 	// proc is the process the code runs in, for process guards.
 	proc procKind
+	// boot is the bootstrap the import being simulated is part of, if any
+	// (toplevel.go): which starts raise there. raised holds the states of
+	// a child's paths that a start ended, and unsure counts the calls and
+	// imports being run whose effect is unsure: what the code they run
+	// raises may not go on up.
+	boot   bootstrap
+	raised []*simState
+	unsure int
 	// procGuard is the `current_process().name == "MainProcess"` guard
 	// the forkserver is running the body of.
 	procGuard Site
@@ -354,6 +362,11 @@ func (s *simulator) call(events []event, st *simState) {
 	if !st.ended {
 		live = append(live, st)
 	}
+	if len(live) == 0 && st.ended {
+		// No path returned: each raised (raiseAtBootstrap), and the
+		// exception goes on up.
+		return
+	}
 	if len(live) > 0 {
 		// The returns' states are copies of their own: join into the
 		// first.
@@ -446,7 +459,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		var mark traceMark
 		recorded := frame == nil && recordCalls
 		if recorded {
-			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard}
+			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard, unsure: s.boot.family != "" && (s.unsure > 0 || e.unsure)}
 			if run := s.recordedRun(key, st); run != nil {
 				s.replay(run)
 				return
@@ -460,7 +473,13 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.callSeq++
 		caller := s.callNo
 		s.callNo = s.callSeq
+		if e.unsure {
+			s.unsure++
+		}
 		s.call(summaryIn(e.fn, e.ctx), st)
+		if e.unsure {
+			s.unsure--
+		}
 		st.forget(s.callNo)
 		s.callNo = caller
 		s.chain = s.chain[:len(s.chain)-1]
@@ -478,6 +497,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 			}
 			st.startedOnce.add(e.obj.setKey())
 		}
+		if s.raisesAtBootstrap(e, e.obj, st) {
+			s.raiseAtBootstrap(st)
+			return
+		}
 		s.start(e.obj, e.site, st, "")
 	case effPendingStart:
 		// Made, not iterated: no worker starts here, unless the loader goes
@@ -490,10 +513,21 @@ func (s *simulator) effect(e *effect, st *simState) {
 		// Each iteration starts the workers again, but a persistent
 		// loader's only once.
 		why := ""
-		if e.unseen {
+		if e.iterationUnseen() {
 			why = handedUnseen
 		}
-		for _, o := range s.loaders(e.src()) {
+		loaders := s.loaders(e.src())
+		// An assumed iteration may not run, so it cannot end the import.
+		if s.boot.family != "" && !e.iterationUnseen() && e.src().sure && len(loaders) > 0 && !slices.ContainsFunc(loaders, func(o *Object) bool {
+			// The loaders are the values the iterated expression may
+			// have (e.src().sure: all of them): the start raises if it
+			// does whichever it is.
+			return o.Persistent && st.startedOnce.has(o.setKey()) || !s.raisesAtBootstrap(e, o, st)
+		}) {
+			s.raiseAtBootstrap(st)
+			return
+		}
+		for _, o := range loaders {
 			if o.Persistent {
 				if st.startedOnce.has(o.setKey()) {
 					continue
@@ -503,6 +537,10 @@ func (s *simulator) effect(e *effect, st *simState) {
 			s.start(o, e.site, st, why)
 		}
 	case effSetMethod:
+		if s.setterRaisesAtBootstrap(e) {
+			s.raiseAtBootstrap(st)
+			return
+		}
 		if e.ifUnset {
 			st.setMethodIfUnset(e.method())
 		} else {
@@ -550,7 +588,13 @@ func (s *simulator) effect(e *effect, st *simState) {
 		s.chain = append(s.chain, Frame{Site: e.site, Import: e.api})
 		saved := s.importOnly
 		s.importOnly = true
+		if e.unsure {
+			s.unsure++
+		}
 		s.run(e.mod.topSummary(), st)
+		if e.unsure {
+			s.unsure--
+		}
 		s.importOnly = saved
 		s.chain = s.chain[:len(s.chain)-1]
 	}

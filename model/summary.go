@@ -2,6 +2,7 @@ package model
 
 import (
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/cudaforklint/cudaforklint/catalog"
@@ -225,7 +226,12 @@ type builder struct {
 	loopFrom int32
 }
 
-func (b *builder) emit(e event) { b.out = append(b.out, e) }
+func (b *builder) emit(e event) {
+	if e.kind == evEffect && b.tries > 0 {
+		e.eff.unsure = true
+	}
+	b.out = append(b.out, e)
+}
 
 func (b *builder) effect(e effect) { b.emit(event{kind: evEffect, eff: e}) }
 
@@ -420,7 +426,14 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		if block {
 			b.effect(effect{kind: effDefaultDevice, block: true, cuda: dev == DevCUDA, site: Site{b.m, s.Span}})
 		}
+		suppress := slices.ContainsFunc(s.Items, func(it syntax.WithItem) bool { return suppresses(it.Value) })
+		if suppress {
+			b.tries++ // its exit swallows what the body raises, as a handler would
+		}
 		b.stmts(s.Body)
+		if suppress {
+			b.tries--
+		}
 		if block {
 			b.effect(effect{kind: effDefaultDevice, block: true, restore: true, site: Site{b.m, s.Span}})
 		}
@@ -473,6 +486,15 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		return true
 	}
 	return false
+}
+
+// suppresses reports whether a with statement's context manager e may
+// swallow an exception its body raises: a call of something named
+// suppress (contextlib.suppress). Read by name, so that a start in its body
+// is never taken to end an import (raisesAtBootstrap) when it may not.
+func suppresses(e syntax.Expr) bool {
+	c, ok := e.(*syntax.Call)
+	return ok && lastIdent(c.Func) == "suppress"
 }
 
 func (b *builder) branch(arms [][]event) {
@@ -530,7 +552,9 @@ func (b *builder) importSetter(root string, site Site) {
 		return
 	}
 	m, _ := pytarget.ParseStartMethod(lib.StartMethod)
-	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset}.with(effectMore{
+	// The library catches the RuntimeError of a method set before
+	// (procapi.ImportSetter.IfUnset): unsure.
+	b.effect(effect{kind: effSetMethod, site: site, ifUnset: lib.IfUnset, unsure: true}.with(effectMore{
 		method: MethodSpec{Family: lib.Family, Kind: MethodExplicit, Method: m}}))
 }
 

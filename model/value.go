@@ -214,6 +214,9 @@ type Object struct {
 	// WorkersFlag is the command-line option (argparse, default 0) the
 	// number of workers comes from: the loader forks only when it is set.
 	WorkersFlag string
+	// WorkersSeen: every value of the number of workers is a number that
+	// starts workers, so that iterating the loader certainly starts them.
+	WorkersSeen bool
 	PinMemory   bool // pin_memory=True: the parent initializes CUDA after forking
 	AssumedCPU  bool // the dataset could not be resolved: assumed CPU-only
 	// os.fork details: the arm of `if pid == 0:` that runs in the child.

@@ -29,7 +29,12 @@ the children's ` + "`sys.modules`" + `: their own import of it runs nothing.
 
 A ` + "`current_process().name == \"MainProcess\"`" + ` guard does not keep an initialization out of the
 server: the forkserver process is itself named MainProcess when it imports the main module (spawn
-children, named after their process, do skip it).`,
+children, named after their process, do skip it).
+
+An initialization in the main module that only runs after a "spawn" or "forkserver" start the
+server's import always makes first (the server's own method is the platform's default) is not
+reported: the server raises RuntimeError at that start, because it is still bootstrapping, and
+dies before it forks any child. That start is the hazard, and CFL005 reports it.`,
 	WhyIsThisBad: `The forkserver is a fresh interpreter that forks every child. Whatever it runs before
 forking — here, a CUDA initialization — every child inherits, and a child forked from a process
 that initialized CUDA fails when it touches CUDA, exactly as with the "fork" start method. The

@@ -25,7 +25,18 @@ the script imports, or a library that initializes when imported, such as ` + "`i
 none that always runs creates a context: a driver-only initialization (cuInit without a context,
 as ` + "`import torch_geometric`" + ` was measured to do) costs each child no GPU memory, and the children
 usually need the library anyway. An initialization the program's own code calls is always
-reported, driver-only or not: it can move under the main guard.`,
+reported, driver-only or not: it can move under the main guard.
+
+Nor is it reported for an initialization that only runs after a "spawn" or "forkserver" start
+the re-import always makes first (a top-level ` + "`trainer.fit(...)`" + ` whose DataLoaders have workers,
+a top-level ` + "`Pool`" + `, outside any ` + "`try`" + `): a child that starts a process while it is still
+importing the main module raises RuntimeError ("An attempt has been made to start a new process
+before the current process has finished its bootstrapping phase") and dies there, before the
+initialization. That start is the hazard, and CFL005 reports it. A child starts with its parent's
+start method, so a start that takes the default takes the method the parent had set. For the same
+reason a top-level ` + "`set_start_method(...)`" + ` without ` + "`force=True`" + ` (outside any ` + "`try`" + `) raises
+RuntimeError ("context has already been set") in every child, which never reaches an initialization
+after it.`,
 	WhyIsThisBad: `Every child runs the main module's top level again, so every child initializes CUDA
 again: a context is hundreds of megabytes of GPU memory and seconds of start-up per child (on the
 default device, even for a child meant to use another one), and a driver initialization alone

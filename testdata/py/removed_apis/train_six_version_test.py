@@ -9,7 +9,7 @@ if TORCH_MAJOR < 2:
 else:
     string_classes = str
 
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # want "CFL003 .*Python 3\\.11–3\\.13 on Linux" "CFL004 .*Python 3\\.14\\.0 on Linux" "CFL006 .*Python 3\\.14\\.1\\+, 3\\.15 on Linux"
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")  # want "CFL003 .*Python 3\\.11–3\\.13 on Linux" "CFL004 .*Python 3\\.14\\.0 on Linux"
 
 dataset = TensorDataset(torch.randn(64, 8), torch.randint(0, 2, (64,)))
 loader = DataLoader(dataset, batch_size=8, num_workers=2)
