@@ -97,6 +97,13 @@ func truthOf(v Value) (bool, bool) {
 		if len(v.elems()) > 0 {
 			return true, true // device_ids or [-1, -1] with device_ids=[0, 1]
 		}
+	case VPath:
+		// typing.TYPE_CHECKING is False whenever the program runs: only
+		// type checkers take `if TYPE_CHECKING:`, and the imports under
+		// it never run.
+		if v.Path == "typing.TYPE_CHECKING" || v.Path == "typing_extensions.TYPE_CHECKING" {
+			return false, true
+		}
 	}
 	// (Not an os.fork() result, an int the model does not know.)
 	return false, false

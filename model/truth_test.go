@@ -11,7 +11,7 @@ import (
 // constants (negative numbers included), any/all over a known list, and
 // the conditional expressions that take one arm by them.
 func TestTruth(t *testing.T) {
-	prelude := "ids = [0, 1]\ncpu_ids = [-1, -1]\nmixed = [0, -1]\nkw = {\"start_method\": \"spawn\"}\n"
+	prelude := "import typing\nfrom typing import TYPE_CHECKING\nids = [0, 1]\ncpu_ids = [-1, -1]\nmixed = [0, -1]\nkw = {\"start_method\": \"spawn\"}\n"
 	tests := []struct {
 		test        string
 		want, known bool
@@ -29,6 +29,11 @@ func TestTruth(t *testing.T) {
 		{`"timeout" in kw`, false, true},
 		{`"timeout" not in kw`, true, true},
 		{"ids", true, true},
+		{"TYPE_CHECKING", false, true},
+		{"typing.TYPE_CHECKING", false, true},
+		{"not TYPE_CHECKING", true, true},
+		{"TYPE_CHECKING or ids", true, true},
+		{"typing.get_origin", false, false},
 	}
 	for _, tt := range tests {
 		m := load(t, memSource{"/p/m.py": prelude + "x_test = " + tt.test + "\n"}, "/p/m.py")
