@@ -82,6 +82,9 @@ type cellNotice struct {
 // Python, and which of its cells are not because they cannot compile.
 func noticesOf(nb *notebook.Notebook) []cellNotice {
 	var out []cellNotice
+	if nb.LFSPointer {
+		out = append(out, cellNotice{msg: "a Git LFS pointer, not the notebook: its content is not checked out (`git lfs pull` fetches it); not checked"})
+	}
 	if !nb.Python() {
 		out = append(out, cellNotice{msg: fmt.Sprintf("the notebook's kernel runs %s, not Python: not checked", nb.Language)})
 	}

@@ -102,7 +102,8 @@ func TestNotebookIsTheKernelsMain(t *testing.T) {
 
 // TestNotebookDiscovery: notebooks are found in directories and taken when
 // named; ones that cannot be read are tool errors naming the file, and a
-// notebook whose kernel is not Python is a notice.
+// notebook whose kernel is not Python, or a Git LFS pointer in a
+// notebook's place (a clone without `git lfs pull`), is a notice.
 func TestNotebookDiscovery(t *testing.T) {
 	dir := t.TempDir()
 	hazard := []string{"import os\nimport torch\ntorch.cuda.init()\n", "pid = os.fork()\nif pid == 0:\n    torch.ones(1).cuda()\n"}
@@ -112,6 +113,7 @@ func TestNotebookDiscovery(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.ipynb"), []byte("{\"cells\": [\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "v3.ipynb"), []byte(`{"nbformat": 3, "worksheets": []}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "r.ipynb"), []byte(`{"nbformat": 4, "metadata": {"kernelspec": {"language": "R"}}, "cells": [{"cell_type": "code", "source": ["system('nvidia-smi')"]}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "lfs.ipynb"), []byte("version https://git-lfs.github.com/spec/v1\noid sha256:e4debb404dcb5023c6657f707eab60dded5b7a5327ea1d71a5476dc7ca6f919a\nsize 18728\n"), 0o644)
 
 	res := runAll(t, dir)
 	var where []string
@@ -134,8 +136,12 @@ func TestNotebookDiscovery(t *testing.T) {
 	if len(res.Errors) != 2 {
 		t.Errorf("errors %v, want the two bad notebooks", res.Errors)
 	}
-	if len(res.Notices) != 1 || res.Notices[0].Path != "r.ipynb" || !strings.Contains(res.Notices[0].Message, "runs R, not Python") {
-		t.Errorf("notices %v, want one for r.ipynb", res.Notices)
+	notices := map[string]string{}
+	for _, n := range res.Notices {
+		notices[n.Path] = n.Message
+	}
+	if len(res.Notices) != 2 || !strings.Contains(notices["r.ipynb"], "runs R, not Python") || !strings.Contains(notices["lfs.ipynb"], "a Git LFS pointer, not the notebook") {
+		t.Errorf("notices %v, want one for r.ipynb and one for lfs.ipynb", res.Notices)
 	}
 
 	// Named on the command line.

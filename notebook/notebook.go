@@ -54,6 +54,10 @@ type Notebook struct {
 	// neutralised, each cell ending in "\n". Empty for a notebook that is
 	// not Python.
 	Source []byte
+	// LFSPointer is set for a Git LFS pointer file in the notebook's place
+	// (a clone made without `git lfs pull`, as CI checkouts are by
+	// default): it has no cells, and nothing of the notebook can be read.
+	LFSPointer bool
 
 	code []*Cell // the code cells in Source, in order
 	// rawLines are the offsets where the lines of Raw start, computed when
@@ -122,6 +126,15 @@ func (nb *Notebook) Python() bool {
 // CodeCells returns the cells whose text is in Source, in order.
 func (nb *Notebook) CodeCells() []*Cell { return nb.code }
 
+// IsLFSPointer says whether raw is a Git LFS pointer file: a small text
+// file whose first line names the LFS specification and which gives the
+// object's oid (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md).
+func IsLFSPointer(raw []byte) bool {
+	return len(raw) < 1024 &&
+		bytes.HasPrefix(raw, []byte("version https://git-lfs.github.com/spec/")) &&
+		bytes.Contains(raw, []byte("\noid sha256:"))
+}
+
 // Parse reads a notebook. It fails, with an *Error, on input that is not
 // UTF-8 JSON, not a notebook, or not nbformat 4.
 func Parse(raw []byte) (*Notebook, error) {
@@ -135,6 +148,9 @@ func Parse(raw []byte) (*Notebook, error) {
 			i += n
 		}
 		return nil, &Error{Line: bytes.Count(raw[:i], []byte{'\n'}) + 1, Msg: fmt.Sprintf("not valid UTF-8 (byte 0x%02x)", raw[i])}
+	}
+	if IsLFSPointer(raw) {
+		return &Notebook{Raw: raw, LFSPointer: true}, nil
 	}
 	nb := &Notebook{Raw: raw}
 	start := 0

@@ -308,3 +308,34 @@ func TestFromCells(t *testing.T) {
 		t.Error("Apply on a notebook built from cells succeeded; it has no file to rewrite")
 	}
 }
+
+// TestLFSPointer: a Git LFS pointer in a notebook's place parses as a
+// notebook with no cells, marked, instead of failing as JSON; text that
+// only starts like one is still an error.
+func TestLFSPointer(t *testing.T) {
+	const oid = "oid sha256:e4debb404dcb5023c6657f707eab60dded5b7a5327ea1d71a5476dc7ca6f919a\n"
+	for _, tc := range []struct {
+		name, src string
+		pointer   bool
+	}{
+		{"pointer", "version https://git-lfs.github.com/spec/v1\n" + oid + "size 18728\n", true},
+		{"pointer with extension keys", "version https://git-lfs.github.com/spec/v1\next-0-foo sha256:00\n" + oid + "size 1\n", true},
+		{"no oid", "version https://git-lfs.github.com/spec/v1\nsize 18728\n", false},
+		{"other text", "version 1\n" + oid, false},
+		{"too long to be a pointer", "version https://git-lfs.github.com/spec/v1\n" + oid + strings.Repeat("x", 1024), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := IsLFSPointer([]byte(tc.src)); got != tc.pointer {
+				t.Fatalf("IsLFSPointer = %v, want %v", got, tc.pointer)
+			}
+			nb, err := Parse([]byte(tc.src))
+			if tc.pointer {
+				if err != nil || !nb.LFSPointer || len(nb.Cells) != 0 || len(nb.Source) != 0 {
+					t.Fatalf("Parse = %+v, %v; want an empty notebook marked as a pointer", nb, err)
+				}
+			} else if err == nil {
+				t.Fatalf("Parse accepted %q", tc.src)
+			}
+		})
+	}
+}
