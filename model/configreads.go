@@ -2,7 +2,9 @@ package model
 
 import (
 	"slices"
+	"strings"
 
+	"github.com/cudaforklint/cudaforklint/procapi"
 	"github.com/cudaforklint/cudaforklint/pytarget"
 )
 
@@ -43,9 +45,23 @@ const (
 	readPlatform
 )
 
-func (s *simulator) defaultStartMethod() pytarget.StartMethod {
+// defaultStartMethod is the start method of family's default context on
+// the config: a property of the family (multiprocess keeps fork where
+// CPython moved to forkserver or spawn, procapi.Families).
+func (s *simulator) defaultStartMethod(family string) pytarget.StartMethod {
 	s.read |= readDefaultStart
-	return s.cfg.DefaultStartMethod()
+	return procapi.DefaultStartMethod(family, s.cfg)
+}
+
+// familyDefaults names every family's default start method on c, in
+// procapi.Families order: configs with the same answer run alike.
+func familyDefaults(c pytarget.Config) string {
+	var b strings.Builder
+	for _, f := range procapi.Families() {
+		b.WriteString(f.DefaultStartMethod(c).String())
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 func (s *simulator) forkserverImportsMain() bool {
@@ -83,7 +99,7 @@ func (s *simulator) importInits(m *Module, proc procKind, boot bootstrap) []*Ini
 
 // sameAnswers reports whether a and b answer alike every property in read.
 func sameAnswers(read cfgReads, a, b pytarget.Config) bool {
-	return (read&readDefaultStart == 0 || a.DefaultStartMethod() == b.DefaultStartMethod()) &&
+	return (read&readDefaultStart == 0 || familyDefaults(a) == familyDefaults(b)) &&
 		(read&readForkserverImportsMain == 0 || a.ForkserverImportsMain() == b.ForkserverImportsMain()) &&
 		(read&readFork == 0 || a.HasFork() == b.HasFork()) &&
 		(read&readCUDA == 0 || a.HasCUDA() == b.HasCUDA()) &&

@@ -420,11 +420,11 @@ type configClass struct {
 }
 
 // configClasses groups configs by the behaviour the simulation depends on:
-// the default start method, whether the forkserver imports __main__,
+// every family's default start method, whether the forkserver imports __main__,
 // whether fork and CUDA exist, whether imports can be lazy, and the platform.
 func configClasses(s pytarget.Set) []configClass {
 	type key struct {
-		def          pytarget.StartMethod
+		defaults     string // familyDefaults
 		importsMain  bool
 		fork, hasGPU bool
 		lazy         bool
@@ -434,7 +434,7 @@ func configClasses(s pytarget.Set) []configClass {
 	classes := map[key]*configClass{}
 	for _, c := range s.Configs() {
 		// Without fork there is no forkserver, so its import of __main__ cannot matter.
-		k := key{c.DefaultStartMethod(), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports(), c.Platform}
+		k := key{familyDefaults(c), c.ForkserverImportsMain() && c.HasFork(), c.HasFork(), c.HasCUDA(), c.HasLazyImports(), c.Platform}
 		if cl, ok := classes[k]; ok {
 			cl.all |= pytarget.Of(c)
 			continue

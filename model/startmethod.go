@@ -171,7 +171,7 @@ func (s *simulator) methodsFor(o *Object, st *simState) (methodBits, bool, func(
 	bits := st.methodsOf(o.Method.Family) &^ familyUnseen
 	explicit := bits&familyDefault == 0
 	if bits&familyDefault != 0 {
-		bits = bits&^familyDefault | bitOf(s.defaultStartMethod())
+		bits = bits&^familyDefault | bitOf(s.defaultStartMethod(o.Method.Family))
 	}
 	return bits, explicit, func(m pytarget.StartMethod) Site { return st.methodLits[methodLitKey{o.Method.Family, m}] }
 }

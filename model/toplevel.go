@@ -123,7 +123,7 @@ func (s *simulator) childBootstrap(o *Object, st *simState) bootstrap {
 	}
 	bits := st.methodsOf(fam)
 	if bits&familyDefault != 0 {
-		bits = bits&^familyDefault | bitOf(s.defaultStartMethod())
+		bits = bits&^familyDefault | bitOf(s.defaultStartMethod(fam))
 	}
 	return bootstrap{family: fam, inherited: bits}
 }
@@ -134,7 +134,7 @@ func (s *simulator) serverBootstrap(o *Object) bootstrap {
 	if o.Method.Family == "" || !s.entryImportStarts() {
 		return bootstrap{}
 	}
-	return bootstrap{family: o.Method.Family, inherited: bitOf(s.defaultStartMethod())}
+	return bootstrap{family: o.Method.Family, inherited: bitOf(s.defaultStartMethod(o.Method.Family))}
 }
 
 // entryImportStarts reports whether importing the entry module may start

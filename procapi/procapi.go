@@ -23,7 +23,11 @@
 // keeps running.
 package procapi
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cudaforklint/cudaforklint/pytarget"
+)
 
 // Kind is what calling an API does.
 type Kind uint8
@@ -274,11 +278,48 @@ type Family struct {
 	// child never looks them up in its own __main__ (a notebook's functions
 	// work there).
 	PicklesByValue bool
+	// Default is the start method the family's default context uses on a
+	// target, where it is not CPython's (nil: pytarget's
+	// Config.DefaultStartMethod, which the family shares).
+	Default func(pytarget.Config) pytarget.StartMethod
+	// Evidence is the source Default rests on.
+	Evidence string
+}
+
+// DefaultStartMethod is the start method of f's default context on c: the
+// method its processes use while no set_start_method chose one.
+func (f Family) DefaultStartMethod(c pytarget.Config) pytarget.StartMethod {
+	if f.Default != nil {
+		return f.Default(c)
+	}
+	return c.DefaultStartMethod()
+}
+
+// DefaultStartMethod is the default start method on c of the family called
+// name; an unknown family takes CPython's.
+func DefaultStartMethod(name string, c pytarget.Config) pytarget.StartMethod {
+	f, _ := FamilyNamed(name)
+	return f.DefaultStartMethod(c)
 }
 
 var families = []Family{
-	{Name: "multiprocessing", Modules: []string{"torch.multiprocessing", "multiprocessing"}},
-	{Name: "multiprocess", Modules: []string{"multiprocess"}, PicklesByValue: true},
+	{Name: "multiprocessing", Modules: []string{"torch.multiprocessing", "multiprocessing"},
+		Evidence: pyMP + "#contexts-and-start-methods"},
+	{Name: "multiprocess", Modules: []string{"multiprocess"}, PicklesByValue: true,
+		Default: multiprocessDefault,
+		Evidence: "uqfoundation/multiprocess py3.10 to py3.15 multiprocess/context.py at 9fdfe7f (2026-06-13): " +
+			"`_default_context = DefaultContext(_concrete_contexts['fork']) #FIXME: forkserver` on Linux " +
+			"and `... ['fork']) #FIXME: spawn` on darwin, 'spawn' on win32 (CPython's context.py chose forkserver on Linux from 3.14 and spawn on macOS from 3.8)"},
+}
+
+// multiprocessDefault: multiprocess kept fork as its default wherever fork
+// exists, on every Python version, when CPython moved macOS to spawn (3.8)
+// and Linux to forkserver (3.14); Windows has only spawn.
+func multiprocessDefault(c pytarget.Config) pytarget.StartMethod {
+	if !c.HasFork() {
+		return pytarget.Spawn
+	}
+	return pytarget.Fork
 }
 
 // Families returns the multiprocessing families.

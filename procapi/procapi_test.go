@@ -188,3 +188,42 @@ func TestFamilyNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilyDefaultStartMethod: the standard library's default follows
+// CPython (forkserver on Linux from 3.14, spawn on macOS and Windows);
+// multiprocess's default context forks wherever fork exists, on every
+// version; an unknown family takes CPython's.
+func TestFamilyDefaultStartMethod(t *testing.T) {
+	linux313 := pytarget.Config{Version: pytarget.Py313Late, Platform: pytarget.Linux}
+	linux314 := pytarget.Config{Version: pytarget.Py314Early, Platform: pytarget.Linux}
+	linux315 := pytarget.Config{Version: pytarget.Py315, Platform: pytarget.Linux}
+	mac314 := pytarget.Config{Version: pytarget.Py314Late, Platform: pytarget.MacOS}
+	win314 := pytarget.Config{Version: pytarget.Py314Late, Platform: pytarget.Windows}
+	tests := []struct {
+		family string
+		c      pytarget.Config
+		want   pytarget.StartMethod
+	}{
+		{"multiprocessing", linux313, pytarget.Fork},
+		{"multiprocessing", linux314, pytarget.Forkserver},
+		{"multiprocessing", linux315, pytarget.Forkserver},
+		{"multiprocessing", mac314, pytarget.Spawn},
+		{"multiprocessing", win314, pytarget.Spawn},
+		{"multiprocess", linux313, pytarget.Fork},
+		{"multiprocess", linux314, pytarget.Fork},
+		{"multiprocess", linux315, pytarget.Fork},
+		{"multiprocess", mac314, pytarget.Fork},
+		{"multiprocess", win314, pytarget.Spawn},
+		{"billiard", linux314, pytarget.Forkserver},
+	}
+	for _, tt := range tests {
+		if got := DefaultStartMethod(tt.family, tt.c); got != tt.want {
+			t.Errorf("DefaultStartMethod(%q, %v) = %v, want %v", tt.family, tt.c, got, tt.want)
+		}
+	}
+	for _, f := range Families() {
+		if f.Evidence == "" {
+			t.Errorf("family %q has no Evidence for its default start method", f.Name)
+		}
+	}
+}

@@ -198,7 +198,9 @@ var rows = []API{
 			"a negative n_jobs counts from the CPUs and starts workers; a parallel_config around the call is not read"},
 	{Kind: MapAny, Family: "multiprocess", Names: []string{"map", "filter"}, Common: true,
 		Workers: kw("num_proc"), MinWorkers: 2, Targets: []Arg{pos(0, "function")},
-		Evidence: "huggingface/datasets src/datasets/arrow_dataset.py (map and filter with num_proc > 1 run the function in a multiprocess Pool of num_proc workers, multiprocess's default context)",
+		Evidence: "huggingface/datasets src/datasets/arrow_dataset.py (map and filter with num_proc > 1 run the function in a multiprocess Pool of num_proc workers, multiprocess's default context); " +
+			"that context forks on Linux and macOS on every Python, 3.14 and 3.15 included (uqfoundation/multiprocess py3.14/multiprocess/context.py: " +
+			"`_default_context = DefaultContext(_concrete_contexts['fork']) #FIXME: forkserver`; the family's Default)",
 		Note: "Dataset.map, Dataset.filter and DatasetDict's; not measured (datasets is not installed on the measuring machine). " +
 			"The function is pickled with dill, so it may be a lambda or defined in __main__"},
 

@@ -122,7 +122,8 @@ type Config struct {
 
 // DefaultStartMethod is multiprocessing's default on c: fork on Linux up to
 // 3.13, forkserver from 3.14 (3.15 too), spawn on macOS (since 3.8) and
-// Windows.
+// Windows. It is the standard library's; a family with a default context
+// of its own says its default (procapi.Family.Default: multiprocess forks).
 func (c Config) DefaultStartMethod() StartMethod {
 	switch {
 	case c.Platform != Linux:
