@@ -15,7 +15,10 @@ var CFL005 = &Doc{
 	WhatItDoes: `Checks for processes started at the top level of a main module, outside
 ` + "`if __name__ == \"__main__\":`" + ` (directly or through functions called from there), when the start
 method is "spawn" or "forkserver" — including the defaults: "forkserver" on Linux from Python 3.14,
-"spawn" on macOS and Windows. A ` + "`DataLoader`" + ` starts its workers where it is iterated, so a loader
+"spawn" on macOS and Windows. The ` + "`multiprocess`" + ` package (which ` + "`datasets`" + `' ` + "`map(num_proc=N)`" + `
+and pathos use) keeps "fork" as its default on Linux and macOS on every Python, 3.14 and 3.15
+included, so its default starts are not reported here (a fork after a CUDA initialization is
+CFL001 or CFL003). A ` + "`DataLoader`" + ` starts its workers where it is iterated, so a loader
 built at the top level and iterated under the main guard is not one. A start inside a library
 the script calls (a trainer's ` + "`fit()`" + ` iterating the loader it was given) is reported at the
 script's own call, the line to move under the guard.
@@ -48,6 +51,7 @@ if __name__ == "__main__":
 the run, from the start on, under the main guard; it is unsafe because names it defines disappear
 for importers, and only shown, never applied, when code outside the guard reads them.`,
 	Versions: `Explicit "spawn" or "forkserver": every version. The default: Python 3.14 and 3.15 on
-Linux, every version on macOS and Windows.`,
-	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods"},
+Linux, every version on macOS and Windows; ` + "`multiprocess`" + `'s default: Windows only.`,
+	References: []string{"https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods",
+		"https://github.com/uqfoundation/multiprocess/blob/master/py3.14/multiprocess/context.py (`_default_context = DefaultContext(_concrete_contexts['fork']) #FIXME: forkserver`)"},
 }
