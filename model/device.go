@@ -51,18 +51,12 @@ func (d Device) String() string {
 // join is the device of a value that may live on d or on o.
 func (d Device) join(o Device) Device { return max(d, o) }
 
-// held is the device memory a value holds: where it is placed, except for
-// strings and device objects, which only name a device.
+// held is the device memory a value holds: its device, except for strings
+// and device objects, which only name one.
 func held(v Value) Device {
 	if v.Kind == VStr || v.Kind == VDevice {
 		return DevNone
 	}
-	return placed(v)
-}
-
-// placed is where v lives, or the device it names: its device, except that
-// a plain read of a GPU object (plainRead) is only possibly on the GPU.
-func placed(v Value) Device {
 	if v.Dev == DevCUDA && plainRead(v) {
 		return DevUnknown
 	}

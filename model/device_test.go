@@ -145,31 +145,3 @@ func TestUnpackOfUnknownLength(t *testing.T) {
 		t.Errorf("x: on %v, want %v", d, DevCUDA)
 	}
 }
-
-// TestMergePlacesPlainReads checks the device of the one value that stands
-// for several (a tuple's element bound in two branches): a plain read of a
-// GPU object among them is a possible GPU value, not a certain one, and a
-// certain one among them stays certain whichever comes first.
-func TestMergePlacesPlainReads(t *testing.T) {
-	none := Value{Kind: VConst, Int: 2}
-	processor := Value{Kind: VPath, Path: "transformers.AutoModel.from_pretrained().get_vision_tower().image_processor", Dev: DevCUDA}
-	tensor := Value{Kind: VPath, Path: "torch.zeros()", Dev: DevCUDA}
-	cpu := Value{Kind: VPath, Path: "torch.zeros()", Dev: DevCPU}
-	tests := []struct {
-		name string
-		vs   []Value
-		want Device
-	}{
-		{"None or a GPU model's processor", []Value{none, processor}, DevUnknown},
-		{"a GPU model's processor or None", []Value{processor, none}, DevUnknown},
-		{"None or a GPU tensor", []Value{none, tensor}, DevCUDA},
-		{"a GPU model's processor or a GPU tensor", []Value{processor, tensor}, DevCUDA},
-		{"a CPU tensor or a GPU model's processor", []Value{cpu, processor}, DevUnknown},
-		{"None or a CPU tensor", []Value{none, cpu}, DevCPU},
-	}
-	for _, tt := range tests {
-		if got := held(merge(tt.vs)); got != tt.want {
-			t.Errorf("%s: merged holds %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}

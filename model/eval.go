@@ -263,34 +263,14 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 }
 
 // merge folds several possible values into one representative: the first,
-// on the join of where they live (placed). A plain read of a GPU object
-// among them (plainRead: vision_tower.image_processor, as often a CPU
-// object as a tensor) is only possibly on the GPU: joined as such, it does
-// not make the representative (the None the processor was before a branch
-// set it, packed with it into the tuple a loader returns) certainly hold
-// GPU memory. Where the first value is shaped like a plain read but
-// another is certainly on the GPU, the first that is stands for them, so
-// that the certain use is kept.
+// on the join of their devices.
 func merge(vs []Value) Value {
 	if len(vs) == 0 {
 		return Value{Kind: VUnknown}
 	}
-	d := DevNone
-	for _, o := range vs {
-		d = d.join(placed(o))
-	}
 	v := vs[0]
-	if placed(v) == d {
-		return v
-	}
-	v.Dev = d
-	if placed(v) == d {
-		return v
-	}
-	for _, o := range vs {
-		if placed(o) == d {
-			return o
-		}
+	for _, o := range vs[1:] {
+		v.Dev = v.Dev.join(o.Dev)
 	}
 	return v
 }
