@@ -1,5 +1,5 @@
-"""The same script without torch._six: on Python 3.14 its workers start
-from the forkserver and re-import it."""
+"""The same script without torch._six: it runs on Python 3.14, whose
+forkserver re-imports it and dies at the top-level loader."""
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
