@@ -178,12 +178,27 @@ func certainSteps(m *Module) []certainStep {
 	var out []certainStep
 	dirs := sysPathDirs(m)
 	for _, s := range certainImports(m.File.Body) {
-		out = append(out, certainStep{pos: s.Pos().Start, names: absoluteNames(s), locals: certainLocalImports(m, s, dirs), m: m})
+		out = append(out, certainStep{pos: s.Pos().Start, names: libraryNames(m, absoluteNames(s)), locals: certainLocalImports(m, s, dirs), m: m})
 	}
 	for _, r := range certainReads(m.File.Body) {
-		out = append(out, certainStep{pos: r.pos, names: []string{r.name}, m: m})
+		out = append(out, certainStep{pos: r.pos, names: libraryNames(m, []string{r.name}), m: m})
 	}
 	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
+	return out
+}
+
+// libraryNames are the names among names whose top-level package is not
+// a local module of m: a project's own `fractions.py` beside the script is
+// what `from fractions import gcd` imports there, not the standard
+// library's.
+func libraryNames(m *Module, names []string) []string {
+	out := names[:0:0]
+	for _, name := range names {
+		head, _, _ := strings.Cut(name, ".")
+		if _, local := m.resolveImport(head, 0); !local {
+			out = append(out, name)
+		}
+	}
 	return out
 }
 
@@ -465,7 +480,9 @@ type certainRead struct {
 // certainReads are the dotted names of the library modules body's
 // module-level statements always read as attributes: `torch._six.PY3` in
 // the test of an if, the value of an assignment or an expression
-// statement, where `import torch` bound torch before. The arms of a
+// statement, where `import torch` bound torch before; `fractions.gcd` in
+// `step = fractions.gcd(a, b)` after `import fractions`; `misc.imread`
+// after `from scipy import misc` (scipy.misc.imread). The arms of a
 // conditional expression, the right operand of and/or and the bodies of
 // lambdas and comprehensions may not run, and are not read.
 func certainReads(body []syntax.Stmt) []certainRead {
@@ -513,10 +530,37 @@ func certainReads(body []syntax.Stmt) []certainRead {
 					modules[head] = head
 				}
 			}
+		case *syntax.ImportFrom:
+			// The name a from-import binds is the module's attribute (a
+			// submodule or not): reading an attribute of it reads a
+			// dotted name inside the module.
+			if s.Lazy || s.Level > 0 || s.Module == "" {
+				continue
+			}
+			for _, a := range s.Names {
+				if a.Name == "*" {
+					continue
+				}
+				bound := a.AsName
+				if bound == "" {
+					bound = a.Name
+				}
+				modules[bound] = JoinDotted(s.Module, a.Name)
+			}
 		case *syntax.If:
 			read(s.Test)
 		case *syntax.Assign:
 			read(s.Value)
+			// A name bound anew no longer is the module.
+			for _, t := range s.Targets {
+				if n, ok := t.(*syntax.Name); ok {
+					delete(modules, n.ID)
+				}
+			}
+		case *syntax.FunctionDef:
+			delete(modules, s.Name)
+		case *syntax.ClassDef:
+			delete(modules, s.Name)
 		case *syntax.ExprStmt:
 			read(s.X)
 		}
