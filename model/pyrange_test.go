@@ -72,6 +72,8 @@ func TestPythonBound(t *testing.T) {
 		{"NumPy submodule made private", memSource{"/p/main.py": "from data import pad_to\n", "/p/data.py": "from numpy.lib.arraypad import pad\n"}, "numpy.lib.arraypad", "/p/data.py"},
 		{"a local module shadows the library", memSource{"/p/main.py": "from fractions import gcd\n", "/p/fractions.py": "def gcd(a, b):\n    return a\n"}, "", ""},
 		{"read of a standard function", memSource{"/p/main.py": "import fractions\nSTEP = 4 * 6 // fractions.gcd(4, 6)\n"}, "fractions.gcd", "/p/main.py"},
+		{"read of a NumPy alias", memSource{"/p/main.py": "import numpy as np\nDTYPE = np.float\n"}, "numpy.float", "/p/main.py"},
+		{"read of a kept NumPy type", memSource{"/p/main.py": "import numpy as np\nDTYPE = np.float32\n"}, "", ""},
 		{"read through a from-import", memSource{"/p/main.py": "from scipy import misc\nLOGO = misc.imread('logo.png')\n"}, "scipy.misc.imread", "/p/main.py"},
 		{"read through an alias of a from-import", memSource{"/p/main.py": "from sklearn import externals as ext\next.joblib.dump({}, 'x.pkl')\n"}, "sklearn.externals.joblib", "/p/main.py"},
 		{"read after the name is bound anew", memSource{"/p/main.py": "from scipy import misc\nmisc = None\nLOGO = misc.imread('logo.png')\n"}, "", ""},

@@ -82,6 +82,12 @@ var removedAPIs = []RemovedAPI{
 			"\"numpy.lib.<name> is now private\" (\"numpy.lib.arrayterator submodule is now private\"), and importing one " +
 			"raises ModuleNotFoundError; NumPy 1.26's release notes: \"The Python versions supported in this release are 3.9-3.12\", " +
 			"and 1.26 is the last 1.x series"},
+	{Library: "NumPy", Names: prefixed("numpy", "float", "int", "complex", "object", "str"),
+		RemovedIn: "1.24.0", LastRelease: "1.23.5", NewestPython: 11,
+		Evidence: "NumPy 1.24 removed the aliases of builtin types deprecated in 1.20 (np.object, np.bool, np.float, " +
+			"np.complex, np.str, np.int: SamsungLabs/ritm_interactive_segmentation#36, google-research/vmoe#61); 2.0 " +
+			"reintroduced np.bool and np.long with other meanings (ruff's NPY001 documentation), which have no row; " +
+			"1.23.5 (2022-11) predates any build for 3.12 (released 2023-10)"},
 	{Library: "SciPy", Names: prefixed("scipy.misc", "bytescale", "fromimage", "imfilter", "imread", "imresize", "imrotate",
 		"imsave", "imshow", "toimage"),
 		RemovedIn: "1.3.0", LastRelease: "1.2.3", NewestPython: 8,
@@ -98,6 +104,9 @@ var removedAPIs = []RemovedAPI{
 		Evidence: "\"This module was deprecated in version 0.18 in favor of the model_selection module ... This module will be " +
 			"removed in 0.20\" (the modules' DeprecationWarning; \"From scikit-learn ver0.20, sklearn.cross_validation was " +
 			"extinguished\", declare-lab/conv-emotion#15); 0.19.2 (2018-07) predates any build for 3.8 (released 2019-10)"},
+	{Library: "CPython", Names: []string{"time.clock"}, RemovedIn: "3.8", LastRelease: "3.7", NewestPython: 7,
+		Evidence: "What's New in Python 3.8, API and Feature Removals: \"The function time.clock() has been removed, after " +
+			"having been deprecated since Python 3.3\" (bpo-36895, python/cpython#13286)"},
 	{Library: "CPython", Names: []string{"fractions.gcd"}, RemovedIn: "3.9", LastRelease: "3.8", NewestPython: 8,
 		Evidence: "What's New in Python 3.9, Removed: fractions.gcd(), deprecated since 3.5 (bpo-39350, python/cpython GH-18021)"},
 	{Library: "CPython", Names: prefixed("collections", "Awaitable", "Coroutine", "AsyncIterable", "AsyncIterator",
