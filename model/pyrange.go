@@ -55,22 +55,52 @@ type entryBound struct {
 // newest Python each statement reaches, in the statements' order. Every
 // local module m's import certainly loads is read once, for the first
 // statement that loads it; the answer is kept per entry module.
+//
+// A row whose name one of those modules puts back at its top level
+// (`collections.Iterable = collections.abc.Iterable`, the patch old code
+// gets to run on 3.10) bounds nothing, wherever the patch stands: the
+// program may run with it on newer Pythons.
 func (p *Program) entryBounds(m *Module) []entryBound {
 	if b, ok := p.bounds[m]; ok {
 		return b
 	}
-	var out []entryBound
+	// reached is what a module x names, reached from the entry's step.
+	type reached struct {
+		step  int
+		names []string
+		at    *Module
+	}
+	var all []reached
+	patched := map[*pytarget.RemovedAPI]bool{}
+	patch := func(names []string) {
+		for _, name := range names {
+			if r, ok := pytarget.LookupRemoved(name); ok {
+				patched[r] = true
+			}
+		}
+	}
 	seen := map[*Module]bool{m: true}
-	for _, step := range certainSteps(m) {
-		b := entryBound{pos: step.pos}
-		b.consider(step.names, m)
+	steps := certainSteps(m)
+	for i, step := range steps {
+		all = append(all, reached{i, step.names, m})
+		patch(step.patches)
 		queue := step.loads(seen)
 		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
 			for _, st := range certainSteps(x) {
-				b.consider(st.names, x)
+				all = append(all, reached{i, st.names, x})
+				patch(st.patches)
 				queue = append(queue, st.loads(seen)...)
+			}
+		}
+	}
+	var out []entryBound
+	for i, step := range steps {
+		b := entryBound{pos: step.pos}
+		for _, r := range all {
+			if r.step == i {
+				b.consider(r.names, r.at, patched)
 			}
 		}
 		if b.row != nil {
@@ -85,10 +115,10 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 }
 
 // consider keeps in b the row of names with the oldest newest Python, at
-// module x, if it is older than b's.
-func (b *entryBound) consider(names []string, x *Module) {
+// module x, if it is older than b's and not patched back.
+func (b *entryBound) consider(names []string, x *Module, patched map[*pytarget.RemovedAPI]bool) {
 	for _, name := range names {
-		if r, ok := pytarget.LookupRemoved(name); ok && (b.row == nil || r.NewestPython < b.row.NewestPython) {
+		if r, ok := pytarget.LookupRemoved(name); ok && !patched[r] && (b.row == nil || r.NewestPython < b.row.NewestPython) {
 			b.row, b.at = r, x
 		}
 	}
@@ -153,10 +183,11 @@ func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 // certainStep is a module-level statement that certainly runs, with the
 // dotted library names it imports or reads and the local modules it loads.
 type certainStep struct {
-	pos    int32
-	names  []string
-	locals []string
-	m      *Module
+	pos     int32
+	names   []string
+	patches []string // dotted library names the statement assigns
+	locals  []string
+	m       *Module
 }
 
 // loads are the modules of the step's local imports not seen before,
@@ -180,8 +211,12 @@ func certainSteps(m *Module) []certainStep {
 	for _, s := range certainImports(m.File.Body) {
 		out = append(out, certainStep{pos: s.Pos().Start, names: libraryNames(m, absoluteNames(s)), locals: certainLocalImports(m, s, dirs), m: m})
 	}
-	for _, r := range certainReads(m.File.Body) {
+	reads, patches := certainReads(m.File.Body)
+	for _, r := range reads {
 		out = append(out, certainStep{pos: r.pos, names: libraryNames(m, []string{r.name}), m: m})
+	}
+	for _, r := range patches {
+		out = append(out, certainStep{pos: r.pos, patches: libraryNames(m, []string{r.name}), m: m})
 	}
 	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
 	return out
@@ -485,8 +520,13 @@ type certainRead struct {
 // after `from scipy import misc` (scipy.misc.imread). The arms of a
 // conditional expression, the right operand of and/or and the bodies of
 // lambdas and comprehensions may not run, and are not read.
-func certainReads(body []syntax.Stmt) []certainRead {
+//
+// patches are the dotted names the statements assign as attributes of such
+// modules: `collections.Iterable = collections.abc.Iterable`,
+// `setattr(fractions, "gcd", math.gcd)`.
+func certainReads(body []syntax.Stmt) (reads, patches []certainRead) {
 	modules := map[string]string{} // a bound name → the library module it is
+	ever := map[string]string{}    // every binding of a name to a library module
 	var out []certainRead
 	var pos int32
 	var read func(e syntax.Expr)
@@ -563,6 +603,54 @@ func certainReads(body []syntax.Stmt) []certainRead {
 			delete(modules, s.Name)
 		case *syntax.ExprStmt:
 			read(s.X)
+		}
+		for k, v := range modules {
+			ever[k] = v
+		}
+	}
+	return out, patchesIn(body, ever, nil)
+}
+
+// patchesIn appends to out the dotted names that stmts assign as
+// attributes of the library modules bound (a name → the module), in
+// module-level statements and those nested in if, for, while, with and
+// try, under a version test as much as outside one; function and class
+// bodies are not read.
+func patchesIn(stmts []syntax.Stmt, modules map[string]string, out []certainRead) []certainRead {
+	assigned := func(e syntax.Expr, at int32) {
+		head, rest, ok := strings.Cut(writtenName(e), ".")
+		if mod, bound := modules[head]; ok && bound {
+			out = append(out, certainRead{mod + "." + rest, at})
+		}
+	}
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *syntax.Assign:
+			for _, t := range s.Targets {
+				if a, ok := t.(*syntax.Attribute); ok {
+					assigned(a, s.Pos().Start)
+				}
+			}
+		case *syntax.ExprStmt:
+			if c, ok := s.X.(*syntax.Call); ok && writtenName(c.Func) == "setattr" && len(c.Args) == 3 {
+				if attr, ok := c.Args[1].Value.(*syntax.String); ok && !attr.Interpolated {
+					assigned(&syntax.Attribute{X: c.Args[0].Value, Attr: attr.Value}, s.Pos().Start)
+				}
+			}
+		case *syntax.If:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.For:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.While:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.With:
+			out = patchesIn(s.Body, modules, out)
+		case *syntax.Try:
+			out = patchesIn(s.Body, modules, out)
+			for _, h := range s.Handlers {
+				out = patchesIn(h.Body, modules, out)
+			}
+			out = patchesIn(s.Finally, modules, patchesIn(s.Else, modules, out))
 		}
 	}
 	return out

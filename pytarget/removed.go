@@ -22,7 +22,10 @@ import "strings"
 // name has no row: `distutils` (setuptools' shim, installed with torch), `imp`
 // (zombie-imp), the PEP 594 modules of 3.13 (`imghdr`, `pipes`, `cgi`,
 // `telnetlib`, ...: python-deadlib's standard-imghdr, standard-pipes and
-// the like) import on 3.14 wherever one is installed.
+// the like) import on 3.14 wherever one is installed. Nor have NumPy 1.24's
+// removed type aliases (`np.float`, `np.int`): programs and the libraries
+// they import put them back (`np.float = float`) to run old code on new
+// NumPy.
 
 // RemovedAPI is one row: importable names a library removed in one release.
 type RemovedAPI struct {
@@ -82,12 +85,6 @@ var removedAPIs = []RemovedAPI{
 			"\"numpy.lib.<name> is now private\" (\"numpy.lib.arrayterator submodule is now private\"), and importing one " +
 			"raises ModuleNotFoundError; NumPy 1.26's release notes: \"The Python versions supported in this release are 3.9-3.12\", " +
 			"and 1.26 is the last 1.x series"},
-	{Library: "NumPy", Names: prefixed("numpy", "float", "int", "complex", "object", "str"),
-		RemovedIn: "1.24.0", LastRelease: "1.23.5", NewestPython: 11,
-		Evidence: "NumPy 1.24 removed the aliases of builtin types deprecated in 1.20 (np.object, np.bool, np.float, " +
-			"np.complex, np.str, np.int: SamsungLabs/ritm_interactive_segmentation#36, google-research/vmoe#61); 2.0 " +
-			"reintroduced np.bool and np.long with other meanings (ruff's NPY001 documentation), which have no row; " +
-			"1.23.5 (2022-11) predates any build for 3.12 (released 2023-10)"},
 	{Library: "SciPy", Names: prefixed("scipy.misc", "bytescale", "fromimage", "imfilter", "imread", "imresize", "imrotate",
 		"imsave", "imshow", "toimage"),
 		RemovedIn: "1.3.0", LastRelease: "1.2.3", NewestPython: 8,

@@ -92,9 +92,13 @@ version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportE
 lazy (PEP 810) bounds nothing: the program runs on newer releases too. The program fails only
 where the import runs: processes it starts at a top-level statement before that one (a notebook
 that trains in its third cell and imports a torch 1.x helper in its twentieth) are checked on
-every target. A name counts as the library's only where no local module of that name shadows it.
+every target. A name counts as the library's only where no local module of that name shadows it,
+and bounds nothing where a module the program certainly imports puts it back
+(` + "`collections.Iterable = collections.abc.Iterable`" + `, under a version test or not).
 
 A standard module that a distribution on PyPI puts back under its own name bounds nothing, since the
 program imports it wherever that distribution is installed: ` + "`distutils`" + ` (setuptools), ` + "`imp`" + `
 (zombie-imp), and the modules PEP 594 removed in 3.13 (` + "`imghdr`" + `, ` + "`pipes`" + `, ` + "`cgi`" + `, ` + "`telnetlib`" + `, …:
-python-deadlib's standard-* distributions: standard-imghdr, standard-pipes, …).`
+python-deadlib's standard-* distributions: standard-imghdr, standard-pipes, …). Nor do NumPy 1.24's
+removed type aliases (` + "`np.float`" + `, ` + "`np.int`" + `), which programs and libraries put back
+(` + "`np.float = float`" + `) to run old code on a newer NumPy.`
