@@ -56,10 +56,11 @@ type entryBound struct {
 // local module m's import certainly loads is read once, for the first
 // statement that loads it; the answer is kept per entry module.
 //
-// A row whose name one of those modules puts back at its top level
+// A row whose name one of those modules puts back outside its functions
 // (`collections.Iterable = collections.abc.Iterable`, the patch old code
-// gets to run on 3.10) bounds nothing, wherever the patch stands: the
-// program may run with it on newer Pythons.
+// gets to run on 3.10, under a version test or not) bounds nothing,
+// wherever the patch stands: the program may run with it on newer
+// Pythons. So the whole walk is read before any bound is kept.
 func (p *Program) entryBounds(m *Module) []entryBound {
 	if b, ok := p.bounds[m]; ok {
 		return b
@@ -96,16 +97,16 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 		}
 	}
 	var out []entryBound
-	for i, step := range steps {
-		b := entryBound{pos: step.pos}
-		for _, r := range all {
-			if r.step == i {
-				b.consider(r.names, r.at, patched)
-			}
+	for i := 0; i < len(all); {
+		b := entryBound{pos: steps[all[i].step].pos}
+		j := i
+		for ; j < len(all) && all[j].step == all[i].step; j++ {
+			b.consider(all[j].names, all[j].at, patched)
 		}
 		if b.row != nil {
 			out = append(out, b)
 		}
+		i = j
 	}
 	if p.bounds == nil {
 		p.bounds = map[*Module][]entryBound{}
