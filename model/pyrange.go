@@ -55,27 +55,58 @@ type entryBound struct {
 // newest Python each statement reaches, in the statements' order. Every
 // local module m's import certainly loads is read once, for the first
 // statement that loads it; the answer is kept per entry module.
+//
+// A row whose name one of those modules puts back outside its functions
+// (`collections.Iterable = collections.abc.Iterable`, the patch old code
+// gets to run on 3.10, under a version test or not) bounds nothing,
+// wherever the patch stands: the program may run with it on newer
+// Pythons. So the whole walk is read before any bound is kept.
 func (p *Program) entryBounds(m *Module) []entryBound {
 	if b, ok := p.bounds[m]; ok {
 		return b
 	}
-	var out []entryBound
+	// reached is what a module x names, reached from the entry's step.
+	type reached struct {
+		step  int
+		names []string
+		at    *Module
+	}
+	var all []reached
+	patched := map[*pytarget.RemovedAPI]bool{}
+	patch := func(names []string) {
+		for _, name := range names {
+			if r, ok := pytarget.LookupRemoved(name); ok {
+				patched[r] = true
+			}
+		}
+	}
 	seen := map[*Module]bool{m: true}
-	for _, step := range certainSteps(m) {
-		b := entryBound{pos: step.pos}
-		b.consider(step.names, m)
+	steps := certainSteps(m)
+	for i, step := range steps {
+		all = append(all, reached{i, step.names, m})
+		patch(step.patches)
 		queue := step.loads(seen)
 		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
 			for _, st := range certainSteps(x) {
-				b.consider(st.names, x)
+				all = append(all, reached{i, st.names, x})
+				patch(st.patches)
 				queue = append(queue, st.loads(seen)...)
 			}
+		}
+	}
+	var out []entryBound
+	for i := 0; i < len(all); {
+		b := entryBound{pos: steps[all[i].step].pos}
+		j := i
+		for ; j < len(all) && all[j].step == all[i].step; j++ {
+			b.consider(all[j].names, all[j].at, patched)
 		}
 		if b.row != nil {
 			out = append(out, b)
 		}
+		i = j
 	}
 	if p.bounds == nil {
 		p.bounds = map[*Module][]entryBound{}
@@ -85,10 +116,10 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 }
 
 // consider keeps in b the row of names with the oldest newest Python, at
-// module x, if it is older than b's.
-func (b *entryBound) consider(names []string, x *Module) {
+// module x, if it is older than b's and not patched back.
+func (b *entryBound) consider(names []string, x *Module, patched map[*pytarget.RemovedAPI]bool) {
 	for _, name := range names {
-		if r, ok := pytarget.LookupRemoved(name); ok && (b.row == nil || r.NewestPython < b.row.NewestPython) {
+		if r, ok := pytarget.LookupRemoved(name); ok && !patched[r] && (b.row == nil || r.NewestPython < b.row.NewestPython) {
 			b.row, b.at = r, x
 		}
 	}
@@ -153,10 +184,11 @@ func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 // certainStep is a module-level statement that certainly runs, with the
 // dotted library names it imports or reads and the local modules it loads.
 type certainStep struct {
-	pos    int32
-	names  []string
-	locals []string
-	m      *Module
+	pos     int32
+	names   []string
+	patches []string // dotted library names the statement assigns
+	locals  []string
+	m       *Module
 }
 
 // loads are the modules of the step's local imports not seen before,
@@ -178,12 +210,31 @@ func certainSteps(m *Module) []certainStep {
 	var out []certainStep
 	dirs := sysPathDirs(m)
 	for _, s := range certainImports(m.File.Body) {
-		out = append(out, certainStep{pos: s.Pos().Start, names: absoluteNames(s), locals: certainLocalImports(m, s, dirs), m: m})
+		out = append(out, certainStep{pos: s.Pos().Start, names: libraryNames(m, absoluteNames(s)), locals: certainLocalImports(m, s, dirs), m: m})
 	}
-	for _, r := range certainReads(m.File.Body) {
-		out = append(out, certainStep{pos: r.pos, names: []string{r.name}, m: m})
+	reads, patches := certainReads(m.File.Body)
+	for _, r := range reads {
+		out = append(out, certainStep{pos: r.pos, names: libraryNames(m, []string{r.name}), m: m})
+	}
+	for _, r := range patches {
+		out = append(out, certainStep{pos: r.pos, patches: libraryNames(m, []string{r.name}), m: m})
 	}
 	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
+	return out
+}
+
+// libraryNames are the names among names whose top-level package is not
+// a local module of m: a project's own `fractions.py` beside the script is
+// what `from fractions import gcd` imports there, not the standard
+// library's.
+func libraryNames(m *Module, names []string) []string {
+	out := names[:0:0]
+	for _, name := range names {
+		head, _, _ := strings.Cut(name, ".")
+		if _, local := m.resolveImport(head, 0); !local {
+			out = append(out, name)
+		}
+	}
 	return out
 }
 
@@ -465,11 +516,18 @@ type certainRead struct {
 // certainReads are the dotted names of the library modules body's
 // module-level statements always read as attributes: `torch._six.PY3` in
 // the test of an if, the value of an assignment or an expression
-// statement, where `import torch` bound torch before. The arms of a
+// statement, where `import torch` bound torch before; `fractions.gcd` in
+// `step = fractions.gcd(a, b)` after `import fractions`; `misc.imread`
+// after `from scipy import misc` (scipy.misc.imread). The arms of a
 // conditional expression, the right operand of and/or and the bodies of
 // lambdas and comprehensions may not run, and are not read.
-func certainReads(body []syntax.Stmt) []certainRead {
+//
+// patches are the dotted names the statements assign as attributes of such
+// modules: `collections.Iterable = collections.abc.Iterable`,
+// `setattr(fractions, "gcd", math.gcd)`.
+func certainReads(body []syntax.Stmt) (reads, patches []certainRead) {
 	modules := map[string]string{} // a bound name → the library module it is
+	ever := map[string]string{}    // every binding of a name to a library module
 	var out []certainRead
 	var pos int32
 	var read func(e syntax.Expr)
@@ -513,12 +571,87 @@ func certainReads(body []syntax.Stmt) []certainRead {
 					modules[head] = head
 				}
 			}
+		case *syntax.ImportFrom:
+			// The name a from-import binds is the module's attribute (a
+			// submodule or not): reading an attribute of it reads a
+			// dotted name inside the module.
+			if s.Lazy || s.Level > 0 || s.Module == "" {
+				continue
+			}
+			for _, a := range s.Names {
+				if a.Name == "*" {
+					continue
+				}
+				bound := a.AsName
+				if bound == "" {
+					bound = a.Name
+				}
+				modules[bound] = JoinDotted(s.Module, a.Name)
+			}
 		case *syntax.If:
 			read(s.Test)
 		case *syntax.Assign:
 			read(s.Value)
+			// A name bound anew no longer is the module.
+			for _, t := range s.Targets {
+				if n, ok := t.(*syntax.Name); ok {
+					delete(modules, n.ID)
+				}
+			}
+		case *syntax.FunctionDef:
+			delete(modules, s.Name)
+		case *syntax.ClassDef:
+			delete(modules, s.Name)
 		case *syntax.ExprStmt:
 			read(s.X)
+		}
+		for k, v := range modules {
+			ever[k] = v
+		}
+	}
+	return out, patchesIn(body, ever, nil)
+}
+
+// patchesIn appends to out the dotted names that stmts assign as
+// attributes of the library modules bound (a name → the module), in
+// module-level statements and those nested in if, for, while, with and
+// try, under a version test as much as outside one; function and class
+// bodies are not read.
+func patchesIn(stmts []syntax.Stmt, modules map[string]string, out []certainRead) []certainRead {
+	assigned := func(e syntax.Expr, at int32) {
+		head, rest, ok := strings.Cut(writtenName(e), ".")
+		if mod, bound := modules[head]; ok && bound {
+			out = append(out, certainRead{mod + "." + rest, at})
+		}
+	}
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *syntax.Assign:
+			for _, t := range s.Targets {
+				if a, ok := t.(*syntax.Attribute); ok {
+					assigned(a, s.Pos().Start)
+				}
+			}
+		case *syntax.ExprStmt:
+			if c, ok := s.X.(*syntax.Call); ok && writtenName(c.Func) == "setattr" && len(c.Args) == 3 {
+				if attr, ok := c.Args[1].Value.(*syntax.String); ok && !attr.Interpolated {
+					assigned(&syntax.Attribute{X: c.Args[0].Value, Attr: attr.Value}, s.Pos().Start)
+				}
+			}
+		case *syntax.If:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.For:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.While:
+			out = patchesIn(s.Else, modules, patchesIn(s.Body, modules, out))
+		case *syntax.With:
+			out = patchesIn(s.Body, modules, out)
+		case *syntax.Try:
+			out = patchesIn(s.Body, modules, out)
+			for _, h := range s.Handlers {
+				out = patchesIn(h.Body, modules, out)
+			}
+			out = patchesIn(s.Finally, modules, patchesIn(s.Else, modules, out))
 		}
 	}
 	return out

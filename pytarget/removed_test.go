@@ -1,6 +1,9 @@
 package pytarget
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestLookupRemoved(t *testing.T) {
 	tests := []struct {
@@ -17,12 +20,45 @@ func TestLookupRemoved(t *testing.T) {
 		{"torch.utils.ffi.create_extension", 7},
 		{"torch.utils.cpp_extension", 0},
 		{"torch", 0},
+		{"torchvision.models.utils", 9},
+		{"torchvision.models.resnet", 0},
+		{"numpy.lib.arraypad", 12},
+		{"numpy.lib.arraypad.pad", 12},
+		{"numpy.lib.arrayterator", 12},
+		{"numpy.lib.stride_tricks", 0},
+		{"numpy.lib.npyio", 0},
+		{"numpy.lib", 0},
+		{"numpy.float", 0}, // put back by the programs that read it
+		{"time.clock", 7},
+		{"time.perf_counter", 0},
+		{"scipy.misc.imread", 8},
+		{"scipy.misc.imresize", 8},
+		{"scipy.misc", 0},
+		{"scipy.misc.face", 0},
+		{"sklearn.externals.joblib", 8},
+		{"sklearn.externals.joblib.dump", 8},
+		{"sklearn.externals", 0},
+		{"sklearn.cross_validation", 7},
+		{"sklearn.model_selection", 0},
+		{"fractions.gcd", 8},
+		{"fractions.Fraction", 0},
+		{"collections.Mapping", 9},
+		{"collections.Iterable", 9},
+		{"collections.OrderedDict", 0},
+		{"collections.abc", 0},
+		{"collections.abc.Mapping", 0},
+		{"inspect.getargspec", 10},
+		{"inspect.getfullargspec", 0},
+		// Put back by distributions on PyPI: no row.
+		{"distutils", 0},
+		{"imp", 0},
+		{"imghdr", 0},
 	}
 	for _, tt := range tests {
 		r, ok := LookupRemoved(tt.name)
 		switch {
 		case tt.newest == 0 && ok:
-			t.Errorf("LookupRemoved(%q) = %q, want no row", tt.name, r.Name)
+			t.Errorf("LookupRemoved(%q) = %v, want no row", tt.name, r.Names)
 		case tt.newest != 0 && !ok:
 			t.Errorf("LookupRemoved(%q): no row, want one bounding 3.%d", tt.name, tt.newest)
 		case ok && r.NewestPython != tt.newest:
@@ -36,11 +72,16 @@ func TestLookupRemoved(t *testing.T) {
 // nothing this package models.
 func TestRemovedRowsCiteEvidence(t *testing.T) {
 	for _, r := range RemovedAPIs() {
-		if r.Name == "" || r.RemovedIn == "" || r.LastRelease == "" || r.Evidence == "" {
+		if r.Library == "" || len(r.Names) == 0 || r.RemovedIn == "" || r.LastRelease == "" || r.Evidence == "" {
 			t.Errorf("row %+v lacks a field", r)
 		}
 		if r.NewestPython <= 0 || r.NewestPython >= buckets[Py314Early].minor {
-			t.Errorf("row %s: NewestPython 3.%d, want a release before 3.14", r.Name, r.NewestPython)
+			t.Errorf("row %v: NewestPython 3.%d, want a release before 3.14", r.Names, r.NewestPython)
+		}
+		// The standard library's last release is the last CPython minor
+		// that had the names, which is the newest Python they run on.
+		if r.Library == "CPython" && r.LastRelease != fmt.Sprintf("3.%d", r.NewestPython) {
+			t.Errorf("row %v: CPython's last release %s, newest Python 3.%d", r.Names, r.LastRelease, r.NewestPython)
 		}
 	}
 }

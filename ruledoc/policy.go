@@ -51,9 +51,13 @@ whose children could not be followed.`
 func PythonRange() string {
 	var b strings.Builder
 	b.WriteString(pythonRangeIntro)
-	b.WriteString("| import | removed in | last release with it | its newest Python |\n| --- | --- | --- | --- |\n")
+	b.WriteString("| import | library | removed in | last release with it | its newest Python |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range pytarget.RemovedAPIs() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | 3.%d |\n", r.Name, r.RemovedIn, r.LastRelease, r.NewestPython)
+		names := r.Label
+		if names == "" {
+			names = "`" + strings.Join(r.Names, "`, `") + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | 3.%d |\n", names, r.Library, r.RemovedIn, r.LastRelease, r.NewestPython)
 	}
 	b.WriteString(pythonRangeRest)
 	return b.String()
@@ -61,15 +65,16 @@ func PythonRange() string {
 
 const pythonRangeIntro = `Every finding names the Python versions and platforms it holds on: the targets (3.11–3.15 on
 Linux by default; ` + "`--target-version`" + `, ` + "`--platform`" + `, ` + "`requires-python`" + `), less those the program
-cannot run on. A program whose import certainly reaches an API PyTorch removed runs only with a
-torch from before the removal, and so on no Python newer than that torch supports
-(pytarget/removed.go cites the release notes and pull requests of each row):
+cannot run on. A program whose import certainly reaches an API its library removed runs only with
+a release from before the removal, and so on no Python newer than that release supports; for the
+standard library, whose releases are CPython's, on no Python newer than the last one that had it
+(pytarget/removed.go cites the release notes, What's New pages and pull requests of each row):
 
 `
 
 const pythonRangeRest = `
-Such a program (` + "`from torch._six import container_abcs`" + `) never meets Python 3.14's default start
-method, forkserver: CFL004, CFL005 and CFL007 findings that need it are not reported for it, and
+Such a program (` + "`from torch._six import container_abcs`" + `, ` + "`from numpy.lib.arraypad import pad`" + `) never meets
+Python 3.14's default start method, forkserver: CFL004, CFL005 and CFL007 findings that need it are not reported for it, and
 a fork finding names the Pythons the program runs on ("Python 3.11 on Linux"). Where it runs on
 none of the targets (` + "`torch.utils.ffi`" + `), the oldest target stands for the older Pythons it runs
 on, which fork by default on Linux alike.
@@ -79,10 +84,21 @@ script or of a local module that such imports load (through packages, and throug
 the module put on ` + "`sys.path`" + ` before, as in ` + "`sys.path.append(os.path.join(ROOT_DIR, \"dataset\"))`" + `), outside any ` + "`if`" + `,
 loop, ` + "`with`" + `, function or class, and not in a ` + "`try`" + ` whose ` + "`except`" + ` can catch the ImportError and go
 on (one that raises again or exits stops the program as the import would). A module-level read of
-the removed module as an attribute of its library that always runs (` + "`if torch._six.PY3:`" + `, an
-AttributeError on torch 2) bounds the program as its import does. An import under a
+a removed name as an attribute of a module the module imported before, that always runs
+(` + "`if torch._six.PY3:`" + `, an AttributeError on torch 2; ` + "`LCM = a * b // fractions.gcd(a, b)`" + ` after
+` + "`import fractions`" + `, one on 3.9), bounds the program as its import does; a read inside a function
+bounds nothing, even where the module calls the function. An import under a
 version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
 lazy (PEP 810) bounds nothing: the program runs on newer releases too. The program fails only
 where the import runs: processes it starts at a top-level statement before that one (a notebook
 that trains in its third cell and imports a torch 1.x helper in its twentieth) are checked on
-every target.`
+every target. A name counts as the library's only where no local module of that name shadows it,
+and bounds nothing where a module the program certainly imports puts it back
+(` + "`collections.Iterable = collections.abc.Iterable`" + `, under a version test or not).
+
+A standard module that a distribution on PyPI puts back under its own name bounds nothing, since the
+program imports it wherever that distribution is installed: ` + "`distutils`" + ` (setuptools), ` + "`imp`" + `
+(zombie-imp), and the modules PEP 594 removed in 3.13 (` + "`imghdr`" + `, ` + "`pipes`" + `, ` + "`cgi`" + `, ` + "`telnetlib`" + `, …:
+python-deadlib's standard-* distributions: standard-imghdr, standard-pipes, …). Nor do NumPy 1.24's
+removed type aliases (` + "`np.float`" + `, ` + "`np.int`" + `), which programs and libraries put back
+(` + "`np.float = float`" + `) to run old code on a newer NumPy.`
