@@ -42,13 +42,22 @@ import (
 // third cell and imports a torch 1.x helper in its twentieth is checked on
 // every target for that start.
 
-// entryBound is a removed API an entry module's import certainly reaches
-// from one of its top-level statements: pos is where that statement
-// starts, at the module whose import statement or read names the API.
+// An import that certainly raises ImportError (importfail.go) is such a
+// bound too, to no Python at all (noPython): the program ends there,
+// whatever the Python, and nothing after it runs.
+
+// entryBound is the newest Python a program can run on, as an entry
+// module's top-level statement certainly bounds it: pos is where that
+// statement starts (for an import inside a try, where the try ends: its
+// handlers and finally run first); newest is the removed API's newest
+// Python (row), or noPython where the statement's import certainly fails;
+// at is the module whose import statement or read names the API, or
+// fails.
 type entryBound struct {
-	pos int32
-	row *pytarget.RemovedAPI
-	at  *Module
+	pos    int32
+	newest int
+	row    *pytarget.RemovedAPI
+	at     *Module
 }
 
 // entryBounds are the bounds m's top-level statements reach, the oldest
@@ -64,17 +73,28 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 	for _, step := range certainSteps(m) {
 		b := entryBound{pos: step.pos}
 		b.consider(step.names, m)
+		if p.importFails(step, m, step.end) {
+			b.newest, b.row, b.at = noPython, nil, m
+		}
 		queue := step.loads(seen)
-		for len(queue) > 0 {
+		for len(queue) > 0 && b.newest != noPython {
 			x := queue[0]
 			queue = queue[1:]
 			for _, st := range certainSteps(x) {
 				b.consider(st.names, x)
+				if p.importFails(st, m, step.end) {
+					b.newest, b.row, b.at = noPython, nil, x
+					break
+				}
 				queue = append(queue, st.loads(seen)...)
 			}
 		}
-		if b.row != nil {
+		if b.newest != 0 {
 			out = append(out, b)
+		}
+		if b.newest == noPython {
+			// Nothing after this statement runs.
+			break
 		}
 	}
 	if p.bounds == nil {
@@ -88,23 +108,24 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 // module x, if it is older than b's.
 func (b *entryBound) consider(names []string, x *Module) {
 	for _, name := range names {
-		if r, ok := pytarget.LookupRemoved(name); ok && (b.row == nil || r.NewestPython < b.row.NewestPython) {
-			b.row, b.at = r, x
+		if r, ok := pytarget.LookupRemoved(name); ok && (b.newest == 0 || r.NewestPython < b.newest) {
+			b.newest, b.row, b.at = r.NewestPython, r, x
 		}
 	}
 }
 
-// pythonBound is the removed API with the oldest newest Python that
-// running m certainly reaches, nil when there is none, and the module
-// that names it.
-func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
+// pythonBound is the bound with the oldest newest Python that running m
+// certainly reaches: its removed API (nil for a failing import, or where
+// there is none), the module that names it or fails, and whether the
+// program runs on no Python at all.
+func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module, bool) {
 	var best entryBound
 	for _, b := range p.entryBounds(m) {
-		if best.row == nil || b.row.NewestPython < best.row.NewestPython {
+		if best.newest == 0 || b.newest < best.newest {
 			best = b
 		}
 	}
-	return best.row, best.at
+	return best.row, best.at, best.newest == noPython
 }
 
 // everything is a position after every statement: a start no top-level
@@ -121,12 +142,15 @@ func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget
 	}
 	newest := 0
 	for _, b := range p.entryBounds(m) {
-		if b.pos < before && (newest == 0 || b.row.NewestPython < newest) {
-			newest = b.row.NewestPython
+		if b.pos < before && (newest == 0 || b.newest < newest) {
+			newest = b.newest
 		}
 	}
-	if newest == 0 {
+	switch newest {
+	case 0:
 		return targets
+	case noPython:
+		return 0
 	}
 	return targets.UpTo(newest)
 }
@@ -136,13 +160,25 @@ func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget
 // that reaches it, or everything where the start runs after the whole
 // module (an uncalled function, run after its module's import) or where
 // it is not known.
+//
+// A hazard of CFL004 also needs the children to reach the initialization
+// when they re-import the entry: it is where the later of the two runs.
 func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 	if fn != nil || z == nil || z.Start == nil {
 		return everything
 	}
-	site := z.Start.Site
-	if len(z.Start.Chain) > 0 {
-		site = z.Start.Chain[0].Site
+	at := reachedAt(z.Start.Site, z.Start.Chain, entry)
+	if z.Kind == ReinitInChildren && z.Init != nil {
+		at = max(at, reachedAt(z.Init.Site, z.Init.Chain, entry))
+	}
+	return at
+}
+
+// reachedAt is the offset in entry of the first frame of a chain to site,
+// or everything where it is not in entry.
+func reachedAt(site Site, chain []Frame, entry *Module) int32 {
+	if len(chain) > 0 {
+		site = chain[0].Site
 	}
 	if site.Mod != entry {
 		return everything
@@ -152,11 +188,17 @@ func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 
 // certainStep is a module-level statement that certainly runs, with the
 // dotted library names it imports or reads and the local modules it loads.
+// An import step also keeps its statement; end is where its top-level
+// statement ends, and ends says that an exception it raises ends the
+// program (no enclosing try has a handler that may go on).
 type certainStep struct {
 	pos    int32
+	end    int32
 	names  []string
 	locals []string
 	m      *Module
+	stmt   syntax.Stmt
+	ends   bool
 }
 
 // loads are the modules of the step's local imports not seen before,
@@ -177,33 +219,55 @@ func (st certainStep) loads(seen map[*Module]bool) []*Module {
 func certainSteps(m *Module) []certainStep {
 	var out []certainStep
 	dirs := sysPathDirs(m)
-	for _, s := range certainImports(m.File.Body) {
-		out = append(out, certainStep{pos: s.Pos().Start, names: absoluteNames(s), locals: certainLocalImports(m, s, dirs), m: m})
+	for _, top := range m.File.Body {
+		for _, c := range certainImports([]syntax.Stmt{top}) {
+			s := c.stmt
+			pos := s.Pos().Start
+			if _, nested := top.(*syntax.Try); nested {
+				pos = top.Pos().End
+			}
+			out = append(out, certainStep{pos: pos, end: top.Pos().End, names: absoluteNames(s),
+				locals: certainLocalImports(m, s, dirs), m: m, stmt: s, ends: c.ends})
+		}
 	}
 	for _, r := range certainReads(m.File.Body) {
-		out = append(out, certainStep{pos: r.pos, names: []string{r.name}, m: m})
+		out = append(out, certainStep{pos: r.pos, end: r.pos, names: []string{r.name}, m: m})
 	}
 	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
 	return out
 }
 
+// certainImport is an import statement that certainly runs; ends says
+// whether any exception it raises ends the program: every handler of the
+// tries around it ends by raising or exiting.
+type certainImport struct {
+	stmt syntax.Stmt
+	ends bool
+}
+
 // certainImports are the import statements among body that run whenever
 // body runs (see above), in order.
-func certainImports(body []syntax.Stmt) []syntax.Stmt {
-	var out []syntax.Stmt
+func certainImports(body []syntax.Stmt) []certainImport {
+	var out []certainImport
 	for _, s := range body {
 		switch s := s.(type) {
 		case *syntax.Import:
 			if !s.Lazy {
-				out = append(out, s)
+				out = append(out, certainImport{s, true})
 			}
 		case *syntax.ImportFrom:
 			if !s.Lazy {
-				out = append(out, s)
+				out = append(out, certainImport{s, true})
 			}
 		case *syntax.Try:
 			if !letsImportError(s.Handlers) {
-				out = append(out, certainImports(s.Body)...)
+				ends := true
+				for _, h := range s.Handlers {
+					ends = ends && terminates(h.Body)
+				}
+				for _, c := range certainImports(s.Body) {
+					out = append(out, certainImport{c.stmt, c.ends && ends})
+				}
 			}
 		}
 	}
