@@ -356,7 +356,14 @@ func (f importFailure) nothingWrites(st certainStep, entryEnd int32, name string
 		if writesFromOutside(src, name, spans) {
 			return false
 		}
-		for _, path := range y.importPaths(stmts) {
+		paths := y.importPaths(stmts)
+		if dirs := sysPathDirs(y); len(dirs) > 0 {
+			// Modules found in the directories y puts on sys.path.
+			for _, s := range stmts {
+				paths = append(paths, certainLocalImports(y, s, dirs)...)
+			}
+		}
+		for _, path := range paths {
 			mod, err := f.p.Module(path)
 			if err == nil && mod != nil && !seen[mod] {
 				seen[mod] = true

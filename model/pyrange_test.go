@@ -153,6 +153,8 @@ func TestImportFails(t *testing.T) {
 		{"a dunder", listedSource{"/p/main.py": "from pkg import __version__\n", "/p/pkg/__init__.py": "x = 1\n"}, ""},
 		{"set from outside first", listedSource{"/p/main.py": "import pkg\npkg.Logs = object\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
 		{"set by a module imported first", listedSource{"/p/main.py": "import patch\nfrom pkg import Logs\n", "/p/patch.py": "import pkg\nsetattr(pkg, 'Lo' + 'gs', object)\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"set by a module found on sys.path", listedSource{"/p/main.py": "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport patch\nfrom pkg import Logs\n",
+			"/p/lib/patch.py": "import pkg\npkg.Logs = object\n", "/p/pkg/__init__.py": pkg}, ""},
 		{"missing submodule", listedSource{"/p/main.py": "import pkg.sampler\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
 		{"from a missing submodule", listedSource{"/p/main.py": "from pkg.sampler import Wrapper\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
 		{"submodule of a namespace package", listedSource{"/p/main.py": "from ns.sampler import Wrapper\n", "/p/ns/util.py": "x = 1\n"}, ""},
