@@ -162,14 +162,20 @@ func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget
 // it is not known.
 //
 // A hazard of CFL004 also needs the children to reach the initialization
-// when they re-import the entry: it is where the later of the two runs.
+// when they re-import the entry, and one of CFL002 or CFL006 the
+// forkserver when it imports the entry: where that initialization is
+// reached from a top-level statement of the entry, it is where the later
+// of the two runs. (A forkserver preload module's initialization is not
+// the entry's: its start alone counts.)
 func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 	if fn != nil || z == nil || z.Start == nil {
 		return everything
 	}
 	at := reachedAt(z.Start.Site, z.Start.Chain, entry)
-	if z.Kind == ReinitInChildren && z.Init != nil {
-		at = max(at, reachedAt(z.Init.Site, z.Init.Chain, entry))
+	if (z.Kind == ReinitInChildren || z.Kind == ForkserverInherits) && z.Init != nil {
+		if init := reachedAt(z.Init.Site, z.Init.Chain, entry); init != everything {
+			at = max(at, init)
+		}
 	}
 	return at
 }

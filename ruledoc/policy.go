@@ -89,8 +89,8 @@ that trains in its third cell and imports a torch 1.x helper in its twentieth), 
 handlers and ` + "`finally`" + ` of a ` + "`try`" + ` around it start, are checked on every target.
 
 An import that certainly raises ImportError bounds the program to no Python at all: nothing after
-it runs, so no hazard whose processes start after it (for CFL004, or whose initialization the
-children reach after it) is reported. A stale example script that still writes
+it runs, so no hazard whose processes start after it is reported, nor one of CFL004 (CFL002,
+CFL006) whose initialization the children (the forkserver) reach, importing the script, after it. A stale example script that still writes
 ` + "`from mypkg import Container, Logs`" + ` after its package dropped them stops there. The import must
 certainly run, as above, and certainly fail:
 
