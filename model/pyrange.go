@@ -76,17 +76,30 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 		if p.importFails(step, m, step.end) {
 			b.newest, b.row, b.at = noPython, nil, m
 		}
-		queue := step.loads(seen)
+		// A module's failing import ends the program only where every
+		// import on the way there ends it on any exception (certainStep's
+		// ends): a handler that goes on after another exception raised
+		// before it would run the code after the entry's statement.
+		type loaded struct {
+			m    *Module
+			ends bool
+		}
+		var queue []loaded
+		for _, x := range step.loads(seen) {
+			queue = append(queue, loaded{x, step.ends})
+		}
 		for len(queue) > 0 && b.newest != noPython {
 			x := queue[0]
 			queue = queue[1:]
-			for _, st := range certainSteps(x) {
-				b.consider(st.names, x)
-				if p.importFails(st, m, step.end) {
-					b.newest, b.row, b.at = noPython, nil, x
+			for _, st := range certainSteps(x.m) {
+				b.consider(st.names, x.m)
+				if x.ends && p.importFails(st, m, step.end) {
+					b.newest, b.row, b.at = noPython, nil, x.m
 					break
 				}
-				queue = append(queue, st.loads(seen)...)
+				for _, y := range st.loads(seen) {
+					queue = append(queue, loaded{y, x.ends && st.ends})
+				}
 			}
 		}
 		if b.newest != 0 {

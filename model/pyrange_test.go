@@ -164,6 +164,8 @@ func TestImportFails(t *testing.T) {
 		{"another handler goes on", listedSource{"/p/main.py": "try:\n    from pkg import Logs\nexcept KeyError:\n    pass\n", "/p/pkg/__init__.py": pkg}, ""},
 		{"under an if", listedSource{"/p/main.py": "import sys\nif sys.argv:\n    from pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
 		{"in a local module the entry imports", listedSource{"/p/main.py": "import helper\n", "/p/helper.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg}, "/p/helper.py"},
+		{"imported where another exception goes on", listedSource{"/p/main.py": "try:\n    import helper\nexcept RuntimeError:\n    helper = None\n", "/p/helper.py": "import torch\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"imported where every handler raises", listedSource{"/p/main.py": "try:\n    import helper\nexcept RuntimeError:\n    raise\n", "/p/helper.py": "import torch\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, "/p/helper.py"},
 		{"relative import in a package", listedSource{"/p/main.py": "import pkg.run\n", "/p/pkg/__init__.py": pkg, "/p/pkg/run.py": "from . import Logs\n"}, "/p/pkg/run.py"},
 		{"a syntax error in the package", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "def (:\n"}, ""},
 	}
