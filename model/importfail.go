@@ -58,7 +58,10 @@ import (
 // from elsewhere is a different program. An installed copy of the project
 // itself (`pip install -e .` or `pip install .`) has the same files, except
 // the compiled extensions that a project building them adds, which is why
-// such a project gets no conclusion.
+// such a project gets no conclusion. The directories are those of the
+// entry's run as a script: an uncalled function, which a program elsewhere
+// may import with another sys.path, is not bounded by a failing import
+// (runsOn).
 
 // noPython is the newest Python of a program that runs on none: its
 // import certainly raises ImportError.

@@ -73,8 +73,11 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 	for _, step := range certainSteps(m) {
 		b := entryBound{pos: step.pos}
 		b.consider(step.names, m)
+		// The statement's failing import, a bound of its own beside the
+		// removed API's (runsOn reads them apart for uncalled functions).
+		fail := entryBound{pos: step.pos, newest: noPython}
 		if p.importFails(step, m, step.end) {
-			b.newest, b.row, b.at = noPython, nil, m
+			fail.at = m
 		}
 		// A module's failing import ends the program only where every
 		// import on the way there ends it on any exception (certainStep's
@@ -88,14 +91,13 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 		for _, x := range step.loads(seen) {
 			queue = append(queue, loaded{x, step.ends})
 		}
-		for len(queue) > 0 && b.newest != noPython {
+		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
 			for _, st := range certainSteps(x.m) {
 				b.consider(st.names, x.m)
-				if x.ends && p.importFails(st, m, step.end) {
-					b.newest, b.row, b.at = noPython, nil, x.m
-					break
+				if fail.at == nil && x.ends && p.importFails(st, m, step.end) {
+					fail.at = x.m
 				}
 				for _, y := range st.loads(seen) {
 					queue = append(queue, loaded{y, x.ends && st.ends})
@@ -105,9 +107,8 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 		if b.newest != 0 {
 			out = append(out, b)
 		}
-		if b.newest == noPython {
-			// Nothing after this statement runs.
-			break
+		if fail.at != nil {
+			out = append(out, fail)
 		}
 	}
 	if p.bounds == nil {
@@ -148,13 +149,23 @@ const everything = int32(1<<31 - 1)
 // runsOn is the configs of targets an entry of module m can meet when it
 // starts processes at the top-level statement at offset before of m (or
 // later, everything): all of them, or those up to the newest Python of
-// the removed API its earlier statements certainly reach.
-func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget.Set {
+// the removed API its earlier statements certainly reach, or none after
+// an import that certainly fails.
+//
+// An uncalled function (uncalled) runs in a program that imported m from
+// somewhere the model does not know: a failing import's proof read the
+// directories m's own run as a script searches, and another importer's
+// sys.path may hold the module the import names. Its failing imports
+// bound nothing; a removed API is the library's, whoever imports it.
+func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32, uncalled bool) pytarget.Set {
 	if m == nil {
 		return targets
 	}
 	newest := 0
 	for _, b := range p.entryBounds(m) {
+		if uncalled && b.newest == noPython {
+			continue
+		}
 		if b.pos < before && (newest == 0 || b.newest < newest) {
 			newest = b.newest
 		}

@@ -116,4 +116,6 @@ certainly run, as above, and certainly fail:
   on ` + "`self`" + `.
 
 As everywhere, the project's own package is taken to be the one that runs: a same-named package
-installed from elsewhere is another program.`
+installed from elsewhere is another program. The directories searched are those of the script's
+own run; a function nothing in the program calls, which a script elsewhere may import and call
+with another ` + "`sys.path`" + `, is checked as ever.`
