@@ -82,6 +82,7 @@ type Program struct {
 	touch     map[touchKey]*hitSolver  // see touchSearch
 	maybe     *hitSolver               // see maybeSearch
 	bounds    map[*Module][]entryBound // see entryBounds
+	extBuild  sync.Map                 // directory → bool, see extensionBuild
 }
 
 type moduleSlot struct {

@@ -42,13 +42,22 @@ import (
 // third cell and imports a torch 1.x helper in its twentieth is checked on
 // every target for that start.
 
-// entryBound is a removed API an entry module's import certainly reaches
-// from one of its top-level statements: pos is where that statement
-// starts, at the module whose import statement or read names the API.
+// An import that certainly raises ImportError (importfail.go) is such a
+// bound too, to no Python at all (noPython): the program ends there,
+// whatever the Python, and nothing after it runs.
+
+// entryBound is the newest Python a program can run on, as an entry
+// module's top-level statement certainly bounds it: pos is where that
+// statement starts (for an import inside a try, where the try ends: its
+// handlers and finally run first); newest is the removed API's newest
+// Python (row), or noPython where the statement's import certainly fails;
+// at is the module whose import statement or read names the API, or
+// fails.
 type entryBound struct {
-	pos int32
-	row *pytarget.RemovedAPI
-	at  *Module
+	pos    int32
+	newest int
+	row    *pytarget.RemovedAPI
+	at     *Module
 }
 
 // entryBounds are the bounds m's top-level statements reach, the oldest
@@ -82,17 +91,40 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 	}
 	seen := map[*Module]bool{m: true}
 	steps := certainSteps(m)
+	// fails[i] is the module whose import, reached from step i, certainly
+	// fails: a bound of its own beside the removed API's (runsOn reads them
+	// apart for uncalled functions).
+	fails := make([]*Module, len(steps))
 	for i, step := range steps {
 		all = append(all, reached{i, step.names, m})
 		patch(step.patches)
-		queue := step.loads(seen)
+		if p.importFails(step, m, step.end) {
+			fails[i] = m
+		}
+		// A module's failing import ends the program only where every
+		// import on the way there ends it on any exception (certainStep's
+		// ends): a handler that goes on after another exception raised
+		// before it would run the code after the entry's statement.
+		type loaded struct {
+			m    *Module
+			ends bool
+		}
+		var queue []loaded
+		for _, x := range step.loads(seen) {
+			queue = append(queue, loaded{x, step.ends})
+		}
 		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
-			for _, st := range certainSteps(x) {
-				all = append(all, reached{i, st.names, x})
+			for _, st := range certainSteps(x.m) {
+				all = append(all, reached{i, st.names, x.m})
 				patch(st.patches)
-				queue = append(queue, st.loads(seen)...)
+				if fails[i] == nil && x.ends && p.importFails(st, m, step.end) {
+					fails[i] = x.m
+				}
+				for _, y := range st.loads(seen) {
+					queue = append(queue, loaded{y, x.ends && st.ends})
+				}
 			}
 		}
 	}
@@ -103,8 +135,11 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 		for ; j < len(all) && all[j].step == all[i].step; j++ {
 			b.consider(all[j].names, all[j].at, patched)
 		}
-		if b.row != nil {
+		if b.newest != 0 {
 			out = append(out, b)
+		}
+		if at := fails[all[i].step]; at != nil {
+			out = append(out, entryBound{pos: b.pos, newest: noPython, at: at})
 		}
 		i = j
 	}
@@ -119,23 +154,24 @@ func (p *Program) entryBounds(m *Module) []entryBound {
 // module x, if it is older than b's and not patched back.
 func (b *entryBound) consider(names []string, x *Module, patched map[*pytarget.RemovedAPI]bool) {
 	for _, name := range names {
-		if r, ok := pytarget.LookupRemoved(name); ok && !patched[r] && (b.row == nil || r.NewestPython < b.row.NewestPython) {
-			b.row, b.at = r, x
+		if r, ok := pytarget.LookupRemoved(name); ok && !patched[r] && (b.newest == 0 || r.NewestPython < b.newest) {
+			b.newest, b.row, b.at = r.NewestPython, r, x
 		}
 	}
 }
 
-// pythonBound is the removed API with the oldest newest Python that
-// running m certainly reaches, nil when there is none, and the module
-// that names it.
-func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module) {
+// pythonBound is the bound with the oldest newest Python that running m
+// certainly reaches: its removed API (nil for a failing import, or where
+// there is none), the module that names it or fails, and whether the
+// program runs on no Python at all.
+func (p *Program) pythonBound(m *Module) (*pytarget.RemovedAPI, *Module, bool) {
 	var best entryBound
 	for _, b := range p.entryBounds(m) {
-		if best.row == nil || b.row.NewestPython < best.row.NewestPython {
+		if best.newest == 0 || b.newest < best.newest {
 			best = b
 		}
 	}
-	return best.row, best.at
+	return best.row, best.at, best.newest == noPython
 }
 
 // everything is a position after every statement: a start no top-level
@@ -145,19 +181,32 @@ const everything = int32(1<<31 - 1)
 // runsOn is the configs of targets an entry of module m can meet when it
 // starts processes at the top-level statement at offset before of m (or
 // later, everything): all of them, or those up to the newest Python of
-// the removed API its earlier statements certainly reach.
-func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget.Set {
+// the removed API its earlier statements certainly reach, or none after
+// an import that certainly fails.
+//
+// An uncalled function (uncalled) runs in a program that imported m from
+// somewhere the model does not know: a failing import's proof read the
+// directories m's own run as a script searches, and another importer's
+// sys.path may hold the module the import names. Its failing imports
+// bound nothing; a removed API is the library's, whoever imports it.
+func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32, uncalled bool) pytarget.Set {
 	if m == nil {
 		return targets
 	}
 	newest := 0
 	for _, b := range p.entryBounds(m) {
-		if b.pos < before && (newest == 0 || b.row.NewestPython < newest) {
-			newest = b.row.NewestPython
+		if uncalled && b.newest == noPython {
+			continue
+		}
+		if b.pos < before && (newest == 0 || b.newest < newest) {
+			newest = b.newest
 		}
 	}
-	if newest == 0 {
+	switch newest {
+	case 0:
 		return targets
+	case noPython:
+		return 0
 	}
 	return targets.UpTo(newest)
 }
@@ -167,13 +216,31 @@ func (p *Program) runsOn(m *Module, targets pytarget.Set, before int32) pytarget
 // that reaches it, or everything where the start runs after the whole
 // module (an uncalled function, run after its module's import) or where
 // it is not known.
+//
+// A hazard of CFL004 also needs the children to reach the initialization
+// when they re-import the entry, and one of CFL002 or CFL006 the
+// forkserver when it imports the entry: where that initialization is
+// reached from a top-level statement of the entry, it is where the later
+// of the two runs. (A forkserver preload module's initialization is not
+// the entry's: its start alone counts.)
 func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 	if fn != nil || z == nil || z.Start == nil {
 		return everything
 	}
-	site := z.Start.Site
-	if len(z.Start.Chain) > 0 {
-		site = z.Start.Chain[0].Site
+	at := reachedAt(z.Start.Site, z.Start.Chain, entry)
+	if (z.Kind == ReinitInChildren || z.Kind == ForkserverInherits) && z.Init != nil {
+		if init := reachedAt(z.Init.Site, z.Init.Chain, entry); init != everything {
+			at = max(at, init)
+		}
+	}
+	return at
+}
+
+// reachedAt is the offset in entry of the first frame of a chain to site,
+// or everything where it is not in entry.
+func reachedAt(site Site, chain []Frame, entry *Module) int32 {
+	if len(chain) > 0 {
+		site = chain[0].Site
 	}
 	if site.Mod != entry {
 		return everything
@@ -183,12 +250,18 @@ func startsAt(z *Hazard, entry *Module, fn *Function) int32 {
 
 // certainStep is a module-level statement that certainly runs, with the
 // dotted library names it imports or reads and the local modules it loads.
+// An import step also keeps its statement; end is where its top-level
+// statement ends, and ends says that an exception it raises ends the
+// program (no enclosing try has a handler that may go on).
 type certainStep struct {
 	pos     int32
+	end     int32
 	names   []string
 	patches []string // dotted library names the statement assigns
 	locals  []string
 	m       *Module
+	stmt    syntax.Stmt
+	ends    bool
 }
 
 // loads are the modules of the step's local imports not seen before,
@@ -209,15 +282,23 @@ func (st certainStep) loads(seen map[*Module]bool) []*Module {
 func certainSteps(m *Module) []certainStep {
 	var out []certainStep
 	dirs := sysPathDirs(m)
-	for _, s := range certainImports(m.File.Body) {
-		out = append(out, certainStep{pos: s.Pos().Start, names: libraryNames(m, absoluteNames(s)), locals: certainLocalImports(m, s, dirs), m: m})
+	for _, top := range m.File.Body {
+		for _, c := range certainImports([]syntax.Stmt{top}) {
+			s := c.stmt
+			pos := s.Pos().Start
+			if _, nested := top.(*syntax.Try); nested {
+				pos = top.Pos().End
+			}
+			out = append(out, certainStep{pos: pos, end: top.Pos().End, names: libraryNames(m, absoluteNames(s)),
+				locals: certainLocalImports(m, s, dirs), m: m, stmt: s, ends: c.ends})
+		}
 	}
 	reads, patches := certainReads(m.File.Body)
 	for _, r := range reads {
-		out = append(out, certainStep{pos: r.pos, names: libraryNames(m, []string{r.name}), m: m})
+		out = append(out, certainStep{pos: r.pos, end: r.pos, names: libraryNames(m, []string{r.name}), m: m})
 	}
 	for _, r := range patches {
-		out = append(out, certainStep{pos: r.pos, patches: libraryNames(m, []string{r.name}), m: m})
+		out = append(out, certainStep{pos: r.pos, end: r.pos, patches: libraryNames(m, []string{r.name}), m: m})
 	}
 	slices.SortStableFunc(out, func(a, b certainStep) int { return cmp.Compare(a.pos, b.pos) })
 	return out
@@ -238,23 +319,37 @@ func libraryNames(m *Module, names []string) []string {
 	return out
 }
 
+// certainImport is an import statement that certainly runs; ends says
+// whether any exception it raises ends the program: every handler of the
+// tries around it ends by raising or exiting.
+type certainImport struct {
+	stmt syntax.Stmt
+	ends bool
+}
+
 // certainImports are the import statements among body that run whenever
 // body runs (see above), in order.
-func certainImports(body []syntax.Stmt) []syntax.Stmt {
-	var out []syntax.Stmt
+func certainImports(body []syntax.Stmt) []certainImport {
+	var out []certainImport
 	for _, s := range body {
 		switch s := s.(type) {
 		case *syntax.Import:
 			if !s.Lazy {
-				out = append(out, s)
+				out = append(out, certainImport{s, true})
 			}
 		case *syntax.ImportFrom:
 			if !s.Lazy {
-				out = append(out, s)
+				out = append(out, certainImport{s, true})
 			}
 		case *syntax.Try:
 			if !letsImportError(s.Handlers) {
-				out = append(out, certainImports(s.Body)...)
+				ends := true
+				for _, h := range s.Handlers {
+					ends = ends && terminates(h.Body)
+				}
+				for _, c := range certainImports(s.Body) {
+					out = append(out, certainImport{c.stmt, c.ends && ends})
+				}
 			}
 		}
 	}

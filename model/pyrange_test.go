@@ -2,7 +2,11 @@ package model
 
 import (
 	"slices"
+	"sort"
+	"strings"
 	"testing"
+
+	"github.com/cudaforklint/cudaforklint/syntax"
 )
 
 // TestPythonBound: which imports bound the Pythons a program runs on. Only
@@ -91,7 +95,7 @@ func TestPythonBound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := load(t, tt.files, "/p/main.py")
-			r, at := m.Prog.pythonBound(m)
+			r, at, _ := m.Prog.pythonBound(m)
 			got, gotAt := "", ""
 			if r != nil {
 				got, gotAt = r.Names[0], at.Path
@@ -101,6 +105,103 @@ func TestPythonBound(t *testing.T) {
 			}
 			if got != tt.want || gotAt != tt.at {
 				t.Errorf("pythonBound = %q in %q, want %q in %q", got, gotAt, tt.want, tt.at)
+			}
+		})
+	}
+}
+
+// listedSource is a memSource whose directories can be listed, as the
+// driver's can: the failing-import proof needs to see every entry beside
+// a package.
+type listedSource memSource
+
+func (s listedSource) Parse(path string) (*syntax.File, []byte, error) {
+	return memSource(s).Parse(path)
+}
+
+func (s listedSource) IsFile(path string) bool { return memSource(s).IsFile(path) }
+
+func (s listedSource) ListDir(dir string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for path := range s {
+		rest, ok := strings.CutPrefix(path, dir+"/")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestImportFails: which certain imports certainly raise ImportError, and
+// so bound the program to no Python from their statement on. Each needs
+// the namespace or the package directory seen whole; anything that could
+// bind the name, or be the submodule, leaves no conclusion.
+func TestImportFails(t *testing.T) {
+	pkg := "from pathlib import Path\n\n__version__ = '0.4'\n"
+	tests := []struct {
+		name  string
+		files listedSource
+		at    string // the module whose import fails, "" for none
+	}{
+		{"name the package never binds", listedSource{"/p/main.py": "import torch\nfrom pkg import Logs, Output\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
+		{"used after the import", listedSource{"/p/main.py": "from pkg import Logs\nlogs = Logs()\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
+		{"plain module", listedSource{"/p/main.py": "from util import Logs\n", "/p/util.py": "def seed():\n    pass\n"}, "/p/main.py"},
+		{"bound by an assignment", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg + "Logs = dict\n"}, ""},
+		{"bound by a re-export", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "from .logs import Logs\n", "/p/pkg/logs.py": "class Logs:\n    pass\n"}, ""},
+		{"bound in a function through global", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "def _init():\n    global Logs\n    Logs = list\n_init()\n"}, ""},
+		{"a submodule file", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg, "/p/pkg/Logs.py": "x = 1\n"}, ""},
+		{"a namespace directory", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg, "/p/pkg/Logs/a.py": "x = 1\n"}, ""},
+		{"a compiled extension", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg, "/p/pkg/Logs.cpython-311-x86_64-linux-gnu.so": ""}, ""},
+		{"the project builds extensions", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg,
+			"/p/setup.py": "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension('pkg._C', ['csrc/a.cu'])])\n"}, ""},
+		{"a pure setup.py", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg,
+			"/p/setup.py": "from setuptools import setup, find_packages\nsetup(name='pkg', packages=find_packages())\n"}, "/p/main.py"},
+		{"a star import of a local module binding it", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "from .core import *\n", "/p/pkg/core.py": "class Logs:\n    pass\n"}, ""},
+		{"a star import of a local module not binding it", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "from .core import *\n", "/p/pkg/core.py": "class Output:\n    pass\n"}, "/p/main.py"},
+		{"a star import of a library", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "from torch.nn import *\n"}, ""},
+		{"module __getattr__", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "def __getattr__(name):\n    return _load(name)\n"}, ""},
+		{"globals written", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "for k in ['a']:\n    globals()[k.title()] = k\n"}, ""},
+		{"lazy module", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "import sys\nfrom transformers.utils import _LazyModule\nsys.modules[__name__] = _LazyModule(__name__, globals()['__file__'], {})\n"}, ""},
+		{"lazy_loader", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "import lazy_loader as lazy\n__getattr__, __dir__, __all__ = lazy.attach(__name__, submodules=['io'])\n"}, ""},
+		{"a dunder", listedSource{"/p/main.py": "from pkg import __version__\n", "/p/pkg/__init__.py": "x = 1\n"}, ""},
+		{"set from outside first", listedSource{"/p/main.py": "import pkg\npkg.Logs = object\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"set by a module imported first", listedSource{"/p/main.py": "import patch\nfrom pkg import Logs\n", "/p/patch.py": "import pkg\nsetattr(pkg, 'Lo' + 'gs', object)\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"set by a module found on sys.path", listedSource{"/p/main.py": "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport patch\nfrom pkg import Logs\n",
+			"/p/lib/patch.py": "import pkg\npkg.Logs = object\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"missing submodule", listedSource{"/p/main.py": "import pkg.sampler\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
+		{"from a missing submodule", listedSource{"/p/main.py": "from pkg.sampler import Wrapper\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
+		{"submodule of a namespace package", listedSource{"/p/main.py": "from ns.sampler import Wrapper\n", "/p/ns/util.py": "x = 1\n"}, ""},
+		{"a package extending __path__", listedSource{"/p/main.py": "import pkg.sampler\n", "/p/pkg/__init__.py": "from pkgutil import extend_path\n__path__ = extend_path(__path__, __name__)\n"}, ""},
+		{"fallback on ImportError", listedSource{"/p/main.py": "try:\n    from pkg import Logs\nexcept ImportError:\n    Logs = None\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"handler raises again", listedSource{"/p/main.py": "try:\n    from pkg import Logs\nexcept ImportError:\n    raise SystemExit('old pkg')\n", "/p/pkg/__init__.py": pkg}, "/p/main.py"},
+		{"another handler goes on", listedSource{"/p/main.py": "try:\n    from pkg import Logs\nexcept KeyError:\n    pass\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"under an if", listedSource{"/p/main.py": "import sys\nif sys.argv:\n    from pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"in a local module the entry imports", listedSource{"/p/main.py": "import helper\n", "/p/helper.py": "from pkg import Logs\n", "/p/pkg/__init__.py": pkg}, "/p/helper.py"},
+		{"imported where another exception goes on", listedSource{"/p/main.py": "try:\n    import helper\nexcept RuntimeError:\n    helper = None\n", "/p/helper.py": "import torch\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, ""},
+		{"imported where every handler raises", listedSource{"/p/main.py": "try:\n    import helper\nexcept RuntimeError:\n    raise\n", "/p/helper.py": "import torch\nfrom pkg import Logs\n", "/p/pkg/__init__.py": pkg}, "/p/helper.py"},
+		{"relative import in a package", listedSource{"/p/main.py": "import pkg.run\n", "/p/pkg/__init__.py": pkg, "/p/pkg/run.py": "from . import Logs\n"}, "/p/pkg/run.py"},
+		{"a syntax error in the package", listedSource{"/p/main.py": "from pkg import Logs\n", "/p/pkg/__init__.py": "def (:\n"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := NewProgram(tt.files, Options{}).Module("/p/main.py")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, at, none := m.Prog.pythonBound(m)
+			got := ""
+			if none {
+				got = at.Path
+			}
+			if got != tt.at {
+				t.Errorf("failing import at %q, want %q", got, tt.at)
 			}
 		})
 	}

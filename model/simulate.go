@@ -892,7 +892,7 @@ func (h *hazardSet) configsOf(z *Hazard, m *Module, fn *Function, cfg pytarget.C
 	if m == nil {
 		return class
 	}
-	return class & m.Prog.runsOn(m, targets, startsAt(z, m, fn))
+	return class & m.Prog.runsOn(m, targets, startsAt(z, m, fn), fn != nil)
 }
 
 // hazardRank orders hazards as AnalyzeLoading finds them: by class of

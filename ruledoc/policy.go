@@ -47,7 +47,8 @@ whose children could not be followed.`
 
 // PythonRange says which Pythons a finding is checked on, for the rule
 // index: the targets, less those the program cannot run on because its
-// import reaches an API its library removed. The table is pytarget's.
+// import reaches an API its library removed, or none after an import that
+// certainly fails. The table is pytarget's.
 func PythonRange() string {
 	var b strings.Builder
 	b.WriteString(pythonRangeIntro)
@@ -91,9 +92,9 @@ bounds nothing, even where the module calls the function. An import under a
 version test (` + "`if TORCH_MAJOR < 2:`" + `), in ` + "`try: ... except ImportError:`" + ` with a fallback, or
 lazy (PEP 810) bounds nothing: the program runs on newer releases too. The program fails only
 where the import runs: processes it starts at a top-level statement before that one (a notebook
-that trains in its third cell and imports a torch 1.x helper in its twentieth) are checked on
-every target. A name counts as the library's only where no local module of that name shadows it,
-and bounds nothing where a module the program certainly imports puts it back
+that trains in its third cell and imports a torch 1.x helper in its twentieth), and those the
+handlers and ` + "`finally`" + ` of a ` + "`try`" + ` around it start, are checked on every target. A name counts as the library's only where no local module of that
+name shadows it, and bounds nothing where a module the program certainly imports puts it back
 (` + "`collections.Iterable = collections.abc.Iterable`" + `, under a version test or not).
 
 A standard module that a distribution on PyPI puts back under its own name bounds nothing, since the
@@ -101,4 +102,37 @@ program imports it wherever that distribution is installed: ` + "`distutils`" + 
 (zombie-imp), and the modules PEP 594 removed in 3.13 (` + "`imghdr`" + `, ` + "`pipes`" + `, ` + "`cgi`" + `, ` + "`telnetlib`" + `, …:
 python-deadlib's standard-* distributions: standard-imghdr, standard-pipes, …). Nor do NumPy 1.24's
 removed type aliases (` + "`np.float`" + `, ` + "`np.int`" + `), which programs and libraries put back
-(` + "`np.float = float`" + `) to run old code on a newer NumPy.`
+(` + "`np.float = float`" + `) to run old code on a newer NumPy.
+
+An import that certainly raises ImportError bounds the program to no Python at all: nothing after
+it runs, so no hazard whose processes start after it is reported, nor one of CFL004 (CFL002,
+CFL006) whose initialization the children (the forkserver) reach, importing the script, after it.
+A stale example script that still writes
+` + "`from mypkg import Container, Logs`" + ` after its package dropped them stops there. The import must
+certainly run, as above, and certainly fail:
+
+- ` + "`from M import n`" + ` where M is a module or regular package of the project whose source never spells
+  ` + "`n`" + ` (not in a string or comment either) and names nothing that binds names unseen: a module
+  ` + "`__getattr__`" + `, ` + "`globals()`" + `, ` + "`vars()`" + `, ` + "`__dict__`" + `, ` + "`sys.modules`" + `, ` + "`setattr`" + `, ` + "`exec`" + `, ` + "`eval`" + `,
+  ` + "`__path__`" + `, transformers' ` + "`_LazyModule`" + `, ` + "`lazy_loader.attach`" + `; each of its star imports is of a
+  module of the project that cannot bind ` + "`n`" + ` either; and ` + "`n`" + ` is no submodule: M's directory has
+  no entry named ` + "`n`" + ` or ` + "`n.*`" + ` (a file, a directory, a compiled extension).
+- ` + "`import P.x`" + ` or ` + "`from P.x import n`" + ` where P is a regular package of the project (it has an
+  ` + "`__init__.py`" + `, which does not touch ` + "`__path__`" + ` or ` + "`sys.modules`" + `) and P's directory has no entry
+  named ` + "`x`" + ` or ` + "`x.*`" + `: a regular package's submodules are looked for in its own directory alone. A
+  namespace package (a directory without ` + "`__init__.py`" + `) may have portions in any ` + "`sys.path`" + `
+  entry, and its imports are never concluded about.
+- M resolves to one file: every directory the import may be searched in holds one candidate, a
+  ` + "`.py`" + ` file or a regular package, and the project builds no extensions (a ` + "`setup.py`" + `,
+  ` + "`pyproject.toml`" + ` or ` + "`setup.cfg`" + ` naming ` + "`ext_modules`" + `, ` + "`CUDAExtension`" + `, ` + "`CppExtension`" + `, CMake,
+  scikit-build, pybind11, Cython and the like, or a ` + "`CMakeLists.txt`" + ` beside or above the package),
+  which could put a compiled submodule where the repository shows none.
+- Nothing that may run first writes the name from outside: the script's code before the import
+  and the project's modules it and M import never spell ` + "`n`" + ` outside import statements, and write no
+  ` + "`sys.modules`" + `, import hook, or attribute through ` + "`setattr`" + `, ` + "`vars()`" + ` or ` + "`__dict__`" + ` other than
+  on ` + "`self`" + `.
+
+As everywhere, the project's own package is taken to be the one that runs: a same-named package
+installed from elsewhere is another program. The directories searched are those of the script's
+own run; a function nothing in the program calls, which a script elsewhere may import and call
+with another ` + "`sys.path`" + `, is checked as ever.`

@@ -1,0 +1,6 @@
+class Object:
+    pass
+
+
+class Container(dict):
+    pass

@@ -1,0 +1,22 @@
+"""lazykit computes its attributes in a module __getattr__: whether it has
+Object the model cannot see, so the script is taken to run on."""
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+from lazykit import Object
+
+device = "cuda" if torch.cuda.is_available() else "cpu"  # want "CFL003" "CFL004" "CFL006"
+
+
+def main():
+    dataset = TensorDataset(torch.randn(64, 8), torch.randint(0, 2, (64,)))
+    loader = DataLoader(dataset, batch_size=8, num_workers=2)
+    model = torch.nn.Linear(8, 2).to(device)
+    print(Object())
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.to(device)), y.to(device))
+        loss.backward()
+
+
+if __name__ == "__main__":
+    main()
