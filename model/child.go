@@ -111,9 +111,15 @@ var tensorAttrs = map[string]bool{
 // attribute is as often a plain value (an int, a tokenizer) as a tensor, so
 // holding it, passing it or reading it is not seen to touch CUDA (held
 // says DevUnknown: a possible use, which never makes an error). Calling it
-// still uses its object's device (the call reads Value.Dev), and a call's
-// result or an element keeps it (x.float(), x[i]).
+// still uses its object's device (model.encoder(x): the call reads
+// Value.Dev); calling a method of it or reading an attribute of it is a
+// possible use at most (calledDevice, readDevice), and an element keeps
+// its device (x[i]). A library path shows the read in its shape; any
+// other value carries the Read mark.
 func plainRead(v Value) bool {
+	if v.Read {
+		return true
+	}
 	if v.Kind != VPath {
 		return false
 	}

@@ -305,9 +305,12 @@ func methodResult(d Device, name string) Device {
 	return d
 }
 
-// attrResult is the value of reading attribute name of a value on device d
-// (other than a method): its metadata is host data, x.device names d, and
-// anything else (x.T, x.data, x.grad, a module's weight) lives where x does.
+// attrResult is the value of reading attribute name of v, a value the
+// model knows by its device (other than a method): its metadata is host
+// data, x.device names the device, one of tensorAttrs (x.T, x.data,
+// x.grad, a module's weight) lives where x does, and anything else
+// (out.lengths, checkpoint.cfg) is a plain read of x, marked Read as a
+// library path's shape would show it (plainRead).
 func attrResult(v Value, name string) Value {
 	switch {
 	case name == "device" && v.Dev != DevNone:
@@ -315,7 +318,19 @@ func attrResult(v Value, name string) Value {
 	case metadataAttrs[name]:
 		return Value{Kind: VUnknown}
 	}
-	return Value{Kind: VUnknown, Dev: v.Dev}
+	return Value{Kind: VUnknown, Dev: readDevice(v, name), Read: !tensorAttrs[name]}
+}
+
+// readDevice is the device of attribute name read from v: v's own, except
+// that an attribute of a marked plain read (Read) other than one of
+// tensorAttrs is only possibly on the GPU, as calledDevice has it for the
+// attribute of a path that shows the read (a tokenizer's method, a
+// processor's image_mean).
+func readDevice(v Value, name string) Device {
+	if v.Read && v.Dev == DevCUDA && !tensorAttrs[name] {
+		return DevUnknown
+	}
+	return v.Dev
 }
 
 // blockDevice is the default device that `with torch.device(d):` blocks

@@ -145,3 +145,76 @@ func TestUnpackOfUnknownLength(t *testing.T) {
 		t.Errorf("x: on %v, want %v", d, DevCUDA)
 	}
 }
+
+// TestPlainReadsOfValuesKnownByDevice checks what reading an attribute of
+// a value the model knows only by its device (an element of a checkpoint
+// loaded onto the GPU) gives: a plain read, possibly on the GPU, as the
+// same read of a library path is; a tensor attribute, an element, or
+// calling the read (a submodule's forward) stays on the GPU; a method or
+// an attribute of the read is only possibly there.
+func TestPlainReadsOfValuesKnownByDevice(t *testing.T) {
+	prelude := "import os\nimport torch\n" +
+		"model, step = torch.load('model.pt', map_location='cuda')\n" +
+		"gpu = torch.zeros(3, device='cuda')\n"
+	tests := []struct {
+		expr string
+		want Device
+	}{
+		{"model", DevCUDA},
+		{"model.cfg", DevUnknown},
+		{"model.cfg.sample_rate", DevUnknown},
+		{"model.weight", DevCUDA},
+		{"model.cfg.weight", DevCUDA},
+		{"model.encoder(gpu)", DevCUDA},
+		{"model.tokenizer.decode(gpu)", DevUnknown},
+		{"model.cfg.sample_rate.float()", DevUnknown},
+		{"model.cfg.device", DevNone},
+		{"model.cfg.shape", DevNone},
+	}
+	for _, tt := range tests {
+		m := load(t, memSource{"/p/m.py": prelude + "x = " + tt.expr + "\n"}, "/p/m.py")
+		d := DevNone
+		for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
+			d = d.join(held(v))
+		}
+		if d != tt.want {
+			t.Errorf("%s: holds %v, want %v", tt.expr, d, tt.want)
+		}
+	}
+}
+
+// TestMergeHoldsTheMostCertain checks the one value that stands for
+// several (a tuple's element bound in two branches): it holds what the
+// most certain of them holds, whichever comes first. A plain read of a GPU
+// object among them is a possible GPU value, not a certain one; a value
+// certainly on the GPU among them keeps the representative certain.
+func TestMergeHoldsTheMostCertain(t *testing.T) {
+	none := Value{Kind: VConst, Int: int(syntax.ConstNone)}
+	processor := Value{Kind: VPath, Path: "transformers.AutoModel.from_pretrained().get_vision_tower().image_processor", Dev: DevCUDA}
+	sampleRate := Value{Kind: VUnknown, Dev: DevCUDA, Read: true}
+	tensor := Value{Kind: VPath, Path: "torch.zeros()", Dev: DevCUDA}
+	module := Value{Kind: VUnknown, Dev: DevCUDA}
+	cpu := Value{Kind: VPath, Path: "torch.zeros()", Dev: DevCPU}
+	name := Value{Kind: VStr, Str: "bert-base-uncased"}
+	tests := []struct {
+		name string
+		vs   []Value
+		want Device
+	}{
+		{"None or a GPU model's processor", []Value{none, processor}, DevUnknown},
+		{"a GPU model's processor or None", []Value{processor, none}, DevUnknown},
+		{"None or a GPU checkpoint's sample rate", []Value{none, sampleRate}, DevUnknown},
+		{"a GPU checkpoint's sample rate or a processor", []Value{sampleRate, processor}, DevUnknown},
+		{"a CPU tensor or a GPU model's processor", []Value{cpu, processor}, DevUnknown},
+		{"None or a GPU tensor", []Value{none, tensor}, DevCUDA},
+		{"a GPU model's processor or a GPU tensor", []Value{processor, tensor}, DevCUDA},
+		{"a GPU checkpoint's sample rate or a GPU module", []Value{sampleRate, module}, DevCUDA},
+		{"a model's name or a GPU tensor", []Value{name, tensor}, DevCUDA},
+		{"None or a CPU tensor", []Value{none, cpu}, DevCPU},
+	}
+	for _, tt := range tests {
+		if got := held(merge(tt.vs)); got != tt.want {
+			t.Errorf("%s: merged holds %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -262,15 +262,40 @@ func (ev *evaluator) expr(e syntax.Expr, sc *Scope) []Value {
 	return unknown()
 }
 
-// merge folds several possible values into one representative: the first,
-// on the join of their devices.
+// merge folds several possible values into one representative (a tuple's
+// element, bound in two branches): the first, on the join of their
+// devices, holding what the most certain of them holds (held). A plain
+// read of a GPU object among them (plainRead: vision_tower.image_processor,
+// as often a CPU object as a tensor) is only possibly on the GPU, and the
+// representative that takes its device is marked as one (Read), so that
+// the None the processor was before a branch set it does not become a
+// None certainly in GPU memory. A value certainly on the GPU among them
+// stays certain: where the first is a plain read that its path shows, the
+// first certain one stands for them.
 func merge(vs []Value) Value {
 	if len(vs) == 0 {
 		return Value{Kind: VUnknown}
 	}
-	v := vs[0]
+	v, h := vs[0], held(vs[0])
 	for _, o := range vs[1:] {
 		v.Dev = v.Dev.join(o.Dev)
+		h = h.join(held(o))
+	}
+	v.Read = v.Read && h != DevCUDA // a marked read among certain values
+	switch got := held(v); {
+	case got == h:
+		return v
+	case h == DevUnknown && got == DevCUDA:
+		// The device a plain read joined in: v is that read's stand-in.
+		v.Read = true
+		return v
+	case h == DevCUDA:
+		// v cannot hold it (a read its path shows, a model's name).
+		for _, o := range vs {
+			if held(o) == DevCUDA {
+				return o
+			}
+		}
 	}
 	return v
 }
@@ -692,7 +717,7 @@ func (ev *evaluator) attrOf(v Value, name string) []Value {
 		if s, ok := backendConstants[path]; ok {
 			return []Value{{Kind: VStr, Str: s}} // dist.Backend.NCCL is "nccl"
 		}
-		return []Value{{Kind: VPath, Path: path, Method: v.Method, Dev: v.Dev}}
+		return []Value{{Kind: VPath, Path: path, Method: v.Method, Dev: readDevice(v, name)}}
 	case VModule:
 		if vs := ev.moduleAttr(v.Mod, name); len(vs) > 0 {
 			if v.Alt {

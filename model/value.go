@@ -40,6 +40,13 @@ type Value struct {
 	// Dev is where the value lives (a tensor, module or array), or the
 	// device a device object names; DevNone for everything else (device.go).
 	Dev Device
+	// Read marks a plain read of an object on Dev (plainRead) that no
+	// path shows: an attribute of a value the model knows only by its
+	// device (checkpoint.cfg.sample_rate, where checkpoint was unpacked
+	// from a GPU load), or the one value merge folds such a read into
+	// (the None an image processor was before a branch read it from a
+	// GPU model). Dev is its object's, but where it lives is not known.
+	Read bool
 
 	Path  string
 	Mod   *Module
