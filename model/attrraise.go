@@ -193,28 +193,27 @@ func (ev *evaluator) convertsStores(c *Class, depth int) bool {
 		if b.Keyword != "" {
 			return true // metaclass=
 		}
-	}
-	converts := false
-	ev.eachBase(c, func(base []Value) bool {
+		if n, ok := b.Value.(*syntax.Name); ok && n.ID == "object" && len(lookup("object", c.Scope.Parent)) == 0 {
+			continue
+		}
+		// The depth bound cuts a cycle of bases, as eachBase's guard does.
+		base := ev.expr(b.Value, c.Scope.Parent)
 		if len(base) == 0 {
-			converts = true
 			return true
 		}
 		for _, bv := range base {
 			switch {
 			case bv.Kind == VClass && bv.Class != nil:
-				converts = ev.convertsStores(bv.Class, depth+1)
+				if ev.convertsStores(bv.Class, depth+1) {
+					return true
+				}
 			case bv.Kind == VPath && (bv.Path == "torch.nn.Module" || bv.Path == "torch.nn.modules.module.Module"):
 			default:
-				converts = true
-			}
-			if converts {
 				return true
 			}
 		}
-		return false
-	})
-	return converts
+	}
+	return false
 }
 
 // loosened is vs with each value marked Loose, copied when any is not.

@@ -70,10 +70,6 @@ type effectMore struct {
 	// that may iterate the loaders handed to it): its starts are unseen.
 	unseen bool
 	binds  []paramLoaders // effCall: the loaders handed to the callee's parameters
-	// virtual: effCall calls a method read on the receiver parameter of the
-	// method making the call (self.m()), which a subclass may override: a
-	// raise in fn may not be raised (evRaise).
-	virtual bool
 }
 
 // with is e carrying more.
@@ -108,8 +104,6 @@ func (e *effect) iterationUnseen() bool { return e.rare().unseen }
 
 // binds are the loaders an effCall hands to the callee's parameters.
 func (e *effect) binds() []paramLoaders { return e.rare().binds }
-
-func (e *effect) virtual() bool { return e.rare().virtual }
 
 // initCondition says when an effInit applies.
 type initCondition uint8
@@ -272,11 +266,7 @@ func (ev *evaluator) callLocal(r *callResult, v Value, c *syntax.Call, sc *Scope
 	args.backend = ev.backendAt(c, sc)
 	ctx := ev.contextFor(v, args)
 	if !v.Alt {
-		e := effect{kind: effCall, fn: v.Func, site: site, ctx: ctx}
-		if readOnReceiver(c.Func, sc) {
-			e = e.with(effectMore{virtual: true})
-		}
-		r.effect(e)
+		r.effect(effect{kind: effCall, fn: v.Func, site: site, ctx: ctx})
 	}
 	v.Func.referenced = true
 	r.values = add(r.values, ev.returnsIn(v.Func, ctx)...)
@@ -860,16 +850,4 @@ func effectKindOf(e *catalog.Entry) effectKind {
 		return effInit
 	}
 	return effUse
-}
-
-// readOnReceiver reports whether f is an attribute read on the receiver
-// parameter (self, cls) of the method sc is the scope of: what it calls
-// is the override of the receiver's class, which may be a subclass.
-func readOnReceiver(f syntax.Expr, sc *Scope) bool {
-	a, ok := f.(*syntax.Attribute)
-	if !ok {
-		return false
-	}
-	n, ok := a.X.(*syntax.Name)
-	return ok && sc.Func != nil && sc.Func.Class != nil && isSelfParam(sc.Func, n.ID)
 }

@@ -803,7 +803,7 @@ func (b *builder) callBinds(c *syntax.Call, effs []effect) {
 			}
 		}
 		if binds := b.bindLoaders(c, e.fn, implicit); len(binds) > 0 {
-			*e = e.with(effectMore{binds: binds, virtual: e.virtual()})
+			*e = e.with(effectMore{binds: binds})
 		}
 	}
 }

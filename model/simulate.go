@@ -183,9 +183,6 @@ type simulator struct {
 	boot   bootstrap
 	raised []*simState
 	unsure int
-	// virtual counts the calls being run that are virtual (effect.virtual):
-	// what the code they run raises may not be raised (evRaise).
-	virtual int
 	// procGuard is the `current_process().name == "MainProcess"` guard
 	// the forkserver is running the body of.
 	procGuard Site
@@ -304,10 +301,10 @@ func (s *simulator) run(events []event, st *simState) {
 			}
 			st.ended = true
 		case evRaise:
-			if s.unsure > 0 || s.virtual > 0 {
-				// A caller's handler may catch it, or the call that ran
-				// it may run another method: the function's path ends,
-				// as at a return, and its caller's goes on.
+			if s.unsure > 0 {
+				// A caller's handler may catch it (a call in a try, or
+				// one of several callees): the function's path ends, as
+				// at a return, and its caller's goes on.
 				if n := len(s.returned); n > 0 {
 					s.returned[n-1] = append(s.returned[n-1], st.clone())
 				}
@@ -474,7 +471,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		var mark traceMark
 		recorded := frame == nil && recordCalls
 		if recorded {
-			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard, unsure: (s.boot.family != "" || f.raises) && (s.unsure > 0 || e.unsure || s.virtual > 0 || e.virtual())}
+			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard, unsure: (s.boot.family != "" || f.raises) && (s.unsure > 0 || e.unsure)}
 			if run := s.recordedRun(key, st); run != nil {
 				s.replay(run)
 				return
@@ -491,14 +488,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		if e.unsure {
 			s.unsure++
 		}
-		virtual := e.virtual()
-		if virtual {
-			s.virtual++
-		}
 		s.call(summaryIn(e.fn, e.ctx), st)
-		if virtual {
-			s.virtual--
-		}
 		if e.unsure {
 			s.unsure--
 		}
