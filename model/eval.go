@@ -284,15 +284,16 @@ func merge(vs []Value) Value {
 	v.Read = v.Read && h != DevCUDA // a marked read among certain values
 	switch got := held(v); {
 	case got == h:
+		return v
 	case h == DevUnknown && got == DevCUDA:
 		// The device a plain read joined in: v is that read's stand-in.
 		v.Read = true
+		return v
 	case h == DevCUDA:
 		// v cannot hold it (a read its path shows, a model's name).
 		for _, o := range vs {
 			if held(o) == DevCUDA {
-				v = o
-				break
+				return o
 			}
 		}
 	}
