@@ -515,14 +515,13 @@ func hashValue(h *maphash.Hash, v Value, depth int) int {
 		obj         *Object
 		interp      bool
 		alt         bool
-		loose       bool
 		n           int
 		dev         Device
 		env         *callContext
 		partial     *argList
 		method      MethodSpec
 		elems       int
-	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Loose, v.Int, v.Dev, v.Env, v.Partial, v.spec(), len(v.elems())})
+	}{v.Kind, v.Path, v.Str, v.Mod, v.Func, v.Class, v.Self, v.Obj, v.Interp, v.Alt, v.Int, v.Dev, v.Env, v.Partial, v.spec(), len(v.elems())})
 	d := 0
 	if v.Env != nil {
 		d = v.Env.depth

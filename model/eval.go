@@ -119,7 +119,7 @@ func sameValue(a, b *Value) bool {
 // sameScalar compares what sameValue does but the elements.
 func sameScalar(a, b *Value) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.Mod == b.Mod && a.Func == b.Func && a.Class == b.Class &&
-		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Loose == b.Loose && a.Int == b.Int && a.Obj == b.Obj && (a.Method == b.Method || a.spec() == b.spec()) &&
+		a.Str == b.Str && a.Interp == b.Interp && a.Alt == b.Alt && a.Int == b.Int && a.Obj == b.Obj && (a.Method == b.Method || a.spec() == b.spec()) &&
 		a.Dev == b.Dev && a.Self == b.Self && a.Env == b.Env && a.Partial == b.Partial
 }
 
@@ -297,7 +297,6 @@ func merge(vs []Value) Value {
 			}
 		}
 	}
-	v.Loose = v.Loose || len(vs) > 1 // the others' types are dropped
 	return v
 }
 
@@ -808,12 +807,9 @@ func (ev *evaluator) classAttrIn(v Value, c *Class, name string, depth int) []Va
 		}
 		out = ev.instanceAppends(v, c, name, out)
 		out = ev.movedParts(v, out)
-		if ev.mayConvertStores(c) {
-			out = loosened(out)
-		}
 	}
 	for _, b := range c.Scope.Bindings[name] {
-		out = union(out, loosened(ev.binding(b)))
+		out = union(out, ev.binding(b))
 	}
 	if len(out) > 0 {
 		return out

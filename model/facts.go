@@ -28,10 +28,6 @@ type facts struct {
 	// iterates: the events iterate a parameter, which starts processes
 	// when a call hands it a loader.
 	iterates bool
-	// raises: the events may end a path by raising (evRaise), here or in
-	// a call: running them may end the caller's path, so the simulation
-	// runs them even where they are not relevant.
-	raises bool
 }
 
 func (f *Function) facts() facts { return memoFacts(f.Module.Prog, &f.fx, f.summaryOf, false) }
@@ -129,11 +125,11 @@ func (s *factSolver) done(n factNode) { n.fx.state = factDone }
 
 // bits are the facts without the state of their computation.
 func (f facts) bits() facts {
-	return facts{relevant: f.relevant, starts: f.starts, iterates: f.iterates, raises: f.raises}
+	return facts{relevant: f.relevant, starts: f.starts, iterates: f.iterates}
 }
 
 func (f *facts) setBits(b facts) {
-	f.relevant, f.starts, f.iterates, f.raises = b.relevant, b.starts, b.iterates, b.raises
+	f.relevant, f.starts, f.iterates = b.relevant, b.starts, b.iterates
 }
 
 // eventFacts folds the facts of events list by list: each nested list (an
@@ -147,8 +143,6 @@ func eventFacts(events []event, importing bool) facts {
 		switch {
 		case e.kind == evEffect:
 			f = effectFacts(&e.eff)
-		case e.kind == evRaise:
-			f = facts{raises: true}
 		case importing && e.kind == evGuard && e.guard == NameGuard:
 			f = eventFacts(e.alt(), importing)
 		default:
@@ -158,7 +152,7 @@ func eventFacts(events []event, importing bool) facts {
 			})
 		}
 		out = out.or(f)
-		if out.relevant && out.starts && out.iterates && out.raises {
+		if out.relevant && out.starts && out.iterates {
 			return out
 		}
 	}
@@ -205,5 +199,5 @@ func callFacts(e *effect) facts {
 }
 
 func (a facts) or(b facts) facts {
-	return facts{relevant: a.relevant || b.relevant, starts: a.starts || b.starts, iterates: a.iterates || b.iterates, raises: a.raises || b.raises}
+	return facts{relevant: a.relevant || b.relevant, starts: a.starts || b.starts, iterates: a.iterates || b.iterates}
 }

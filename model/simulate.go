@@ -300,18 +300,6 @@ func (s *simulator) run(events []event, st *simState) {
 				s.returned[n-1] = append(s.returned[n-1], st.clone())
 			}
 			st.ended = true
-		case evRaise:
-			if s.unsure > 0 {
-				// A caller's handler may catch it (a call in a try, or
-				// one of several callees): the function's path ends, as
-				// at a return, and its caller's goes on.
-				if n := len(s.returned); n > 0 {
-					s.returned[n-1] = append(s.returned[n-1], st.clone())
-				}
-				st.ended = true
-				continue
-			}
-			s.raiseAtBootstrap(st) // nothing catches it: up to the entry, or the import
 		case evLoopJump:
 			if n := len(s.jumped); n > 0 {
 				s.jumped[n-1] = append(s.jumped[n-1], st.clone())
@@ -458,11 +446,11 @@ func (s *simulator) effect(e *effect, st *simState) {
 		// a parameter this call hands loaders to (the loaders are only
 		// looked up then: most calls do neither).
 		f := factsIn(e.fn, e.ctx)
-		if !f.relevant && !f.iterates && !f.raises {
+		if !f.relevant && !f.iterates {
 			return
 		}
 		frame := s.bindFrame(e.binds())
-		if !f.relevant && !f.raises && len(frame) == 0 {
+		if !f.relevant && len(frame) == 0 {
 			return
 		}
 		// A call handed loaders runs with whatever its caller handed it:
@@ -471,7 +459,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 		var mark traceMark
 		recorded := frame == nil && recordCalls
 		if recorded {
-			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard, unsure: (s.boot.family != "" || f.raises) && (s.unsure > 0 || e.unsure)}
+			key = runKey{fn: e.fn, ctx: e.ctx, importOnly: s.importOnly, proc: s.proc, procGuard: s.procGuard, unsure: s.boot.family != "" && (s.unsure > 0 || e.unsure)}
 			if run := s.recordedRun(key, st); run != nil {
 				s.replay(run)
 				return
@@ -594,7 +582,7 @@ func (s *simulator) effect(e *effect, st *simState) {
 			return
 		}
 		st.imported.add(e.mod.setKey())
-		if f := e.mod.importFacts(); !f.relevant && !f.raises {
+		if !e.mod.importFacts().relevant {
 			return
 		}
 		s.chain = append(s.chain, Frame{Site: e.site, Import: e.api})

@@ -28,11 +28,6 @@ const (
 	evLazy                      // arms[0] where imports can be lazy (3.15+), arms[1] elsewhere (lazy.go)
 	evReturn                    // the function returns (return, raise): what follows on this path does not run
 	evLoopJump                  // break or continue: the rest of the loop body does not run on this path
-	// evRaise: an attribute read certainly raises (attrraise.go); what
-	// follows on this path does not run, and, where nothing may catch it,
-	// the exception goes on up: the call that ran it ends its caller's
-	// path too (simulator.call).
-	evRaise
 )
 
 type event struct {
@@ -335,23 +330,14 @@ func (b *builder) jump(s syntax.Stmt) (eventKind, bool) {
 	}
 	switch s := s.(type) {
 	case *syntax.Return:
-		if s.Value != nil && b.ev.readRaises(s.Value, b.sc) {
-			return evRaise, true
-		}
 		return evReturn, true
 	case *syntax.ExprStmt:
 		if c, ok := s.X.(*syntax.Call); ok && b.ev.callRaises(c, b.sc) {
 			return evReturn, true // TypeError: the call cannot bind (arity.go)
 		}
-		if b.ev.readRaises(s.X, b.sc) {
-			return evRaise, true // AttributeError (attrraise.go)
-		}
 	case *syntax.Assign:
 		if c, ok := s.Value.(*syntax.Call); ok && b.ev.callRaises(c, b.sc) {
 			return evReturn, true
-		}
-		if s.Value != nil && b.ev.readRaises(s.Value, b.sc) {
-			return evRaise, true
 		}
 	case *syntax.OtherStmt:
 		switch s.Kind {
@@ -362,18 +348,6 @@ func (b *builder) jump(s syntax.Stmt) (eventKind, bool) {
 		}
 	}
 	return 0, false
-}
-
-// headerRaises emits the end of the path where the expression a compound
-// statement evaluates before its body (an if's test, what a for iterates,
-// a while's first test) certainly raises AttributeError (attrraise.go),
-// where the builder emits jumps, and reports whether it did.
-func (b *builder) headerRaises(e syntax.Expr) bool {
-	if b.tries > 0 || b.sc.Func == nil || b.sc != b.sc.Func.Scope || !b.ev.readRaises(e, b.sc) {
-		return false
-	}
-	b.emit(event{kind: evRaise})
-	return true
 }
 
 // stmt builds one statement and reports whether it leaves its statement
@@ -419,9 +393,6 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		return b.ifStmt(s)
 	case *syntax.For:
 		b.expr(s.Iter)
-		if b.headerRaises(s.Iter) {
-			return true
-		}
 		b.iterate(s.Iter, Site{b.m, s.Iter.Pos()})
 		b.enterLoop(s.Span)
 		body := b.sub(func() { b.stmts(s.Body) })
@@ -432,9 +403,6 @@ func (b *builder) stmt(s syntax.Stmt) (left bool) {
 		b.stmts(s.Else)
 	case *syntax.While:
 		b.expr(s.Test)
-		if b.headerRaises(s.Test) {
-			return true
-		}
 		b.enterLoop(s.Span)
 		body := b.sub(func() { b.stmts(s.Body); b.expr(s.Test) })
 		b.loops--
@@ -623,9 +591,6 @@ func (b *builder) ifStmt(s *syntax.If) (left bool) {
 		}
 	}
 	b.expr(s.Test)
-	if b.headerRaises(s.Test) {
-		return true
-	}
 	if t, ok := b.ev.truth(s.Test, b.sc); ok {
 		// A test decided by constants takes one arm (truth.go).
 		if t {

@@ -37,14 +37,6 @@ type Value struct {
 	// chooses among others (dynattr.go): calling it gives its values but
 	// not its effects, which depend on a choice the model cannot see.
 	Alt bool
-	// Loose marks a value whose type the model may have narrowed: read
-	// from a class body (an Enum member, a descriptor, a pydantic field
-	// hand out other objects), stored on an instance whose class may
-	// convert what it stores (a library base, __setattr__, a metaclass),
-	// or the first of several a container's element merged (merge). The
-	// value is still the one the model evaluates with; only a verdict
-	// that needs the value's type for certain (attrraise.go) skips it.
-	Loose bool
 	// Dev is where the value lives (a tensor, module or array), or the
 	// device a device object names; DevNone for everything else (device.go).
 	Dev Device
