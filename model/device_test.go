@@ -61,11 +61,7 @@ func TestDevices(t *testing.T) {
 		{"torch.zeros(2, device=(torch.ones(2, device='cpu') if os.environ['G'] else None).device)", DevCPU},
 	}
 	for _, tt := range tests {
-		m := load(t, memSource{"/p/m.py": prelude + "x = " + tt.expr + "\n"}, "/p/m.py")
-		d := DevNone
-		for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
-			d = d.join(held(v))
-		}
+		d := heldBy(t, prelude, tt.expr)
 		if d != tt.want {
 			t.Errorf("%s: on %v, want %v", tt.expr, d, tt.want)
 		}
@@ -172,11 +168,7 @@ func TestPlainReadsOfValuesKnownByDevice(t *testing.T) {
 		{"model.cfg.shape", DevNone},
 	}
 	for _, tt := range tests {
-		m := load(t, memSource{"/p/m.py": prelude + "x = " + tt.expr + "\n"}, "/p/m.py")
-		d := DevNone
-		for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
-			d = d.join(held(v))
-		}
+		d := heldBy(t, prelude, tt.expr)
 		if d != tt.want {
 			t.Errorf("%s: holds %v, want %v", tt.expr, d, tt.want)
 		}
@@ -217,4 +209,16 @@ func TestMergeHoldsTheMostCertain(t *testing.T) {
 			t.Errorf("%s: merged holds %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// heldBy is the device that the values of expr, evaluated after prelude
+// in a module of its own, hold.
+func heldBy(t *testing.T, prelude, expr string) Device {
+	t.Helper()
+	m := load(t, memSource{"/p/m.py": prelude + "x = " + expr + "\n"}, "/p/m.py")
+	d := DevNone
+	for _, v := range m.Eval(&syntax.Name{ID: "x"}, m.Scope) {
+		d = d.join(held(v))
+	}
+	return d
 }
